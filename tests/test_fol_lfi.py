@@ -9,6 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from transted.cli.lfi import register
 from transted.errors import InputError, ParseError
 from transted.fol.lfi import (
     LFPredicate,
@@ -18,7 +19,6 @@ from transted.fol.lfi import (
     score_lfi,
     score_sentence,
 )
-from transted.fol.lfi_commands import register
 
 # paper 003 §5.2: "Correct Output" and "Sample Output"
 GOLD = "Earth:n (x1) provide:v (e1, x1, x2) food:n (x2) we(x3) eat:v (e2, x3, x2, x4) day:n (x4)"

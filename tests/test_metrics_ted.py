@@ -33,7 +33,7 @@ def test_identical_statements_score_one_and_renaming_costs():
 
 def test_signature_names_every_option():
     sig = str(get_metric("ted", field="pretty").signature)
-    for part in ("metric:ted", "parser:", "prop:yes", "split:yes", "canon:no", "field:pretty", "backend:edist"):
+    for part in ("metric:ted", "parser:", "proposition:yes", "split-binders:yes", "canonical-names:no", "notation:bundled-", "field:pretty", "backend:edist"):
         assert part in sig
 
 

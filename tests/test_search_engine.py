@@ -8,9 +8,9 @@ import zss
 
 from transted.opt import parse_term
 from transted.opt.node import Node
-from transted.search.commands import write_graph
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, search
+from transted.search.graph import write_graph
 from transted.search.providers.base import Move
 from transted.search.providers.offline import OfflineProvider
 from transted.search.state import State

@@ -70,7 +70,7 @@ def test_parse_error_names_the_side_and_exits_1(capsys: pytest.CaptureFixture[st
 
 
 def test_unknown_backend_is_a_usage_error() -> None:
-    from transted.ted.commands import register
+    from transted.cli.ted import register
 
     app = typer.Typer()
     register(app)

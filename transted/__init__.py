@@ -4,8 +4,33 @@ Operator trees (``transted.opt``), tree edit distance (``transted.ted``), the Tr
 transformation search (``transted.search``), an optional Lean backend (``transted.lean``),
 metrics with reproducibility signatures (``transted.metrics``), agreement with expert labels
 (``transted.evaluate``) and first-order-logic metrics (``transted.fol``).
+
+The Python API (:mod:`transted.api`) is exported here: :func:`score`, :func:`score_many`,
+:func:`load_metric`, :func:`evaluate` and :class:`Result`; it is imported on first use so that
+``import transted`` stays light.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from transted.api import Result, evaluate, load_metric, score, score_many
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "Result", "evaluate", "load_metric", "score", "score_many"]
+
+_API = frozenset({"Result", "evaluate", "load_metric", "score", "score_many"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from transted import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'transted' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API)

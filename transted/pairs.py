@@ -8,10 +8,12 @@ data belongs in ``meta``.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -48,14 +50,19 @@ class Pair(BaseModel):
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; errors name file and line."""
-    path = Path(path)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"{path}: cannot open: {e.strerror}") from e
-    with handle:
-        for number, line in enumerate(handle, start=1):
+    """Yield ``(line_number, object)`` for each non-blank line; errors name file and line.
+    ``-`` reads standard input (named ``<stdin>`` in errors)."""
+    if str(path) == "-":
+        handle: IO[str] = contextlib.nullcontext(sys.stdin)  # type: ignore[assignment]
+        path = "<stdin>"
+    else:
+        path = Path(path)
+        try:
+            handle = path.open(encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"{path}: cannot open: {e.strerror}") from e
+    with handle as stream:
+        for number, line in enumerate(stream, start=1):
             if not line.strip():
                 continue
             try:

@@ -1,16 +1,38 @@
 """Reproducibility signatures, in the manner of sacrebleu's ``Signature``.
 
 A signature is an ordered list of ``key:value`` fields joined by ``|``, e.g.
-``metric:ted|transted:0.1.0|parser:1|split-binders:yes|backend:edist``. Two scores with the
-same signature were made the same way; every reported score carries one.
+``metric:ted|transted:0.1.0|v:1|parser:1|notation:bundled-1a2b3c4d|proposition:yes|…``. Two
+scores with the same signature were made the same way; every reported score carries one.
+
+One builder makes every signature (:meth:`Signature.build`); the fields describing how a
+statement becomes a tree come from one function (:func:`tree_fields`), so the ``ted`` command,
+``score -m ted``, ``search`` and ``eval`` print the same string for the same computation.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Protocol
 
-__all__ = ["Signature", "format_value"]
+__all__ = ["Signature", "format_value", "tree_fields", "notation_fields", "NOTATION_ENV"]
+
+NOTATION_ENV = "TRANSTED_NOTATION"
+"""Environment variable naming a user notation table (read by :mod:`transted.opt.notation`)."""
+
+
+class TreeOptions(Protocol):
+    @property
+    def proposition(self) -> bool: ...
+    @property
+    def split_binders(self) -> bool: ...
+    @property
+    def canonical_names(self) -> bool: ...
 
 
 def format_value(value: object) -> str:
@@ -26,6 +48,44 @@ def format_value(value: object) -> str:
     return str(value).replace("|", "/")
 
 
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:8]
+
+
+@lru_cache(maxsize=1)
+def _bundled_notation() -> str:
+    return "bundled-" + _digest(resources.files("transted.opt").joinpath("notation.yaml").read_bytes())
+
+
+@lru_cache(maxsize=8)
+def _user_notation(path: str, _mtime_ns: int, _size: int) -> str:
+    return f"{Path(path).name}-{_digest(Path(path).read_bytes())}"
+
+
+def notation_fields(extra: str | None = None) -> dict[str, str]:
+    """``{"notation": "bundled-<hash>[+<file>-<hash>]"}``: the packaged notation table and the
+    user extension (``extra`` or ``$TRANSTED_NOTATION``), each named with its content hash."""
+    value = _bundled_notation()
+    extra = extra or os.environ.get(NOTATION_ENV)
+    if extra:
+        try:
+            stat = os.stat(extra)
+        except OSError:  # the parser reports the unreadable file; name it as given here
+            return {"notation": f"{value}+{Path(extra).name}-unreadable"}
+        value += "+" + _user_notation(os.path.abspath(extra), stat.st_mtime_ns, stat.st_size)
+    return {"notation": value}
+
+
+def tree_fields(options: TreeOptions, *, field: str = "statement") -> dict[str, object]:
+    """How a statement became an operator tree: parser version, notation table, tree shape and
+    which text was parsed. Every tree-based metric and command puts exactly these fields."""
+    from transted.opt import PARSER_VERSION
+
+    return {"parser": PARSER_VERSION, **notation_fields(),
+            "proposition": options.proposition, "split-binders": options.split_binders,
+            "canonical-names": options.canonical_names, "field": field}
+
+
 @dataclass(frozen=True)
 class Signature:
     """Ordered ``key:value`` fields describing how a score was made."""
@@ -35,6 +95,7 @@ class Signature:
 
     @classmethod
     def build(cls, metric: str, options: Mapping[str, object]) -> Signature:
+        """The one builder: ``metric``, the transted version, then ``options`` in order."""
         from transted import __version__
 
         items = [("transted", __version__)]

@@ -38,7 +38,7 @@ from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
 from transted.signature import Signature
 
-__all__ = ["EvalConfig", "MetricEvaluation", "load_metric", "score_metric", "evaluate_metric",
+__all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric", "score_metric", "evaluate_metric",
            "scores_path", "file_digest"]
 
 
@@ -99,6 +99,14 @@ class EvalConfig:
         if dev_digest:
             options["dev"] = dev_digest
         return Signature.build("eval", options)
+
+
+def default_threshold_mode(*, dev: object = None, threshold: float | None = None) -> str:
+    """The mode used when the caller names none (API and CLI alike): ``calibrated`` with a dev
+    file, ``fixed`` with a threshold, else :class:`EvalConfig`'s default."""
+    if dev is not None:
+        return "calibrated"
+    return "fixed" if threshold is not None else EvalConfig.threshold_mode
 
 
 def file_digest(path: str | Path) -> str:

@@ -42,7 +42,7 @@ from scipy.optimize import linear_sum_assignment
 from transted.errors import InputError, ParseError
 
 __all__ = ["LFPredicate", "SentenceCounts", "LFiReport", "parse_logic_form",
-           "score_sentence", "score_lfi", "read_logic_forms", "UndefinedLFiWarning"]
+           "score_sentence", "score_lfi", "read_logic_forms", "UndefinedLFiWarning", "LFI_VERSION", "lfi_signature"]
 
 _NAME = re.compile(r"[^\s(),;&]+")
 _ARG = re.compile(r"[A-Za-z0-9_'.\-]*\Z")
@@ -276,3 +276,13 @@ def read_logic_forms(path: str | Path) -> dict[str, str]:
             out[sid] = body.strip()
         line_start += len(line)
     return out
+
+
+LFI_VERSION = "1"
+
+
+def lfi_signature(*, keep_pos: bool = False) -> str:
+    """Signature of an LFi report (:func:`score_lfi`) made with ``keep_pos``."""
+    from transted.signature import Signature
+
+    return str(Signature.build("lfi", {"v": LFI_VERSION, "keep-pos": keep_pos}))

@@ -11,7 +11,7 @@ from typing import Any
 
 from transted.metrics.base import Metric
 
-__all__ = ["METRICS", "get_metric", "metric_names"]
+__all__ = ["METRICS", "get_metric", "metric_class", "metric_names"]
 
 METRICS: dict[str, str] = {
     "identity": "transted.metrics.identity:IdentityMatch",
@@ -34,14 +34,26 @@ def metric_names() -> list[str]:
     return sorted(METRICS) + [PUBLISHED_PREFIX + "<key>"]
 
 
-def get_metric(name: str, **options: Any) -> Metric:
-    """Instantiate metric ``name`` with ``options``; unknown names raise ``ValueError``."""
+def metric_class(name: str) -> type[Metric]:
+    """The class behind ``name`` (imported on demand); unknown names raise ``ValueError``."""
     if name.startswith(PUBLISHED_PREFIX):
         from transted.metrics.published import PublishedScore
 
-        return PublishedScore(key=name[len(PUBLISHED_PREFIX):], **options)
+        return PublishedScore
     if name not in METRICS:
         raise ValueError(f"`name`: unknown metric {name!r}; known: {', '.join(metric_names())}")
     module_name, class_name = METRICS[name].split(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
+    cls: type[Metric] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def get_metric(name: str, **options: Any) -> Metric:
+    """Instantiate metric ``name`` with ``options``; an unknown name or an option the metric
+    does not declare raises ``ValueError`` (see :mod:`transted.metrics.options`)."""
+    from transted.metrics.options import check_options
+
+    cls = metric_class(name)
+    check_options(name, cls, options)
+    if name.startswith(PUBLISHED_PREFIX):
+        return cls(key=name[len(PUBLISHED_PREFIX):], **options)  # type: ignore[call-arg]
     return cls(**options)

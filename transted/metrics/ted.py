@@ -10,22 +10,29 @@ from typing import ClassVar, Literal
 
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
-from transted.opt import PARSER_VERSION, Node, OptOptions, parse_statement
+from transted.opt import Node, OptOptions, header_opens, parse_statement, parse_term
 from transted.pairs import Pair, Statement
+from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
 
 __all__ = ["TEDSimilarity", "statement_tree"]
 
-Field = Literal["statement", "pretty"]
+Field = Literal["statement", "pretty", "term"]
+FIELDS: tuple[str, ...] = ("statement", "pretty", "term")
 
 
 def statement_tree(statement: Statement, options: OptOptions, *, field: Field = "statement",
                    source: str | None = None) -> Node:
-    """OPT of one side of a pair; ``field="pretty"`` uses Lean's pretty-printed text."""
+    """OPT of one side of a pair; ``field="pretty"`` uses Lean's pretty-printed text and
+    ``field="term"`` reads the statement as one term (a proposition, no declaration)."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
         raise ValueError(f"`field`: the statement has no {field!r} text")
     try:
+        if field == "term":
+            return parse_term(text, opens=header_opens(statement.header),
+                              split_binders=options.split_binders,
+                              canonical_names=options.canonical_names)
         return parse_statement(text, header=statement.header, options=options)
     except ParseError as e:
         raise (e.with_source(source) if source else e) from None
@@ -37,7 +44,8 @@ class TEDSimilarity(Metric):
     Parameters
     ----------
     proposition, split_binders, canonical_names : tree shape, see :class:`~transted.opt.OptOptions`
-    field : ``"statement"`` (as written, default) or ``"pretty"`` (Lean's pretty-printed form)
+    field : ``"statement"`` (as written, default), ``"pretty"`` (Lean's pretty-printed form) or
+        ``"term"`` (each side is one term, e.g. a proposition)
     backend : TED backend name (all give identical distances; ``edist`` is fastest)
     """
 
@@ -49,23 +57,22 @@ class TEDSimilarity(Metric):
                  split_binders: bool = DEFAULTS.split_binders,
                  canonical_names: bool = DEFAULTS.canonical_names,
                  field: Field = "statement", backend: str = DEFAULT_BACKEND):
-        if field not in ("statement", "pretty"):
-            raise ValueError(f"`field` must be 'statement' or 'pretty', got {field!r}")
+        if field not in FIELDS:
+            raise ValueError(f"`field` must be one of {', '.join(FIELDS)}, got {field!r}")
         self.tree_options = OptOptions(proposition=proposition, split_binders=split_binders,
                                        canonical_names=canonical_names)
         self.field: Field = field
         self.ted = TreeEditDistance(backend=backend)
 
     def options(self) -> dict[str, object]:
-        o = self.tree_options
-        return {"parser": PARSER_VERSION, "prop": o.proposition, "split": o.split_binders,
-                "canon": o.canonical_names, "field": self.field, **self.ted.options()}
+        return {**tree_fields(self.tree_options, field=self.field), **self.ted.options()}
 
-    def trees(self, pair: Pair) -> tuple[Node, Node]:
-        ref = statement_tree(pair.reference, self.tree_options, field=self.field,
-                             source=f"{pair.id} reference")
+    def trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> tuple[Node, Node]:
+        """Both trees; a parse error names ``sources`` (default ``<id> reference``/``candidate``)."""
+        ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
+        ref = statement_tree(pair.reference, self.tree_options, field=self.field, source=ref_src)
         cand = statement_tree(pair.candidate, self.tree_options, field=self.field,
-                              source=f"{pair.id} candidate")
+                              source=cand_src)
         return ref, cand
 
     def _score(self, pair: Pair) -> PairScore:

@@ -10,47 +10,20 @@ Input files: FOLIO-style JSONL (``premises-FOL`` lists, ``conclusion-FOL`` with
 
 from __future__ import annotations
 
-import importlib.util
-import json
 from pathlib import Path
 
 import typer
 
-from transted.errors import InputError
+from transted.cli import lfi
+from transted.cli.console import console, print_json, progress_bar
+from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
+from transted.fol.formula_files import read_formulas
 from transted.fol.perturb import PERTURBATIONS
 
-__all__ = ["register", "read_formulas", "fol_app"]
+__all__ = ["register", "fol_app"]
 
 _KINDS_HELP = "Perturbations (repeatable): " + ", ".join(PERTURBATIONS)
 fol_app = typer.Typer(help="First-order-logic formulas: parse, perturb.", no_args_is_help=True)
-
-
-def read_formulas(path: Path, *, conclusions: bool = False) -> list[str]:
-    """Distinct formulas of ``path`` in order of first appearance (see the module docstring)."""
-    from transted.pairs import iter_jsonl
-
-    found: dict[str, None] = {}
-    if path.suffix == ".jsonl":
-        for number, obj in iter_jsonl(path):
-            if "premises-FOL" in obj:
-                texts = list(obj["premises-FOL"])
-                if conclusions and "conclusion-FOL" in obj:
-                    texts.append(obj["conclusion-FOL"])
-            elif isinstance(obj.get("reference"), dict) and "statement" in obj["reference"]:
-                texts = [obj["reference"]["statement"]]
-            else:
-                raise InputError(f"{path}:{number}: expected `premises-FOL` or `reference.statement`")
-            for text in texts:
-                found.setdefault(text, None)
-    else:
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise InputError(f"{path}: cannot read: {e.strerror}") from e
-        for line in lines:
-            if line.strip():
-                found.setdefault(line, None)
-    return list(found)
 
 
 @fol_app.command("parse")
@@ -58,10 +31,11 @@ def parse_command(
     formula: str | None = typer.Argument(None, help="A formula, e.g. '∀x (P(x) → Q(x))'."),
     file: Path | None = typer.Option(None, "--file", "-f", help="Report coverage over a file."),
     conclusions: bool = typer.Option(False, help="With --file: include FOLIO conclusions."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
 ) -> int:
     """Parse one formula, or report parser coverage over a file."""
-    from transted.cli import console
+    fmt = output_format(fmt, as_json)
     from transted.errors import ParseError, ResourceLimitError
     from transted.fol.le import parse_le
     from transted.fol.syntax import atoms, format_formula, parse_formula
@@ -77,8 +51,8 @@ def parse_command(
                 rejected.append({"formula": text, "reason": str(e).splitlines()[0]})
         payload = {"formulas": len(texts), "parsed": len(texts) - len(rejected),
                    "rejected": rejected}
-        if as_json:
-            console.print_json(json.dumps(payload, ensure_ascii=False))
+        if fmt != "text":
+            print_json(payload, indent=fmt == "json")
         else:
             console.print(f"{payload['parsed']} of {len(texts)} distinct formulas parse; "
                           f"{len(rejected)} rejected:", highlight=False)
@@ -96,8 +70,8 @@ def parse_command(
     payload = {"formula": format_formula(tree), "explicit": format_formula(tree, explicit=True),
                "atoms": [format_formula(a) for a in atoms(tree)], "tokens": fol_tokens(formula),
                "le_reading": le_reading, "tree": repr(tree)}
-    if as_json:
-        console.print_json(json.dumps(payload, ensure_ascii=False))
+    if fmt != "text":
+        print_json(payload, indent=fmt == "json")
     else:
         for key, value in payload.items():
             console.print(f"{key}: {value}", markup=False, highlight=False, soft_wrap=True)
@@ -107,18 +81,19 @@ def parse_command(
 @fol_app.command("perturb")
 def perturb_command(
     file: Path = typer.Argument(..., help="Formulas (FOLIO JSONL, pair JSONL or text)."),
-    metric: list[str] = typer.Option(["fol-bleu", "fol-le"], "--metric", "-m",
-                                     help="Metric names (repeatable), e.g. fol-sim, fol-rougeL."),
+    metric: list[str] = MetricOption(["fol-bleu", "fol-le"],
+                                     "Metric names (repeatable or comma list), e.g. fol-sim, fol-rougeL."),
     kind: list[str] = typer.Option(list(PERTURBATIONS), "--kind", "-k",
                                    help=_KINDS_HELP),
     limit: int | None = typer.Option(None, help="Use only the first N distinct formulas."),
     pairs_out: Path | None = typer.Option(None, help="Also write the (gold, perturbed) pairs."),
-    as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
 ) -> int:
     """Score gold vs perturbed formulas (paper 001 Tables 1-3, 6-11)."""
+    fmt = output_format(fmt, as_json)
     from dataclasses import asdict
 
-    from transted.cli import console
     from transted.fol.perturb import perturbation_pairs, sensitivity_table
     from transted.metrics.registry import get_metric
     from transted.pairs import write_pairs
@@ -130,17 +105,17 @@ def perturb_command(
     pairs = perturbation_pairs(texts, kinds=kind, skipped=skipped)
     if pairs_out is not None:
         write_pairs(pairs, pairs_out)
-    metrics = [get_metric(name) for name in metric]
-    scores = _score_with_progress(pairs, metrics, console)
+    metrics = [get_metric(name) for name in metric_list(metric)]
+    scores = _score_with_progress(pairs, metrics)
     total = len(texts) - len(skipped)
     tables = {over: sensitivity_table(pairs, scores, total=total, over=over)
               for over in ("all", "applied")}
     signatures = {m.name: str(m.signature) for m in metrics}
-    if as_json:
+    if fmt != "text":
         payload = {over: asdict(t) for over, t in tables.items()}
         payload["signatures"] = signatures  # type: ignore[assignment]
         payload["skipped"] = [list(s) for s in skipped]  # type: ignore[assignment]
-        console.print_json(json.dumps(payload, ensure_ascii=False))
+        print_json(payload, indent=fmt == "json")
         return 0
     console.print(f"{total} formulas parsed, {len(skipped)} skipped (unparseable)", highlight=False)
     for over, table in tables.items():
@@ -150,14 +125,11 @@ def perturb_command(
     return 0
 
 
-def _score_with_progress(pairs, metrics, console):
-    from rich.progress import Progress
-
+def _score_with_progress(pairs, metrics):
     from transted.fol.perturb import score_pairs_with
 
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("scoring", total=len(pairs))
-        return score_pairs_with(pairs, metrics, on_pair=lambda: progress.advance(task))
+    with progress_bar("scoring", len(pairs)) as advance:
+        return score_pairs_with(pairs, metrics, on_pair=advance)
 
 
 def _fmt(value: float | None) -> str:
@@ -197,9 +169,6 @@ def _print_table(console, table, over: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``transted fol ...`` and, when its module exists, ``transted lfi``."""
+    """Add ``transted fol ...`` and ``transted lfi``."""
     app.add_typer(fol_app, name="fol")
-    if importlib.util.find_spec("transted.fol.lfi_commands") is not None:
-        from transted.fol import lfi_commands
-
-        lfi_commands.register(app)
+    lfi.register(app)

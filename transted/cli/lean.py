@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import typer
 
+from transted.cli.console import print_json
+from transted.cli.options import FormatOption, JsonAlias, output_format
+
 __all__ = ["register"]
 
 _PROJECT_HELP = "Lean project directory (default: $TRANSTED_LEAN_PROJECT or this checkout)."
@@ -15,7 +18,7 @@ def setup_command(
     """Fetch Mathlib's build cache and build the Lean project and the pinned REPL."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from transted.cli import console, err_console
+    from transted.cli.console import console, err_console
     from transted.lean.project import SETUP_STEPS, LeanProject
 
     lean = LeanProject(project)
@@ -44,29 +47,27 @@ def setup_command(
 
 def doctor_command(
     project: str = typer.Option(None, "--project", help=_PROJECT_HELP),
-    format: str = typer.Option("text", "--format", help="text or json."),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
 ) -> int:
     """Check elan, lake, the built project and the REPL; print the pinned versions."""
-    import json
-
     from rich.table import Table
 
-    from transted.cli import console
+    from transted.cli.console import console
     from transted.errors import InputError
     from transted.lean.project import LeanProject
     from transted.lean.versions import read_versions
 
-    if format not in ("text", "json"):
-        raise typer.BadParameter("`--format` must be text or json")
+    fmt = output_format(fmt, as_json)
     lean = LeanProject(project)
     checks = lean.checks()
     try:
         versions = read_versions(lean.directory).signature_fields()
     except InputError as e:
         versions = {"error": str(e)}
-    if format == "json":
-        console.print_json(json.dumps({"checks": [c.__dict__ for c in checks],
-                                       "versions": versions}))
+    if fmt != "text":
+        print_json({"checks": [c.__dict__ for c in checks], "versions": versions},
+                   indent=fmt == "json")
     else:
         table = Table("check", "status", "detail", "fix")
         for c in checks:

@@ -1,4 +1,4 @@
-"""CLI: ``transted tree`` — print the operator tree of a statement or of every pair in a file."""
+"""``transted tree``: print the operator tree of a statement or of every pair in a file."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _statements_of(path: Path, field: str) -> list[tuple[str, str, str | None]]:
 
 def tree_command(
     statement: str | None = typer.Argument(None, help="A Lean 4 theorem statement."),
-    file: Path | None = typer.Option(None, "--file", "-f", help="A pair file (or statements JSONL): one tree per statement, as JSON lines."),
+    file: Path | None = typer.Option(None, "--file", "-f", help="A pair file (or statements JSONL; - = stdin): one tree per statement, as JSON lines."),
     header: str | None = typer.Option(None, help="Header (imports, `open` lines) for STATEMENT."),
     fmt: str = typer.Option("text", "--format", help=f"One of {', '.join(FORMATS)}."),
     proposition: bool = typer.Option(_DEFAULTS.proposition, "--proposition/--statement-form", help="Theorem type `∀ binders, hyps → concl` or the statement form."),
@@ -49,7 +49,7 @@ def tree_command(
     out: Path | None = typer.Option(None, "--out", "-o", help="With --file: write JSON lines here instead of stdout."),
 ) -> int:
     """Print the operator tree (OPT) of a Lean 4 statement."""
-    from transted.cli import console, err_console
+    from transted.cli.console import console, note
 
     options = _options(proposition, split, canonical)
     if fmt not in FORMATS:
@@ -60,10 +60,10 @@ def tree_command(
         console.print(render(parse_statement(statement, header=header, options=options), fmt),
                       markup=False, highlight=False, soft_wrap=True)
         return 0
-    sink = out.open("w", encoding="utf-8") if out else None
+    sink = out.open("w", encoding="utf-8") if out is not None and str(out) != "-" else None
     errors = total = 0
     try:
-        for name, text, hdr in _statements_of(file, field):
+        for name, text, hdr in _statements_of(file, field) if file is not None else ():
             total += 1
             try:
                 record = {"name": name, "tree": parse_statement(text, header=hdr, options=options).to_json(), "error": None}
@@ -79,7 +79,7 @@ def tree_command(
     finally:
         if sink:
             sink.close()
-    err_console.print(f"{total} statements, {total - errors} parsed, {errors} errors")
+    note(f"{total} statements, {total - errors} parsed, {errors} errors")
     return 0
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from transted.cli.console import err_console, print_json, print_line, state
+from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
 from transted.evaluate.harness import EvalConfig
 
 __all__ = ["register"]
@@ -18,12 +19,14 @@ _D = EvalConfig()  # the dataclass defaults are the CLI defaults
 
 
 @contextmanager
-def _progress_bar() -> Any:
-    """A rich progress bar on stderr; yields the ``progress`` hook of :func:`run_eval`."""
+def _progress_bar() -> Iterator[Any]:
+    """A rich progress bar on stderr; yields the ``progress`` hook of :func:`run_eval` (None
+    with ``--quiet`` or when stderr is not a terminal)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from transted.cli import err_console
-
+    if state.quiet or not err_console.is_terminal:
+        yield None
+        return
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=err_console, transient=True) as bar:
         def hook(metric: str, split: str, total: int) -> Callable[[Any, bool], None]:
@@ -33,14 +36,15 @@ def _progress_bar() -> Any:
 
 
 def eval_command(
-    data: Path = typer.Argument(..., help="Labelled pair file (JSONL)."),
-    out: Path = typer.Option(..., "--out", "-o", help="Output folder (re-run to resume)."),
-    metrics: str = typer.Option("ted,bleu,identity", "--metrics", "-m",
-                                help="Comma-separated metric names, e.g. ted,bleu,published:gted."),
+    data: str = typer.Argument(..., help="Labelled pair file (JSONL; - = stdin)."),
+    out: Path | None = typer.Option(None, "--out", "-o",
+                                    help="Report folder (re-run to resume); default: a temporary folder."),
+    metrics: list[str] = MetricOption(["ted,bleu,identity"],
+                                      "Metric names (repeatable or comma list), e.g. -m ted -m published:gted."),
     dev: Path | None = typer.Option(None, "--dev", help="Labelled dev file for 'calibrated'."),
     threshold_mode: str | None = typer.Option(
         None, "--threshold-mode", help="oracle | calibrated | fixed | cv "
-        "(default: calibrated with --dev, fixed with --threshold, else oracle)."),
+        "(default: calibrated with --dev, fixed with --threshold, else the library's default)."),
     threshold: float | None = typer.Option(None, "--threshold", help="Threshold for 'fixed'."),
     oracle_rule: str = typer.Option(_D.oracle_rule, "--oracle-rule",
                                     help="accuracy (midpoints) | gted (0.001 grid, kappa first)."),
@@ -51,57 +55,55 @@ def eval_command(
     seed: int = typer.Option(_D.seed, "--seed", help="Seed of bootstrap and CV folds."),
     top: int = typer.Option(_D.top_disagreements, "--top", help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
-    fmt: str = typer.Option("text", "--format", help="text | json"),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
 ) -> None:
     """Agreement of metrics with expert labels (ASSESS Table 3), with reports in OUT."""
-    from transted.cli import console
-    from transted.evaluate.run import parse_metric_list, run_eval
+    from transted.api import evaluate
+    from transted.evaluate.report import summary_markdown
 
-    if threshold_mode is None:
-        threshold_mode = "calibrated" if dev else "fixed" if threshold is not None else "oracle"
+    fmt = output_format(fmt, as_json)
+    names = metric_list(metrics)
     # A refused value raises ValueError naming the parameter; cli.main exits with 2 on it.
-    config = EvalConfig(threshold_mode=threshold_mode, threshold=threshold,
-                        oracle_rule=oracle_rule, cv_folds=cv_folds, n_boot=n_boot, seed=seed,
-                        positive=tuple(positive.split(",")), top_disagreements=top)
-    names = parse_metric_list(metrics)
-    _check_format(fmt)
     with _progress_bar() as hook:
-        run = run_eval(data, names, out, config=config, dev=dev, resume=resume, progress=hook)
-    if fmt == "json":
-        console.print_json(json.dumps(json.loads((out / "summary.json").read_text("utf-8"))))
+        run = evaluate(data, metrics=names, out=out, threshold_mode=threshold_mode,
+                       threshold=threshold, dev=dev, resume=resume, progress=hook,
+                       oracle_rule=oracle_rule, cv_folds=cv_folds, n_boot=n_boot, seed=seed,
+                       positive=tuple(positive.split(",")), top_disagreements=top)
+    if fmt != "text":
+        print_json(run.summary(), indent=fmt == "json")
     else:
-        console.print((out / "summary.md").read_text("utf-8"), markup=False, highlight=False, soft_wrap=True)
-        console.print(f"wrote {', '.join(sorted(p.name for p in (run.files or {}).values()))} "
-                      f"to {out}", markup=False, soft_wrap=True)
+        print_line(summary_markdown(run))
+        folder = next(iter((run.files or {}).values())).parent if run.files else out
+        print_line(f"wrote {', '.join(sorted(p.name for p in (run.files or {}).values()))} "
+                   f"to {folder}")
 
 
 def regress_command(
     old: Path = typer.Argument(..., help="Pair file of the old translator version."),
     new: Path = typer.Argument(..., help="Pair file of the new version (same ids/references)."),
-    metric: str = typer.Option(..., "--metric", "-m", help="Metric name, e.g. ted or bleu."),
+    metric: list[str] = MetricOption(None, "Metric name (repeatable or comma list), e.g. ted."),
     out: Path | None = typer.Option(None, "--out", "-o",
                                     help="Folder for scores and report (resumable)."),
     top: int = typer.Option(20, "--top", help="Worsened pairs shown."),
     resume: bool = typer.Option(True, "--resume/--no-resume"),
-    fmt: str = typer.Option("text", "--format", help="text | json"),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
 ) -> None:
     """Compare two translator versions pair by pair: deltas, what got worse, summary."""
-    from transted.cli import console
     from transted.evaluate.regress import compare_runs, regression_markdown, write_regression
 
-    _check_format(fmt)
-    reg = compare_runs(old, new, metric, out=out, resume=resume)
-    if out is not None:
-        write_regression(reg, out, top=top)
-    if fmt == "json":
-        console.print_json(json.dumps(reg.summary()))
-    else:
-        console.print(regression_markdown(reg, top=top), markup=False, highlight=False, soft_wrap=True)
-
-
-def _check_format(fmt: str) -> None:
-    if fmt not in ("text", "json"):
-        raise ValueError(f"`--format` must be text or json, got {fmt!r}")
+    fmt = output_format(fmt, as_json)
+    names = metric_list(metric)
+    for name in names:
+        folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
+        reg = compare_runs(old, new, name, out=folder, resume=resume)
+        if folder is not None:
+            write_regression(reg, folder, top=top)
+        if fmt != "text":
+            print_json(reg.summary(), indent=fmt == "json")
+        else:
+            print_line(regression_markdown(reg, top=top))
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,146 @@
+"""The Python API: score a pair, score many, load a metric, evaluate against expert labels.
+
+These are the functions the CLI calls; each returns values (pydantic results, an
+:class:`~transted.evaluate.run.EvalRun`) and never prints.
+
+>>> import transted
+>>> r = transted.score("theorem a (x : ℕ) : x = x := sorry",
+...                    "theorem b (y : ℕ) : y = y := sorry", metric="ted", canonical_names=True)
+>>> r.score, r.signature.startswith("metric:ted|")
+(1.0, True)
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from transted.metrics.base import Metric, MetricResult
+from transted.pairs import Pair, Statement, read_pairs
+
+__all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs"]
+
+Result = MetricResult
+"""One scored pair: ``id``, ``metric``, ``score`` (None on error), ``signature``, ``status``,
+``error``, ``details``."""
+
+PairLike = Pair | dict[str, Any] | tuple[Any, Any]
+
+
+def load_metric(name: str, **options: Any) -> Metric:
+    """Metric ``name`` with ``options``; an unknown name or option raises ``ValueError`` with the
+    declared options listed (``transted.metrics.options``)."""
+    from transted.metrics.registry import get_metric
+
+    return get_metric(name, **options)
+
+
+def _metric(metric: str | Metric, options: dict[str, Any]) -> Metric:
+    if isinstance(metric, Metric):
+        if options:
+            raise ValueError("`options` cannot be given with a ready Metric object")
+        return metric
+    return load_metric(metric, **options)
+
+
+def _statement(side: str, value: str | Statement | dict[str, Any], header: str | None) -> Statement:
+    if isinstance(value, Statement):
+        return value
+    if isinstance(value, str):
+        return Statement(statement=value, header=header)
+    if isinstance(value, dict):
+        return Statement.model_validate(value)
+    raise TypeError(f"`{side}` must be a str, Statement or dict, got {type(value).__name__}")
+
+
+def as_pairs(pairs: str | Path | Iterable[PairLike], *, header: str | None = None) -> list[Pair]:
+    """Pairs from a pair file path (``-`` = stdin), :class:`Pair` objects, pair dicts or
+    ``(reference, candidate)`` tuples (numbered ids ``"1"``, ``"2"``, …)."""
+    if isinstance(pairs, (str, Path)):
+        return read_pairs(pairs)
+    out: list[Pair] = []
+    for i, item in enumerate(pairs, start=1):
+        if isinstance(item, Pair):
+            out.append(item)
+        elif isinstance(item, dict):
+            out.append(Pair.model_validate(item))
+        elif isinstance(item, tuple) and len(item) == 2:
+            out.append(Pair(id=str(i), reference=_statement("reference", item[0], header),
+                            candidate=_statement("candidate", item[1], header)))
+        else:
+            raise TypeError(f"`pairs`[{i - 1}] must be a Pair, a dict or a (reference, "
+                            f"candidate) tuple, got {type(item).__name__}")
+    return out
+
+
+def score(reference: str | Statement | dict[str, Any], candidate: str | Statement | dict[str, Any],
+          metric: str | Metric = "transted", *, header: str | None = None, id: str = "pair",
+          **options: Any) -> Result:
+    """Score one pair with ``metric`` (a registry name plus ``options``, or a Metric object).
+
+    ``header`` (imports, ``open`` lines) applies to both sides given as text. A statement the
+    metric cannot handle gives a result with ``status="error"`` and ``score=None``.
+    """
+    pair = Pair(id=id, reference=_statement("reference", reference, header),
+                candidate=_statement("candidate", candidate, header))
+    return _metric(metric, options).score_pair(pair)
+
+
+def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "transted", *,
+               out: str | Path | None = None, resume: bool = True,
+               on_result: Callable[[Result, bool], None] | None = None,
+               **options: Any) -> list[Result]:
+    """Score every pair; with ``out`` the results stream to that JSONL file and a re-run
+    resumes (:func:`transted.batch.score_pairs`). ``on_result(result, was_cached)`` follows
+    progress. Results come back in input order."""
+    scorer = _metric(metric, options)
+    items = as_pairs(pairs)
+    if out is not None:
+        from transted.batch import score_pairs
+
+        return score_pairs(items, scorer, out, resume=resume, on_result=on_result)
+    results = []
+    for pair in items:
+        result = scorer.score_pair(pair)
+        if on_result is not None:
+            on_result(result, False)
+        results.append(result)
+    return results
+
+
+def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None, *,
+             metrics: Sequence[str] = ("ted",), out: str | Path | None = None,
+             threshold_mode: str | None = None, threshold: float | None = None,
+             dev: str | Path | None = None, resume: bool = True, progress: Any = None,
+             **config: Any) -> Any:
+    """Agreement of ``metrics`` with expert labels (ASSESS Table 3); returns the
+    :class:`~transted.evaluate.run.EvalRun` (``.summary()`` is ``summary.json``).
+
+    ``pairs`` is a labelled pair file or pairs in memory; ``labels`` (one bool per pair)
+    overrides the pairs' own. Reports go to ``out`` (a temporary folder when None).
+    ``threshold_mode`` None picks :func:`~transted.evaluate.harness.default_threshold_mode`;
+    other ``config`` keys are :class:`~transted.evaluate.harness.EvalConfig` fields.
+    """
+    from transted.evaluate.harness import EvalConfig, default_threshold_mode
+    from transted.evaluate.run import run_eval
+    from transted.pairs import write_pairs
+
+    mode = threshold_mode or default_threshold_mode(dev=dev, threshold=threshold)
+    eval_config = EvalConfig(threshold_mode=mode, threshold=threshold, **config)
+    folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="transted-eval-"))
+    data: str | Path
+    if labels is None and isinstance(pairs, (str, Path)) and str(pairs) != "-":
+        data = pairs
+    else:
+        items = as_pairs(pairs)
+        if labels is not None:
+            if len(labels) != len(items):
+                raise ValueError(f"`labels` has {len(labels)} values for {len(items)} pairs")
+            items = [p.model_copy(update={"label": bool(y)}) for p, y in zip(items, labels, strict=True)]
+        folder.mkdir(parents=True, exist_ok=True)
+        data = folder / "pairs.jsonl"
+        write_pairs(items, data)
+    return run_eval(data, list(metrics), folder, config=eval_config, dev=dev, resume=resume,
+                    progress=progress)

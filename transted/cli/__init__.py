@@ -1,0 +1,127 @@
+"""Command-line interface: each command is a thin call into the library (``transted.api`` and the
+packages it fronts). The CLI depends on the library, never the reverse.
+
+Layout: ``console`` (stdout/stderr consoles, ``--quiet``, progress bar), ``options`` (``-m``,
+``-O``, ``--format``, ``--out`` as every command spells them), then one module per command group,
+each with a ``register(app)`` function listed in :data:`COMMAND_MODULES`. A third-party package
+adds commands through the ``transted.commands`` entry-point group (an object with
+``register(app)``, or the function itself).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+from importlib.metadata import entry_points
+
+import click
+import typer
+from rich.markup import escape
+
+from transted import __version__
+from transted.cli.console import console, err_console, state
+from transted.errors import TranstedError
+
+__all__ = ["app", "get_app", "main", "console", "err_console", "COMMAND_MODULES"]
+
+# typer >= 0.20 vendors its own click, whose exceptions are distinct classes from click's.
+_ABORT = (click.exceptions.Abort, typer.Abort)
+_CLICK_ERROR: tuple[type[Exception], ...] = (click.ClickException,)
+_EXIT = (click.exceptions.Exit, typer.Exit)
+try:
+    from typer._click.exceptions import ClickException as _TyperClickException
+
+    _CLICK_ERROR += (_TyperClickException,)
+except ImportError:  # pragma: no cover - older typer uses click itself
+    pass
+
+
+app = typer.Typer(
+    name="transted",
+    help="Score how close a candidate formal statement is to a reference one.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+COMMAND_MODULES = (
+    "transted.cli.tree",      # tree
+    "transted.cli.ted",       # ted
+    "transted.cli.score",     # score
+    "transted.cli.metrics",   # metrics
+    "transted.cli.search",    # search
+    "transted.cli.eval",      # eval, regress
+    "transted.cli.lean",      # setup, doctor
+    "transted.cli.fol",       # fol parse|perturb, lfi
+)
+ENTRY_POINT_GROUP = "transted.commands"
+_registered = False
+
+
+def _register_all() -> None:
+    global _registered
+    if _registered:
+        return
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(app)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        loaded = ep.load()
+        getattr(loaded, "register", loaded)(app)
+    _registered = True
+
+
+def get_app() -> typer.Typer:
+    """The app with every command registered (for typer's ``CliRunner``)."""
+    _register_all()
+    return app
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        console.print(f"transted {__version__}", highlight=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress to stderr."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="No progress bar or notes on stderr (errors still shown)."),
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the transted version and exit."),
+) -> None:
+    state.quiet = quiet
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", force=verbose)
+
+
+@app.command("version")
+def version_command() -> None:
+    """Print the transted version."""
+    console.print(f"transted {__version__}", highlight=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 1 input/processing error, 2 usage error)."""
+    _register_all()
+    state.quiet = False
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv if argv is not None else sys.argv[1:],
+                              prog_name="transted", standalone_mode=False)
+    except TranstedError as e:
+        err_console.print("[bold red]error:[/] " + escape(str(e)), highlight=False, soft_wrap=True)
+        return 1
+    except ValueError as e:  # an argument value the library refused (it names the parameter)
+        err_console.print("[bold red]error:[/] " + escape(str(e)), highlight=False, soft_wrap=True)
+        return 2
+    except _ABORT:
+        err_console.print("aborted")
+        return 130
+    except _CLICK_ERROR as e:
+        e.show()  # type: ignore[attr-defined]
+        return int(e.exit_code)  # type: ignore[attr-defined]
+    except _EXIT as e:
+        return e.exit_code
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,133 @@
+"""``transted score``: one pair from the command line (``score REF CAND``), or a whole pair file
+streamed (``score DATA.jsonl``, ``-`` = stdin) to ``--out`` (default stdout; a real file resumes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from transted.cli.console import console, note, print_json, print_line, progress_bar
+from transted.cli.options import (
+    FormatOption,
+    JsonAlias,
+    MetricOption,
+    OptionOption,
+    is_stdout,
+    metric_list,
+    metric_options,
+    output_format,
+)
+
+__all__ = ["register", "score_command", "aggregate_line"]
+
+
+def score_command(
+    inputs: list[str] = typer.Argument(..., help="DATA.jsonl (a pair file, - = stdin), or REF CAND (two statements)."),
+    metric: list[str] = MetricOption(["ted"]),
+    option: list[str] = OptionOption(),
+    out: str | None = typer.Option(None, "--out", "-o", help="Result JSONL (batch mode; default/`-` = stdout). A real file resumes."),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
+    header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
+    explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
+) -> int:
+    """Score pairs: `score DATA.jsonl [--out OUT.jsonl]` or `score REF CAND`, with -m (repeatable)."""
+    from transted.api import load_metric
+
+    fmt = output_format(fmt, as_json)
+    options = metric_options(option)
+    scorers = [load_metric(name, **options) for name in metric_list(metric)]
+    if len(inputs) == 2:
+        return _pair_mode(inputs[0], inputs[1], header, scorers, fmt, explain)
+    if len(inputs) != 1:
+        raise typer.BadParameter("give one pair file, or two statements", param_hint="INPUTS")
+    from transted.api import as_pairs
+
+    pairs = as_pairs(inputs[0])
+    for scorer in scorers:
+        target = None if is_stdout(out) else _out_path(Path(str(out)), scorer.name, len(scorers))
+        _run_batch(pairs, scorer, target, resume)
+    return 0
+
+
+def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list[Any], fmt: str,
+               explain: bool) -> int:
+    from transted.api import score
+    from transted.pairs import Pair, Statement
+
+    results = [score(reference, candidate, scorer, header=header, id="cli") for scorer in scorers]
+    if fmt == "json":
+        print_json(results[0].model_dump() if len(results) == 1
+                   else [r.model_dump() for r in results])
+    elif fmt == "jsonl":
+        for r in results:
+            print_json(r.model_dump(), indent=False)
+    else:
+        for r in results:
+            _print_result(r)
+    if explain:
+        pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
+                    candidate=Statement(statement=candidate, header=header))
+        for scorer, r in zip(scorers, results, strict=True):
+            if r.status == "ok" and hasattr(scorer, "explain"):
+                console.print(scorer.explain(pair))
+    return 0 if all(r.status == "ok" for r in results) else 1
+
+
+def _out_path(out: Path, metric: str, n_metrics: int) -> Path:
+    """``out`` itself for one metric; ``<stem>.<metric><suffix>`` for each of several."""
+    if n_metrics == 1:
+        return out
+    safe = metric.replace(":", "_").replace("/", "_")
+    return out.with_name(f"{out.stem}.{safe}{out.suffix or '.jsonl'}")
+
+
+def _print_result(result: Any) -> None:
+    score = "null" if result.score is None else f"{result.score:.6f}"
+    console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
+    for key, value in result.details.items():
+        if not isinstance(value, (dict, list)):
+            console.print(f"  {key}: {value}", markup=False, highlight=False)
+    if result.error:
+        console.print(f"[red]{result.status}:[/] ", end="")
+        console.print(result.error, markup=False, highlight=False)
+    print_line(f"signature: {result.signature}")
+
+
+def aggregate_line(results: list[Any], cached: int = 0) -> str:
+    """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 5 already done``."""
+    scores = [r.score for r in results if r.score is not None]
+    counts = {s: sum(r.status == s for r in results) for s in ("ok", "error", "unavailable")}
+    mean = f"mean {sum(scores) / len(scores):.4f} over {len(scores)} scored" if scores else \
+        "no score"
+    return (f"{len(results)} pairs: {mean}; {counts['ok']} ok, {counts['error']} errors, "
+            f"{counts['unavailable']} unavailable, {cached} already done")
+
+
+def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool) -> None:
+    from transted.api import score_many
+
+    cached = [0]
+
+    with progress_bar(f"scoring with {scorer.name}", len(pairs)) as advance:
+        def on_result(result: Any, was_cached: bool) -> None:
+            cached[0] += was_cached
+            if out is None:
+                print_line(json.dumps(result.model_dump(), ensure_ascii=False))
+            advance()
+
+        results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result)
+    summary = f"{aggregate_line(results, cached[0])}\nsignature: {scorer.signature}"
+    if out is None:
+        note(summary)  # stdout carries the result lines
+    else:
+        print_line(f"{scorer.name} → {out}: {summary}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``score`` to the transted CLI."""
+    app.command("score")(score_command)
