@@ -25,6 +25,10 @@ _API = frozenset({"Result", "evaluate", "load_metric", "score", "score_many"})
 
 
 def __getattr__(name: str) -> Any:
+    if name == "evaluate":  # the package, made callable as transted.api.evaluate
+        import importlib
+
+        return importlib.import_module("transted.evaluate")
     if name in _API:
         from transted import api
 

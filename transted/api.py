@@ -13,6 +13,7 @@ These are the functions the CLI calls; each returns values (pydantic results, an
 from __future__ import annotations
 
 import tempfile
+import types
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,8 @@ from typing import Any
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, Statement, read_pairs
 
-__all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs"]
+__all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs",
+           "CallablePackage"]
 
 Result = MetricResult
 """One scored pair: ``id``, ``metric``, ``score`` (None on error), ``signature``, ``status``,
@@ -144,3 +146,12 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
         write_pairs(items, data)
     return run_eval(data, list(metrics), folder, config=eval_config, dev=dev, resume=resume,
                     progress=progress)
+
+
+class CallablePackage(types.ModuleType):
+    """Module class of the ``transted.evaluate`` package: ``transted.evaluate(...)`` is
+    :func:`evaluate` while ``transted.evaluate.run_eval`` etc. stay reachable (the package and
+    the API function share the name, and the import system binds the package to it)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return evaluate(*args, **kwargs)

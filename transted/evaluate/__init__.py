@@ -33,3 +33,10 @@ __all__ = [
     "select_threshold",
     "write_regression",
 ]
+
+# `transted.evaluate(pairs, labels=..., metrics=...)` is the API function (transted.api.evaluate)
+import sys as _sys  # noqa: E402
+
+from transted.api import CallablePackage as _CallablePackage  # noqa: E402
+
+_sys.modules[__name__].__class__ = _CallablePackage

@@ -1,0 +1,83 @@
+"""The top-level Python API (issue 15 item 3): exports pinned, values derived by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+import transted
+from transted.pairs import Pair, Statement
+
+REF = "theorem t (x : ℕ) (h : 0 < x) : x + 1 > 1 := by sorry"
+CAND = "theorem t (x : ℕ) (h : 0 < x) : 1 + x > 1 := by sorry"
+# proposition form ∀[:[x, ℕ], →[<[0, x], >[+[x, 1], 1]]] has 13 nodes; CAND swaps the operands
+# of + (2 renames): TED similarity 1 - 2/13.
+
+
+def test_all_is_pinned():
+    assert transted.__all__ == ["__version__", "Result", "evaluate", "load_metric", "score",
+                                "score_many"]
+    for name in transted.__all__:
+        assert getattr(transted, name) is not None
+    with pytest.raises(AttributeError):
+        transted.nope  # noqa: B018
+
+
+def test_score_returns_a_result_model():
+    r = transted.score(REF, CAND, metric="ted")
+    assert isinstance(r, transted.Result)
+    assert r.score == pytest.approx(1 - 2 / 13)
+    assert r.details["distance"] == 2
+    assert r.signature == str(transted.load_metric("ted").signature)
+    assert set(transted.Result.model_fields) >= {"score", "signature", "details", "status"}
+
+
+def test_score_with_options_and_a_ready_metric():
+    renamed = "theorem t (y : ℕ) (h : 0 < y) : y + 1 > 1 := by sorry"
+    assert transted.score(REF, renamed, "ted").score < 1.0  # x vs y: two renames
+    assert transted.score(REF, renamed, "ted", canonical_names=True).score == 1.0
+    metric = transted.load_metric("ted", canonical_names=True)
+    assert transted.score(REF, renamed, metric).score == 1.0
+    with pytest.raises(ValueError, match="cannot be given with a ready Metric"):
+        transted.score(REF, renamed, metric, field="pretty")
+
+
+def test_unknown_option_names_the_nearest_and_lists_all():
+    with pytest.raises(ValueError) as info:
+        transted.load_metric("transted", max_expanshuns=4)
+    text = str(info.value)
+    assert text.startswith("unknown option 'max_expanshuns' for metric transted; "
+                           "did you mean max_expansions? options: provider, max_expansions")
+
+
+def test_parse_error_is_a_result_not_an_exception():
+    r = transted.score(REF, "theorem t (x : ℕ) : (x > 1", "ted")
+    assert (r.status, r.score) == ("error", None) and "1:" in r.error
+
+
+def test_score_many_accepts_tuples_pairs_and_files(tmp_path):
+    pair = Pair(id="a", reference=Statement(statement=REF), candidate=Statement(statement=REF))
+    seen = []
+    results = transted.score_many([(REF, CAND), pair], "ted",
+                                  on_result=lambda r, cached: seen.append((r.id, cached)))
+    assert [r.id for r in results] == ["1", "a"]
+    assert [r.score for r in results] == [pytest.approx(1 - 2 / 13), 1.0]
+    assert seen == [("1", False), ("a", False)]
+    out = tmp_path / "r.jsonl"
+    first = transted.score_many([pair], "ted", out=out)
+    again = transted.score_many([pair], "ted", out=out, on_result=lambda r, c: seen.append(c))
+    assert again == first and seen[-1] is True  # resumed from the file
+    with pytest.raises(TypeError, match=r"`pairs`\[0\]"):
+        transted.score_many([42], "ted")
+
+
+def test_evaluate_in_memory_with_labels(tmp_path):
+    pairs = [(REF, REF), (REF, CAND), (REF, "theorem t (x : ℕ) : x = 0 := sorry")]
+    run = transted.evaluate(pairs, labels=[True, True, False], metrics=["identity"],
+                            out=tmp_path, n_boot=10)
+    summary = run.summary()
+    assert summary["eval"]["data"]["n"] == 3 and summary["eval"]["data"]["n_positive"] == 2
+    # identity: only the first pair is identical → tp 1, fn 1, tn 1
+    m = summary["metrics"]["identity"]
+    assert (m["tp"], m["fn"], m["tn"], m["fp"]) == (1, 1, 1, 0)
+    with pytest.raises(ValueError, match="`labels` has 2 values for 3 pairs"):
+        transted.evaluate(pairs, labels=[True, False], metrics=["identity"], out=tmp_path)
