@@ -102,6 +102,9 @@ def test_metrics_lists_options_defaults_and_signature_fields(capsys):
     assert rows["ted"]["signature_fields"] == list(
         transted.load_metric("ted").signature.as_dict())
     assert "notation" in rows["transted"]["signature_fields"]
+    # DefEq(explicit, **kwargs) passes the rest to its base: those are declared options too
+    assert [o["name"] for o in rows["defeq"]["options"]][:4] == ["explicit", "backend",
+                                                                "project", "timeout"]
 
 
 def test_eval_needs_no_out_and_uses_the_library_default_mode(tmp_path, capsys):

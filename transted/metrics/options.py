@@ -37,14 +37,21 @@ class OptionSpec:
 
 
 def declared_options(cls: type) -> dict[str, OptionSpec]:
-    """``{name: OptionSpec}`` of ``cls.__init__``'s named parameters, in declaration order."""
+    """``{name: OptionSpec}`` of ``cls``'s constructor parameters, in declaration order; a
+    constructor passing ``**kwargs`` on also declares its base class's parameters."""
     specs: dict[str, OptionSpec] = {}
-    for p in inspect.signature(cls).parameters.values():
-        if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+    for klass in cls.__mro__:
+        if "__init__" not in vars(klass) or klass is object:
             continue
-        annotation = p.annotation if isinstance(p.annotation, str) else getattr(
-            p.annotation, "__name__", str(p.annotation))
-        specs[p.name] = OptionSpec(p.name, p.default, str(annotation).replace("typing.", ""))
+        params = list(inspect.signature(vars(klass)["__init__"]).parameters.values())[1:]
+        for p in params:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in specs:
+                continue
+            annotation = p.annotation if isinstance(p.annotation, str) else getattr(
+                p.annotation, "__name__", str(p.annotation))
+            specs[p.name] = OptionSpec(p.name, p.default, str(annotation).replace("typing.", ""))
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
     return specs
 
 
