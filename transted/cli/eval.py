@@ -80,8 +80,10 @@ def eval_command(
 
 
 def regress_command(
-    old: Path = typer.Argument(..., help="Pair file of the old translator version."),
-    new: Path = typer.Argument(..., help="Pair file of the new version (same ids/references)."),
+    old: Path = typer.Argument(..., help="Pair file of the old translator version (or its outputs, with --references)."),
+    new: Path = typer.Argument(..., help="Pair file of the new version (same ids/references), or its outputs."),
+    references: str | None = typer.Option(None, "--references", "-r", help="References; OLD and NEW are then outputs joined by --key."),
+    key: str | None = typer.Option(None, "--key", help="Join field (default: id, then name, then line order)."),
     metric: list[str] = MetricOption(None, "Metric name (repeatable or comma list), e.g. ted."),
     out: Path | None = typer.Option(None, "--out", "-o",
                                     help="Folder for scores and report (resumable)."),
@@ -91,13 +93,19 @@ def regress_command(
     as_json: bool = JsonAlias(),
 ) -> None:
     """Compare two translator versions pair by pair: deltas, what got worse, summary."""
+    from transted.cli.score import joined_pairs
     from transted.evaluate.regress import compare_runs, regression_markdown, write_regression
 
     fmt = output_format(fmt, as_json)
     names = metric_list(metric)
+    old_in: Any = old
+    new_in: Any = new
+    if references is not None:
+        old_in = joined_pairs(references, str(old), key)
+        new_in = joined_pairs(references, str(new), key)
     for name in names:
         folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
-        reg = compare_runs(old, new, name, out=folder, resume=resume)
+        reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
         if folder is not None:
             write_regression(reg, folder, top=top)
         if fmt != "text":

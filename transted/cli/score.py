@@ -25,7 +25,10 @@ __all__ = ["register", "score_command", "aggregate_line"]
 
 
 def score_command(
-    inputs: list[str] = typer.Argument(..., help="DATA.jsonl (a pair file, - = stdin), or REF CAND (two statements)."),
+    inputs: list[str] = typer.Argument(None, help="DATA.jsonl (a pair file, - = stdin), or REF CAND (two statements)."),
+    references: str | None = typer.Option(None, "--references", "-r", help="References (pair JSONL or {name|id, formal_statement, header?} JSONL)."),
+    candidates: str | None = typer.Option(None, "--candidates", "-c", help="Translator outputs joined to --references by --key (whole Lean files allowed; several per key = samples)."),
+    key: str | None = typer.Option(None, "--key", help="Join field (default: id, then name, then line order)."),
     metric: list[str] = MetricOption(["ted"]),
     option: list[str] = OptionOption(),
     out: str | None = typer.Option(None, "--out", "-o", help="Result JSONL (batch mode; default/`-` = stdout). A real file resumes."),
@@ -35,23 +38,52 @@ def score_command(
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> int:
-    """Score pairs: `score DATA.jsonl [--out OUT.jsonl]` or `score REF CAND`, with -m (repeatable)."""
+    """Score pairs: `score DATA.jsonl [--out OUT.jsonl]`, `score --references R --candidates C`,
+    or `score REF CAND`; -m repeatable."""
     from transted.api import load_metric
 
     fmt = output_format(fmt, as_json)
     options = metric_options(option)
     scorers = [load_metric(name, **options) for name in metric_list(metric)]
-    if len(inputs) == 2:
+    inputs = inputs or []
+    if (references is None) != (candidates is None):
+        raise typer.BadParameter("give --references and --candidates together",
+                                 param_hint="--references")
+    if references is not None and candidates is not None:
+        if inputs:
+            raise typer.BadParameter("give either INPUTS or --references/--candidates",
+                                     param_hint="INPUTS")
+        pairs = joined_pairs(references, candidates, key)
+    elif len(inputs) == 2:
         return _pair_mode(inputs[0], inputs[1], header, scorers, fmt, explain)
-    if len(inputs) != 1:
-        raise typer.BadParameter("give one pair file, or two statements", param_hint="INPUTS")
-    from transted.api import as_pairs
+    elif len(inputs) == 1:
+        from transted.api import as_pairs
 
-    pairs = as_pairs(inputs[0])
+        pairs = as_pairs(inputs[0])
+    else:
+        raise typer.BadParameter("give one pair file, two statements, or --references and "
+                                 "--candidates", param_hint="INPUTS")
     for scorer in scorers:
         target = None if is_stdout(out) else _out_path(Path(str(out)), scorer.name, len(scorers))
         _run_batch(pairs, scorer, target, resume)
     return 0
+
+
+def joined_pairs(references: str, candidates: str, key: str | None) -> list[Any]:
+    """The pairs of :func:`transted.inputs.join_files`, with its warnings and unmatched keys
+    reported on stderr."""
+    from transted.inputs import join_files
+
+    joined = join_files(references, candidates, key=key)
+    for warning in joined.warnings:
+        note(f"warning: {warning}")
+    for side, keys in (("references", joined.unmatched_references),
+                       ("candidates", joined.unmatched_candidates)):
+        if keys:
+            shown = ", ".join(keys[:10]) + (", …" if len(keys) > 10 else "")
+            note(f"{len(keys)} {side} without a match (by {joined.key}): {shown}")
+    note(f"{len(joined.pairs)} pairs joined by {joined.key}")
+    return joined.pairs
 
 
 def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list[Any], fmt: str,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,14 +96,16 @@ def _classify(old: MetricResult, new: MetricResult, tolerance: float) -> str:
     return "improved" if delta > tolerance else "worse" if delta < -tolerance else "same"
 
 
-def compare_runs(old: str | Path, new: str | Path, metric: str | Metric, *,
+def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pair],
+                 metric: str | Metric, *,
                  out: str | Path | None = None, resume: bool = True,
                  tolerance: float = 1e-12) -> Regression:
     """Score both files' matched pairs with ``metric`` and compare them pair by pair.
 
     Parameters
     ----------
-    old, new : pair files of the two translator versions (same references, matched by id)
+    old, new : pair files (or pairs) of the two translator versions (same references, matched
+        by id); pairs in memory are named ``old``/``new`` in the report
     metric : a registry name or a :class:`~transted.metrics.base.Metric`
     out : folder for the streamed scores (``scores/old/``, ``scores/new/``) and the report;
         without it the scores are kept in a temporary folder and not resumable.
@@ -113,8 +116,8 @@ def compare_runs(old: str | Path, new: str | Path, metric: str | Metric, *,
     if tolerance < 0:
         raise ValueError(f"`tolerance` must be >= 0, got {tolerance}")
     m = load_metric(metric) if isinstance(metric, str) else metric
-    old_pairs = {p.id: p for p in read_pairs(old)}
-    new_pairs = {p.id: p for p in read_pairs(new)}
+    old_pairs = {p.id: p for p in (read_pairs(old) if isinstance(old, (str, Path)) else old)}
+    new_pairs = {p.id: p for p in (read_pairs(new) if isinstance(new, (str, Path)) else new)}
     common = [i for i in old_pairs if i in new_pairs]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(out) if out is not None else Path(tmp)
@@ -126,7 +129,9 @@ def compare_runs(old: str | Path, new: str | Path, metric: str | Metric, *,
               for o, n in zip(old_res, new_res, strict=True)]
     changed = [i for i in common
                if old_pairs[i].reference.statement != new_pairs[i].reference.statement]
-    return Regression(m.name, str(m.signature), str(old), str(new), deltas,
+    old_name = str(old) if isinstance(old, (str, Path)) else "old"
+    new_name = str(new) if isinstance(new, (str, Path)) else "new"
+    return Regression(m.name, str(m.signature), old_name, new_name, deltas,
                       [i for i in old_pairs if i not in new_pairs],
                       [i for i in new_pairs if i not in old_pairs], changed,
                       pairs_new=new_pairs, pairs_old=old_pairs)
