@@ -72,7 +72,7 @@ def doctor_command(
         table = Table("check", "status", "detail", "fix")
         for c in checks:
             table.add_row(c.name, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail,
-                          "" if c.ok else c.fix.splitlines()[0])
+                          "" if c.ok else c.fix)
         console.print(table)
         console.print("pinned: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
     return 0 if all(c.ok for c in checks) else 1
