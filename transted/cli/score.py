@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import typer
 
@@ -64,8 +64,15 @@ def score_command(
         raise typer.BadParameter("give one pair file, two statements, or --references and "
                                  "--candidates", param_hint="INPUTS")
     for scorer in scorers:
-        target = None if is_stdout(out) else _out_path(Path(str(out)), scorer.name, len(scorers))
-        _run_batch(pairs, scorer, target, resume)
+        if is_stdout(out):
+            _run_batch(pairs, scorer, None, resume)
+            continue
+        target = _out_path(Path(str(out)), scorer.name, len(scorers))
+        if target.exists() and not target.is_file():  # /dev/stdout, a pipe: stream, no resume
+            with target.open("w", encoding="utf-8") as stream:
+                _run_batch(pairs, scorer, None, resume, stream=stream)
+        else:
+            _run_batch(pairs, scorer, target, resume)
     return 0
 
 
@@ -140,7 +147,9 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
             f"{counts['unavailable']} unavailable, {cached} already done")
 
 
-def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool) -> None:
+def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
+               stream: IO[str] | None = None) -> None:
+    """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
     from transted.api import score_many
 
     cached = [0]
@@ -149,7 +158,12 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool) ->
         def on_result(result: Any, was_cached: bool) -> None:
             cached[0] += was_cached
             if out is None:
-                print_line(json.dumps(result.model_dump(), ensure_ascii=False))
+                line = json.dumps(result.model_dump(), ensure_ascii=False)
+                if stream is None:
+                    print_line(line)
+                else:
+                    stream.write(line + "\n")
+                    stream.flush()
             advance()
 
         results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result)
