@@ -103,7 +103,8 @@ def version_command() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 input/processing error, 2 usage error)."""
+    """Run the CLI; returns the exit code (0 ok, 1 input/processing error, 2 usage error,
+    3 regression gate failed: `regress --fail-on`)."""
     _register_all()
     state.quiet = False
     command = typer.main.get_command(app)

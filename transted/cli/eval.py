@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,7 +14,10 @@ from transted.cli.console import err_console, print_json, print_line, state
 from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
 from transted.evaluate.harness import EvalConfig
 
-__all__ = ["register"]
+__all__ = ["register", "EXIT_REGRESSION"]
+
+EXIT_REGRESSION = 3
+"""Exit code of ``regress --fail-on`` when the gate fails (1 = input error, 2 = usage error)."""
 
 _D = EvalConfig()  # the dataclass defaults are the CLI defaults
 
@@ -89,11 +93,26 @@ def regress_command(
                                     help="Folder for scores and report (resumable)."),
     top: int = typer.Option(20, "--top", help="Worsened pairs shown."),
     resume: bool = typer.Option(True, "--resume/--no-resume"),
+    fail_on: str | None = typer.Option(
+        None, "--fail-on", help="Gate: exit 3 when NEW is worse beyond --max-drop. worse = mean "
+        "score drop (or a pair that broke); verdict-flip = share of pairs going equivalent → "
+        "not-equivalent."),
+    max_drop: float = typer.Option(0.0, "--max-drop",
+                                   help="Allowed drop (mean score, or share of flipped pairs)."),
+    threshold: float | None = typer.Option(
+        None, "--threshold", help="Verdict threshold for verdict-flip (default: the metric's "
+        "own verdicts)."),
+    alpha: float | None = typer.Option(None, "--alpha", help="Fail only if also significant "
+                                       "at this level (Wilcoxon / sign test, one-sided)."),
+    n_boot: int = typer.Option(10000, "--n-boot", help="Paired bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
-    """Compare two translator versions pair by pair: deltas, what got worse, summary."""
+    """Compare two translator versions pair by pair: deltas, what got worse, paired
+    significance; with --fail-on, a gate that exits 3 when NEW is worse beyond the bound."""
     from transted.cli.score import joined_pairs
+    from transted.evaluate.gate import check_regression
     from transted.evaluate.regress import compare_runs, regression_markdown, write_regression
 
     fmt = output_format(fmt, as_json)
@@ -103,15 +122,31 @@ def regress_command(
     if references is not None:
         old_in = joined_pairs(references, str(old), key)
         new_in = joined_pairs(references, str(new), key)
+    failed = []
     for name in names:
         folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
         reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
+        gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop,
+                                threshold=threshold, alpha=alpha, n_boot=n_boot, seed=seed)
         if folder is not None:
             write_regression(reg, folder, top=top)
+            (folder / "gate.json").write_text(json.dumps(gate.summary(), indent=2,
+                                                         ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
         if fmt != "text":
-            print_json(reg.summary(), indent=fmt == "json")
+            print_json({**reg.summary(), "gate": gate.summary() if fail_on else None,
+                        "significance": gate.summary()["significance"]},
+                       indent=fmt == "json")
         else:
             print_line(regression_markdown(reg, top=top))
+            print_line(gate.message(top=top) if fail_on else gate.significance_line())
+        if fail_on and gate.failed:
+            failed.append(name)
+            err_console.print(f"regression gate failed for {name}: "
+                              + "; ".join(gate.reasons), highlight=False, markup=False,
+                              soft_wrap=True)
+    if failed:
+        raise typer.Exit(EXIT_REGRESSION)
 
 
 def register(app: typer.Typer) -> None:

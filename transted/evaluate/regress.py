@@ -37,6 +37,9 @@ class PairDelta:
     status: str
     old_error: str | None = None
     new_error: str | None = None
+    old_verdict: str | None = None
+    new_verdict: str | None = None
+    """The metric's own verdicts (``MetricResult.verdict``) when it gives them."""
 
     @property
     def delta(self) -> float | None:
@@ -125,7 +128,8 @@ def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pa
                                scores_path(base, m.name, split="old"), resume=resume)
         new_res = score_metric([new_pairs[i] for i in common], m,
                                scores_path(base, m.name, split="new"), resume=resume)
-    deltas = [PairDelta(o.id, o.score, n.score, _classify(o, n, tolerance), o.error, n.error)
+    deltas = [PairDelta(o.id, o.score, n.score, _classify(o, n, tolerance), o.error, n.error,
+                        getattr(o, "verdict", None), getattr(n, "verdict", None))
               for o, n in zip(old_res, new_res, strict=True)]
     changed = [i for i in common
                if old_pairs[i].reference.statement != new_pairs[i].reference.statement]
