@@ -52,8 +52,9 @@ def metric_thresholds(ev: MetricEvaluation, grid: NDArray[np.float64]) -> NDArra
 
 
 def write_kappa_curve(evaluations: Sequence[MetricEvaluation], labels: NDArray[np.bool_],
-                      csv_path: Path, png_path: Path) -> dict[str, Path]:
-    """Write the curve CSV and its PNG; returns both paths."""
+                      csv_path: Path, png_path: Path, *, title: str | None = None
+                      ) -> dict[str, Path]:
+    """Write the curve CSV and the plot as PNG, SVG and PDF; returns their paths."""
     grid = curve_thresholds(evaluations)
     curves: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
     with csv_path.open("w", encoding="utf-8", newline="") as f:
@@ -69,13 +70,16 @@ def write_kappa_curve(evaluations: Sequence[MetricEvaluation], labels: NDArray[n
             for t, k, a in zip(thresholds, kappa, accuracy, strict=True):
                 writer.writerow([ev.name, repr(float(t)), "" if math.isnan(k) else f"{k:.6f}",
                                  f"{a:.6f}"])
-    plot_kappa_curve(curves, evaluations, png_path)
-    return {"kappa_curve.csv": csv_path, "kappa_curve.png": png_path}
+    plots = [png_path.with_suffix(s) for s in (".png", ".svg", ".pdf")]
+    plot_kappa_curve(curves, evaluations, plots, title=title)
+    return {"kappa_curve.csv": csv_path, **{p.name: p for p in plots}}
 
 
 def plot_kappa_curve(curves: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]],
-                     evaluations: Sequence[MetricEvaluation], path: Path) -> None:
-    """Draw the curves (dots: chosen thresholds) and verdict-metric lines into ``path``."""
+                     evaluations: Sequence[MetricEvaluation], path: Path | Sequence[Path], *,
+                     title: str | None = None) -> None:
+    """Draw the curves (dots and legend: chosen thresholds) and verdict-metric lines into
+    ``path`` (each of several paths: the format follows the suffix)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -87,7 +91,9 @@ def plot_kappa_curve(curves: dict[str, tuple[NDArray[np.float64], NDArray[np.flo
         if ev.name in curves:
             color = next(colors)
             t, k = curves[ev.name]
-            ax.plot(t, k, label=ev.name, linewidth=1.6, color=color, drawstyle="steps-pre")
+            chosen = "" if ev.threshold is None else f" ({ev.threshold_mode} t={ev.threshold:.3f})"
+            ax.plot(t, k, label=ev.name + chosen, linewidth=1.6, color=color,
+                    drawstyle="steps-pre")
             if ev.threshold is not None and ev.agreement is not None:
                 ax.plot([ev.threshold], [ev.agreement.kappa], "o", color=color)
         elif ev.agreement is not None and math.isfinite(ev.agreement.kappa):
@@ -96,10 +102,12 @@ def plot_kappa_curve(curves: dict[str, tuple[NDArray[np.float64], NDArray[np.flo
     ax.axhline(0.0, color="black", linewidth=0.6)
     ax.set_xlabel("threshold (predict equivalent iff score ≥ threshold)")
     ax.set_ylabel("Cohen's kappa")
-    ax.set_title("Agreement with expert labels across thresholds")
+    ax.set_title(title or "Agreement with expert labels across thresholds", fontsize=10)
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
-    fig.savefig(path)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # SVG text stays text (editable)
+        for p in [path] if isinstance(path, Path) else path:
+            fig.savefig(p, metadata={"Date": None} if p.suffix == ".svg" else None)
     plt.close(fig)

@@ -52,8 +52,12 @@ def write_reports(run: EvalRun, out: Path) -> dict[str, Path]:
     files["summary.md"].write_text(summary_markdown(run), encoding="utf-8")
     _write_pairs_csv(run, files["pairs.csv"])
     files["disagreements.md"].write_text(_disagreements_markdown(run), encoding="utf-8")
-    files.update(write_kappa_curve(run.evaluations, run.labels, out / KAPPA_CURVE_CSV,
-                                   out / KAPPA_CURVE_PNG))
+    files.update(write_kappa_curve(
+        run.evaluations, run.labels, out / KAPPA_CURVE_CSV, out / KAPPA_CURVE_PNG,
+        title=f"{run.data.name}: n={len(run.pairs)}, threshold mode {run.config.threshold_mode}"))
+    from transted.evaluate.html import write_html_report
+
+    files.update(write_html_report(run, out))
     return files
 
 
