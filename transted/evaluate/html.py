@@ -146,9 +146,9 @@ def _summary_table(run: EvalRun) -> str:
 
 def _modes_table(run: EvalRun) -> str:
     """Oracle next to grouped CV (and the shipped default) when the summary carries them."""
-    metrics = run.summary().get("metrics", {})
+    metrics = run.summary().get("metrics")
     rows = []
-    for name, entry in metrics.items():  # type: ignore[union-attr]
+    for name, entry in (metrics if isinstance(metrics, dict) else {}).items():
         modes = entry.get("modes") if isinstance(entry, dict) else None
         if not modes:
             continue
