@@ -81,3 +81,20 @@ def test_cli_eval_writes_report(tmp_path):
     assert "report.html" in result.stdout
     html = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
     assert "swap&lt;1&gt;" in html and "renamed" not in html.split("Every pair")[0]
+
+
+def test_modes_table_when_summary_has_grouped_cv():
+    from transted.evaluate.html import _modes_table
+
+    class Stub:
+        def summary(self):
+            return {"metrics": {"ted": {"modes": {
+                "oracle": {"threshold": 0.61, "accuracy": 0.75, "kappa": 0.5},
+                "cv": {"threshold": 0.6, "accuracy": 0.625, "kappa": 0.25}}},
+                "identity": {}}}
+
+    html = _modes_table(Stub())  # type: ignore[arg-type]
+    assert "<td>ted</td><td class=n>0.6100</td><td class=n>75.0%</td><td class=n>0.500</td>" \
+           "<td class=n>62.5%</td><td class=n>0.250</td>" in html
+    assert "identity" not in html and "Grouped CV" in html
+    assert _modes_table(type("S", (), {"summary": lambda self: {"metrics": {}}})()) == ""
