@@ -47,6 +47,7 @@ def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
         old = join_files(references, old_outputs, key=key).pairs
         new = join_files(references, new_outputs, key=key).pairs
     reg = compare_runs(old, new, m)
+    reg.old_path, reg.new_path = str(old_outputs), str(new_outputs)
     report = check_regression(reg, fail_on=fail_on, max_drop=max_drop, threshold=threshold,
                               alpha=alpha, n_boot=n_boot, seed=seed)
     if report.failed:

@@ -126,6 +126,7 @@ def regress_command(
     for name in names:
         folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
         reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
+        reg.old_path, reg.new_path = str(old), str(new)  # joined pairs carry no file name
         gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop,
                                 threshold=threshold, alpha=alpha, n_boot=n_boot, seed=seed)
         if folder is not None:
