@@ -115,6 +115,8 @@ def test_cli_gate_on_examples(tmp_path):
     # ted gives no verdicts: verdict-flip without --threshold is a usage error (2).
     assert main(["regress", "--references", REFS, "-m", "ted", "--fail-on", "verdict-flip",
                  NEW, OLD]) == 2
+    assert main(["regress", "--references", REFS, "-m", "ted", "--max-drop", "0.1", NEW,
+                 OLD]) == 2  # a bound without --fail-on is refused, not ignored
     flip = runner.invoke(get_app(), ["regress", "--references", REFS, "-m", "ted", "--fail-on",
                                      "verdict-flip", "--threshold", "0.95", NEW, OLD])
     assert flip.exit_code == 3 and "1 of 4 pairs" in flip.stdout

@@ -97,8 +97,9 @@ def regress_command(
         None, "--fail-on", help="Gate: exit 3 when NEW is worse beyond --max-drop. worse = mean "
         "score drop (or a pair that broke); verdict-flip = share of pairs going equivalent → "
         "not-equivalent."),
-    max_drop: float = typer.Option(0.0, "--max-drop",
-                                   help="Allowed drop (mean score, or share of flipped pairs)."),
+    max_drop: float | None = typer.Option(
+        None, "--max-drop", help="Allowed drop (mean score, or share of flipped pairs; "
+        "default 0)."),
     threshold: float | None = typer.Option(
         None, "--threshold", help="Verdict threshold for verdict-flip (default: the metric's "
         "own verdicts)."),
@@ -117,6 +118,9 @@ def regress_command(
 
     fmt = output_format(fmt, as_json)
     names = metric_list(metric)
+    if fail_on is None and (max_drop, threshold, alpha) != (None, None, None):
+        raise ValueError("--max-drop, --threshold and --alpha set the gate: give --fail-on "
+                         "worse|verdict-flip too")
     old_in: Any = old
     new_in: Any = new
     if references is not None:
@@ -127,7 +131,7 @@ def regress_command(
         folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
         reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
         reg.old_path, reg.new_path = str(old), str(new)  # joined pairs carry no file name
-        gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop,
+        gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop or 0.0,
                                 threshold=threshold, alpha=alpha, n_boot=n_boot, seed=seed)
         if folder is not None:
             write_regression(reg, folder, top=top)
