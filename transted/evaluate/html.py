@@ -178,8 +178,10 @@ def _plot(out: Path) -> str:
             data = base64.b64encode(path.read_bytes()).decode("ascii")
             return (f'<img class="plot" alt="Cohen\'s kappa against threshold" '
                     f'src="data:{mime};base64,{data}">'
-                    '<p class="meta">Dots and legend: each metric\'s chosen threshold; dotted '
-                    "lines: verdict metrics. Also written as kappa_curve.png / .svg / .pdf.</p>")
+                    '<p class="meta">Dots and legend: each metric\'s chosen threshold and the '
+                    "kappa reached with it (in cv mode: the median fold threshold and the "
+                    "cross-validated kappa, hence below the curve); dotted lines: verdict "
+                    "metrics. Also written as kappa_curve.png / .svg / .pdf.</p>")
     return "<p>No plot (no graded metric).</p>"
 
 

@@ -91,7 +91,9 @@ def plot_kappa_curve(curves: dict[str, tuple[NDArray[np.float64], NDArray[np.flo
         if ev.name in curves:
             color = next(colors)
             t, k = curves[ev.name]
-            chosen = "" if ev.threshold is None else f" ({ev.threshold_mode} t={ev.threshold:.3f})"
+            median = " median" if ev.fold_thresholds is not None else ""
+            chosen = "" if ev.threshold is None else \
+                f" ({ev.threshold_mode}{median} t={ev.threshold:.3f})"
             ax.plot(t, k, label=ev.name + chosen, linewidth=1.6, color=color,
                     drawstyle="steps-pre")
             if ev.threshold is not None and ev.agreement is not None:
