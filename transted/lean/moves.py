@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, Protocol
 
 from transted.errors import LeanTimeout, ParseError
 from transted.lean.results import StepResult
@@ -43,6 +43,13 @@ TABLE1_TACTICS: tuple[str, ...] = (
 """ASSESS Table 1, "Additional Tactic Commands", in the paper's order."""
 
 _EQUALITY_LABEL = "<SLOT> = <SLOT>"
+
+
+class Budgeted(Protocol):
+    """The part of a search budget the Lean moves use (kept structural: lean does not
+    import the search package)."""
+
+    def spent(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -135,17 +142,28 @@ class LeanMoveProvider:
             start = outcome.node
         return start, self._try(session, start, "rfl") == "closed"
 
-    def moves(self, session: ProofSession, node: LeanNode) -> Iterator[LeanMove]:
-        """Yield the valid moves at ``node``: re-run ``rw?`` suggestions, then Table 1."""
+    def moves(self, session: ProofSession, node: LeanNode, *, budget: Budgeted | None = None
+              ) -> Iterator[LeanMove]:
+        """Yield the valid moves at ``node``: re-run ``rw?`` suggestions, then Table 1.
+
+        ``budget`` (anything with ``spent() -> bool``, e.g. the search's
+        :class:`~transted.search.budget.Budget`) is checked before every REPL request.
+        """
         seen: set[str] = set()
+        if budget is not None and budget.spent():
+            return
         for tactic, lemma in self._suggested(session, node):
             if tactic not in seen:
+                if budget is not None and budget.spent():
+                    return
                 seen.add(tactic)
                 outcome = self._try(session, node, tactic)
                 if not isinstance(outcome, Rejection):
                     yield LeanMove(tactic, lemma, outcome)
         for tactic in self.tactics:
             if tactic not in seen:
+                if budget is not None and budget.spent():
+                    return
                 seen.add(tactic)
                 outcome = self._try(session, node, tactic)
                 if not isinstance(outcome, Rejection):
