@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from transted.opt.node import Node
 from transted.search.binders import bound_name, free_names, is_binder
+from transted.search.budget import Budget
 from transted.search.congruence import congruence_moves
 from transted.search.lean_text import to_lean
 from transted.search.numerals import numeral_rewrites
 from transted.search.pattern import Path, match, positions, replace_at
-from transted.search.budget import Budget
 from transted.search.providers.base import Move, Provider
 from transted.search.reduction import beta_reduce, reduce_definitional
 from transted.search.ruleset import Rule, RuleSet, load_rules
