@@ -141,3 +141,23 @@ def test_same_expanded_and_distance_under_a_cpu_burner():
     assert loaded.stats["expanded"] == quiet.stats["expanded"] == 12
     assert loaded.stats["work"] == quiet.stats["work"]
     assert loaded.distance == quiet.distance and loaded.script == quiet.script
+
+
+class RaisingProvider:
+    """One good move, then a long loop that can only stop by raising BudgetExceeded."""
+
+    name, version = "raising", "1"
+
+    def moves(self, state, budget):
+        yield Move("drop", "simp", State(Node.from_text("{f{x}}"), state.rhs))
+        while True:
+            time.sleep(0.005)
+            budget.check(1)
+
+
+def test_budget_exceeded_inside_a_provider_keeps_the_best_so_far():
+    a, b = Node.from_text("{f{x}{y}}"), Node.from_text("{g}")
+    result = search(a, b, RaisingProvider(),
+                    config=SearchConfig(max_expansions=3, max_time=0.05, max_work=None))
+    assert result.status == "timeout" and result.start_distance == 3
+    assert result.distance == 2 and [s.name for s in result.path] == ["drop"]

@@ -28,7 +28,7 @@ from typing import Any, Literal
 import networkx as nx
 
 from transted.opt.node import Node
-from transted.search.budget import Budget
+from transted.search.budget import Budget, BudgetExceeded
 from transted.search.distance import flat_distance, tree_distance
 from transted.search.providers.base import Move, MoveProvider, provider_moves
 from transted.search.state import State
@@ -191,10 +191,10 @@ class _Search:
         node = self.ids.get(key)
         if node is not None:
             return node, False
+        d = flat_distance(*state.flat_sides())  # first: a BudgetExceeded here leaves no trace
         node = len(self.states)
         self.ids[key] = node
         self.states.append(state)
-        d = flat_distance(*state.flat_sides())
         self.dist.append(d)
         self.graph.add_node(node, distance=d)
         return node, True
@@ -205,33 +205,36 @@ class _Search:
         best = root
         queue: list[tuple[int, int, int, int]] = [(self.dist[root], 0, 0, root)]
         seq, expanded = 1, 0
-        while queue and self.dist[best] > 0:
-            if expanded >= self.config.max_expansions or budget.spent():
-                break
-            _d, depth, _s, node = heapq.heappop(queue)
-            expanded += 1
-            if depth >= self.config.max_depth:
-                continue
-            for move in self._moves(self.states[node], budget):
-                spent = budget.charge()
-                child, new = self._add(move.state)
-                if child != node and not self.graph.has_edge(node, child):
-                    self.graph.add_edge(node, child, name=move.name)
-                    self.moves[(node, child)] = move
-                if new:
-                    self.generated += 1
-                    d = self.dist[child]
-                    if d < self.dist[best]:
-                        best = child
-                    if d == 0:
-                        break
-                    heapq.heappush(queue, (d, depth + 1, seq, child))
-                    seq += 1
-                if spent:  # checked inside the expansion: one move past the budget at most
+        try:  # a long computation inside a move may stop with BudgetExceeded (deadline)
+            while queue and self.dist[best] > 0:
+                if expanded >= self.config.max_expansions or budget.spent():
                     break
-            if len(queue) > self.config.queue_cap:
-                queue = heapq.nsmallest(self.config.queue_cap, queue)
-                heapq.heapify(queue)
+                _d, depth, _s, node = heapq.heappop(queue)
+                expanded += 1
+                if depth >= self.config.max_depth:
+                    continue
+                for move in self._moves(self.states[node], budget):
+                    spent = budget.charge()
+                    child, new = self._add(move.state)
+                    if child != node and not self.graph.has_edge(node, child):
+                        self.graph.add_edge(node, child, name=move.name)
+                        self.moves[(node, child)] = move
+                    if new:
+                        self.generated += 1
+                        d = self.dist[child]
+                        if d < self.dist[best]:
+                            best = child
+                        if d == 0:
+                            break
+                        heapq.heappush(queue, (d, depth + 1, seq, child))
+                        seq += 1
+                    if spent:  # checked inside the expansion: one move past the budget at most
+                        break
+                if len(queue) > self.config.queue_cap:
+                    queue = heapq.nsmallest(self.config.queue_cap, queue)
+                    heapq.heapify(queue)
+        except BudgetExceeded:
+            pass  # the budget records why; the best goal so far stands
         status = ("found" if self.dist[best] == 0 else
                   "timeout" if budget.timed_out else "exhausted")
         result = self._result(root, best, raw_distance, status, expanded, len(queue),
