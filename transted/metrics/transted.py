@@ -25,7 +25,12 @@ from transted.pairs import Pair
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, SearchResult, search_state
 from transted.search.explain import Explanation, explain
-from transted.search.providers.base import MoveProvider, prepare_start, provider_label
+from transted.search.providers.base import (
+    MoveProvider,
+    collect_evidence,
+    prepare_start,
+    provider_label,
+)
 from transted.search.providers.registry import (
     ProviderContext,
     make_providers,
@@ -148,10 +153,14 @@ class TransTEDSimilarity(Metric):
         result, size = self.search(pair)
         # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
         similarity = similarity_from(result.distance, size, size)
-        return PairScore(similarity, {
+        details: dict[str, Any] = {
             "distance": result.distance, "ted_distance": result.start_distance,
             "status": result.status, "script": result.script,
-            "expanded": result.stats["expanded"], "size": size})
+            "expanded": result.stats["expanded"], "size": size}
+        evidence = collect_evidence(self.providers)
+        if evidence:  # reported, not yet scored: the scoring rule is the evidence issue's
+            details["evidence"] = [e.as_dict() for e in evidence]
+        return PairScore(similarity, details)
 
     def explain(self, pair: Pair) -> Any:
         """A rich renderable: distance, similarity, Lean script, tree diff of the best goal."""

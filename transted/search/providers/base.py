@@ -8,16 +8,17 @@ of §3.3.1: the new goal implies the old one (it is stronger or equal), so d*(ol
 Lifecycle of a provider in one metric: ``open()`` once before the first pair (start a
 server, load a table), then per pair ``prepare(pair, start, budget)`` (may replace the start
 goal, e.g. by Lean's elaboration, and attach the provider's handle) and ``moves(state,
-budget)`` per expanded goal; ``close()`` at the end. ``name`` and ``version`` and
-``options()`` go into the score signature. Providers are context managers.
+budget)`` per expanded goal, and ``evidence()`` after the search (definite findings such
+as a counterexample); ``close()`` at the end. ``name`` and ``version`` and ``options()`` go
+into the score signature. Providers are context managers.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from transted.search.budget import Budget
 from transted.search.state import State
@@ -25,8 +26,8 @@ from transted.search.state import State
 if TYPE_CHECKING:
     from transted.pairs import Pair
 
-__all__ = ["Move", "MoveProvider", "Provider", "prepare_start", "provider_moves",
-           "provider_label"]
+__all__ = ["Evidence", "Move", "MoveProvider", "Provider", "collect_evidence", "prepare_start",
+           "provider_moves", "provider_label"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,20 @@ class Move:
         if callable(self.tactic):
             return self.tactic()
         return self.tactic, self.approximate
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A definite finding about the pair, beyond the moves: ``refuted`` (the statements
+    differ in truth; ``detail`` holds the witness) or ``proved`` (closed by a decision
+    procedure outside the move path). Reported by :meth:`MoveProvider.evidence`."""
+
+    kind: Literal["refuted", "proved"]
+    provider: str
+    detail: dict[str, object] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "provider": self.provider, **self.detail}
 
 
 @runtime_checkable
@@ -85,6 +100,10 @@ class MoveProvider(Protocol):
         once ``budget.spent()`` is true (check it between units of work)."""
         ...
 
+    def evidence(self) -> Sequence[Evidence]:
+        """Findings about the pair last prepared (reset by ``prepare``); usually empty."""
+        ...
+
 
 class Provider:
     """Convenience base: no-op lifecycle, context manager, ``prepare`` passes through."""
@@ -114,6 +133,9 @@ class Provider:
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         raise NotImplementedError
 
+    def evidence(self) -> Sequence[Evidence]:
+        return ()
+
 
 def provider_label(provider: Any) -> str:
     """``name@version`` (``name`` alone for a provider without a version)."""
@@ -137,12 +159,23 @@ def provider_moves(provider: Any) -> Callable[[State, Budget], Iterator[Move]]:
 def prepare_start(providers: Sequence[Any], pair: Pair | None, start: State, budget: Budget
                   ) -> State | None:
     """Run each provider's ``prepare`` in order; None as soon as one refuses the pair."""
-    state: State | None = start
+    state = start
     for provider in providers:
         prepare = getattr(provider, "prepare", None)
         if prepare is None:
             continue
-        state = prepare(pair, state, budget)
-        if state is None:
+        prepared = prepare(pair, state, budget)
+        if prepared is None:
             return None
+        state = prepared
     return state
+
+
+def collect_evidence(providers: Sequence[Any]) -> list[Evidence]:
+    """The findings of every provider for the pair last prepared, in provider order."""
+    found: list[Evidence] = []
+    for provider in providers:
+        report = getattr(provider, "evidence", None)
+        if report is not None:
+            found.extend(report())
+    return found

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from transted.errors import LeanUnavailable, ParseError
 from transted.search.budget import Budget
-from transted.search.providers.base import Move, Provider
+from transted.search.providers.base import Evidence, Move, Provider
 from transted.search.state import CLOSED, Local, State
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class LeanProvider(Provider):
         self.project, self.timeout = project, timeout
         self.lean_moves = moves if moves is not None else LeanMoveProvider()
         self._owns_backend = False
+        self._evidence: list[Evidence] = []
 
     @classmethod
     def from_context(cls, context: ProviderContext) -> LeanProvider:
@@ -116,12 +117,24 @@ class LeanProvider(Provider):
         (Algorithm 1 lines 3 and 10-12); None when the equality does not elaborate."""
         if pair is None:
             raise ValueError("the lean provider needs the pair (its headers) to elaborate")
+        self._evidence = []
         session = self._session()
         elaboration = session.elaborate(pair)
         if elaboration.status != "elaborated" or elaboration.node is None:
             return None  # Algorithm 1, line 3: the equality does not compile → plain TED
-        state, _closed = self.start(elaboration.node)
-        return state
+        root, closed = self.lean_moves.shortcut(session, elaboration.node)
+        if closed:
+            return CLOSED
+        if not budget.spent():
+            refutation = self.lean_moves.refute(session, root)
+            if refutation is not None:
+                self._evidence.append(Evidence("refuted", self.name, {
+                    k: v for k, v in refutation.as_dict().items() if k not in ("kind", "by")}))
+        return state_from_goal(root.goal, root)
+
+    def evidence(self) -> list[Evidence]:
+        """The counterexample ``plausible`` found at the root of the last pair, if any."""
+        return list(self._evidence)
 
     def start(self, node: LeanNode) -> tuple[State | None, bool]:
         """Algorithm 1 lines 10-12 at the elaborated goal: ``(start state, closed?)``."""
