@@ -10,9 +10,11 @@ or ``sorry`` and ``#print axioms`` lists only the standard axioms
 
 Vacuity guard: any two true closed theorems are equal as propositions, so proving the whole
 ``P = Q`` by proving both sides true says nothing about their closeness. Closers are
-therefore never tried at the root goal (the statement equality itself) and only on goals
-with a non-empty local context (an open formula about the variables that congruence moves
-introduced, i.e. aligned components).
+therefore tried only on goals with a non-empty local context (an open formula about the
+variables that congruence moves introduced, i.e. aligned components) and never on a node
+without a tactic path. The statement equality ``⊢ type_of% @thm_P = type_of% @thm_Q`` and
+whatever ``norm_num1`` or ``congrArg`` leave of it have no local context, so neither the
+root nor any closed sub-statement is ever closed by a decision tactic.
 
 Refuting: ``plausible`` is tried at the root only, after ``apply propext`` (``P = Q`` →
 ``P ↔ Q``). A move is stronger than its parent, so refuting a child goal says nothing about
