@@ -6,6 +6,7 @@
     ├── InputError              bad user input (file, record, argument value)
     │   └── ParseError          text that does not parse; carries text, line, column, caret
     ├── ResourceLimitError      input over a size/depth/time cap (never a hang or a crash)
+    │   └── TooLarge            a computation whose predicted time/memory is over its bound
     ├── LeanUnavailable         no Lean toolchain / lean-interact where one is needed
     ├── LeanTimeout             a Lean request exceeded its time limit (process killed)
     └── LeanCrashed             the Lean process died or stopped answering
@@ -21,6 +22,7 @@ __all__ = [
     "InputError",
     "ParseError",
     "ResourceLimitError",
+    "TooLarge",
     "LeanUnavailable",
     "LeanTimeout",
     "LeanCrashed",
@@ -83,6 +85,24 @@ class ParseError(InputError):
 
 class ResourceLimitError(TranstedError):
     """An input exceeded a configured cap (length, depth, atoms, time)."""
+
+
+class TooLarge(ResourceLimitError):
+    """A computation predicted (before it starts) to need more time or memory than its bound.
+
+    A metric turns it into a ``status: too_large`` result with ``size1``, ``size2``,
+    ``needed`` and ``bound`` in its details, so a batch records the pair and goes on.
+    """
+
+    def __init__(self, message: str, *, size1: int, size2: int, needed: int, bound: int,
+                 resource: str):
+        super().__init__(message)
+        self.size1, self.size2 = size1, size2
+        self.needed, self.bound, self.resource = needed, bound, resource
+
+    def details(self) -> dict[str, int | str]:
+        return {"size1": self.size1, "size2": self.size2, "needed": self.needed,
+                "bound": self.bound, "resource": self.resource}
 
 
 class LeanUnavailable(TranstedError):

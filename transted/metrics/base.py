@@ -3,7 +3,8 @@
 Subclasses implement :meth:`Metric._score` (and declare their options); the public template
 :meth:`Metric.score_pair` turns expected failures into result values: a
 :class:`~transted.errors.TranstedError` becomes ``error`` (score null) and
-:class:`~transted.errors.LeanUnavailable` becomes ``status="unavailable"``, so a batch records
+:class:`~transted.errors.LeanUnavailable` becomes ``status="unavailable"`` and
+:class:`~transted.errors.TooLarge` ``status="too_large"`` (with the sizes and the bound), so a batch records
 the failure for that pair and goes on.
 """
 
@@ -17,13 +18,13 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from transted.errors import LeanUnavailable, TranstedError
+from transted.errors import LeanUnavailable, TooLarge, TranstedError
 from transted.pairs import Pair
 from transted.signature import Signature
 
 __all__ = ["Metric", "MetricResult", "PairScore", "pair_hash"]
 
-Status = Literal["ok", "error", "unavailable"]
+Status = Literal["ok", "error", "unavailable", "too_large"]
 
 
 class MetricResult(BaseModel):
@@ -84,6 +85,9 @@ class Metric(ABC):
             scored = self._score(pair)
         except LeanUnavailable as e:
             return MetricResult(**base, score=None, error=f"unavailable: {e}", status="unavailable")
+        except TooLarge as e:
+            return MetricResult(**base, score=None, error=str(e), status="too_large",
+                                details=e.details())
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
         return MetricResult(**base, score=float(scored.value), details=scored.details)
