@@ -97,4 +97,5 @@ def pair_hash(pair: Pair) -> str:
     """12 hex digits of SHA-256 over the two statements (text, header, pretty)."""
     payload = json.dumps([pair.reference.model_dump(), pair.candidate.model_dump()],
                          ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+    # surrogatepass: a lone surrogate (invalid text) still hashes, so its pair gets an error line
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:12]
