@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from transted.batch import RepairedOutputWarning, load_results, score_pairs, unencodable
-from transted.errors import InputError, ResourceLimitError, TooLarge
+from transted.errors import (
+    InputError,
+    ResourceLimitError,
+    TooLarge,
+    caret_excerpt,
+    escape_control,
+)
 from transted.fol.dnf import DNFOptions, count_clauses, dnf_clauses
 from transted.fol.syntax import parse_formula
 from transted.metrics.registry import get_metric
@@ -27,7 +33,6 @@ from transted.outputs import (
     OutputPathError,
     check_output_dir,
     check_output_file,
-    escape_control,
 )
 from transted.pairs import Pair, Statement, read_pairs, write_pairs
 from transted.ted.bounds import TEDBounds, estimate, keyroot_work
@@ -303,3 +308,21 @@ def test_lfi_reader_names_bad_utf8(tmp_path):
     path.write_bytes(b"1 :: A(x)\n2 :: B(\xc3x)\n")
     with pytest.raises(InputError, match=r"lf.txt:2:8: invalid UTF-8"):
         read_logic_forms(path)
+
+
+def test_caret_is_measured_on_the_raw_line_with_controls_escaped():
+    src = "a" * 85 + "\x1b[2J" + "b" * 10 + "?"
+    col = src.index("?") + 1  # column 100 on one raw line
+    shown, caret = caret_excerpt(src, 1, col, width=40).split("\n")
+    assert "\x1b" not in shown and "\\x1b[2J" in shown
+    assert shown[caret.index("^")] == "?" and len(caret) <= 41
+
+
+def test_second_theorem_and_char_literals():
+    from transted.errors import ParseError
+
+    with pytest.raises(ParseError) as e:
+        parse_statement("theorem a : 1 = 1 := by\n  rfl\n@[simp] theorem b : 2 = 3 := sorry")
+    assert (e.value.line, e.value.column) == (3, 9) and "second declaration" in e.value.reason
+    tree = parse_statement("theorem t (c : Char) (h : c = 'a') : c ≠ '\\n' := sorry")
+    assert "{'a'}" in str(tree) and "{'\\\\n'}" in str(tree)  # backslash escaped in brackets

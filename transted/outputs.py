@@ -25,7 +25,7 @@ from types import TracebackType
 from transted.errors import InputError
 
 __all__ = ["OutputPathError", "OutputLocked", "OutputLock", "check_output_file",
-           "check_output_dir", "same_file", "escape_control"]
+           "check_output_dir", "same_file"]
 
 
 class OutputPathError(InputError):
@@ -145,20 +145,3 @@ class OutputLock:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.release()
-
-
-_CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x00, 0x20), 0x7F) if i not in (0x0A,)}
-_CONTROL.update({0x09: "\\t", 0x0D: "\\r", 0x1B: "\\x1b"})
-_CONTROL.update({i: f"\\x{i:02x}" for i in range(0x80, 0xA0)})  # C1 controls (CSI = 0x9b)
-
-
-def escape_control(text: str, *, keep_newlines: bool = True) -> str:
-    """``text`` with terminal control characters (ESC, BEL, C1, CR ...) shown as escapes.
-
-    For echoing user input (a statement, a file name) to a terminal: a raw ``ESC [ 2 J``
-    would otherwise clear the screen. Newlines are kept unless ``keep_newlines=False``.
-    """
-    table = dict(_CONTROL)
-    if not keep_newlines:
-        table[0x0A] = "\\n"
-    return text.translate(table)
