@@ -326,3 +326,38 @@ def test_second_theorem_and_char_literals():
     assert (e.value.line, e.value.column) == (3, 9) and "second declaration" in e.value.reason
     tree = parse_statement("theorem t (c : Char) (h : c = 'a') : c ≠ '\\n' := sorry")
     assert "{'a'}" in str(tree) and "{'\\\\n'}" in str(tree)  # backslash escaped in brackets
+
+
+# ---- eval output folder and dev set --------------------------------------------------------
+
+def _labelled(path: Path, labels: list[bool]) -> Path:
+    pairs = [Pair(id=f"q{i}", reference=Statement(statement=chain(i + 1)),
+                  candidate=Statement(statement=chain(i + 1, "y")), label=label)
+             for i, label in enumerate(labels)]
+    write_pairs(pairs, path)
+    return path
+
+
+def test_eval_out_dir_from_other_data_is_refused_unless_no_resume(tmp_path):
+    from transted.evaluate.run import run_eval
+
+    a = _labelled(tmp_path / "a.jsonl", [True, False, True])
+    b = _labelled(tmp_path / "b.jsonl", [False, True, False, True])
+    out = tmp_path / "out"
+    run_eval(a, ["ted"], out)
+    run_eval(a, ["ted"], out)  # same data: resumes
+    with pytest.raises(InputError, match="holds results for other inputs"):
+        run_eval(b, ["ted"], out)
+    run_eval(b, ["ted"], out, resume=False)
+    assert json.loads((out / "inputs.json").read_text())["data"]["path"] == str(b)
+
+
+def test_eval_dev_without_positives_is_refused(tmp_path):
+    from transted.evaluate.harness import EvalConfig
+    from transted.evaluate.run import run_eval
+
+    data = _labelled(tmp_path / "a.jsonl", [True, False, True])
+    dev = _labelled(tmp_path / "dev.jsonl", [False, False])
+    with pytest.raises(InputError, match="the dev set has no positive labels"):
+        run_eval(data, ["ted"], tmp_path / "out", dev=dev,
+                 config=EvalConfig(threshold_mode="calibrated"))
