@@ -361,3 +361,45 @@ def test_eval_dev_without_positives_is_refused(tmp_path):
     with pytest.raises(InputError, match="the dev set has no positive labels"):
         run_eval(data, ["ted"], tmp_path / "out", dev=dev,
                  config=EvalConfig(threshold_mode="calibrated"))
+
+
+# ---- hypothesis: deeply nested and very wide statements ------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from transted.errors import ParseError  # noqa: E402
+
+_atoms = st.sampled_from(["x", "y", "0", "1", "f x", "'a'", "(-x)", "a\x1b", "é", "\ud800"])
+_ops = st.sampled_from([" + ", " * ", " ∧ ", " → ", " = ", ", ", " ", ""])
+
+
+@st.composite
+def statements(draw: st.DrawFn) -> str:
+    depth = draw(st.integers(0, 400))
+    width = draw(st.integers(1, 300))
+    body = draw(_ops).join(draw(st.lists(_atoms, min_size=1, max_size=4)) * (width // 4 + 1))
+    opener = draw(st.sampled_from(["(", "∀ x : ℕ, ", "¬", "f ("]))
+    closer = ")" if opener in ("(", "f (") else ""
+    return "theorem t : " + opener * depth + body + closer * depth + " := sorry"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(statements(), statements())
+def test_nested_and_wide_statements_give_a_result_or_a_positioned_error(ref, cand):
+    start = time.perf_counter()
+    result = get_metric("ted").score_pair(pair("h", ref, cand))
+    assert time.perf_counter() - start < 20
+    assert result.status in ("ok", "error", "too_large")
+    if result.status == "ok":
+        assert result.score is not None and 0.0 <= result.score <= 1.0
+    else:
+        assert result.error
+    if result.status == "error" and "nests deeper" not in (result.error or ""):
+        try:
+            parse_statement(ref)
+            parse_statement(cand)
+        except ParseError as e:
+            assert e.line >= 1 and e.column >= 1 and "^" in e.excerpt
+        except ResourceLimitError:
+            pass
