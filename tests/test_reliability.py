@@ -245,6 +245,7 @@ def test_lone_surrogate_gets_a_per_pair_error_and_the_batch_goes_on(tmp_path, th
     (lambda d: d / "missing" / "out.jsonl", "does not exist"),
     (lambda d: Path("/dev/full"), "not a regular file"),
     (lambda d: Path("/dev/null"), "not a regular file"),
+    (lambda d: Path("/dev/stdout"), "not a regular file"),
 ])
 def test_output_path_problems_are_one_line(tmp_path, make, match):
     with pytest.raises(OutputPathError, match=match) as e:

@@ -61,6 +61,11 @@ def check_output_file(path: str | Path, *, inputs: Iterable[str | Path] = (),
         if Path(source).exists() and same_file(path, source):
             raise OutputPathError(f"{path}: is the input file {source}; writing results there "
                                   "would destroy it — choose another output path")
+    if str(path.absolute()).startswith(("/dev/", "/proc/")):
+        # /dev/stdout may be a pipe (resume would block reading it) or the shell's redirect
+        # target; either way not a file to lock, resume and validate.
+        raise OutputPathError(f"{path}: is not a regular file (a device or standard stream); "
+                              "results must go to a file that can be locked and resumed")
     if path.exists():
         mode = path.stat().st_mode
         if stat.S_ISDIR(mode):
