@@ -15,9 +15,11 @@ the smaller of the two products bounds it. Memory is 24 bytes a cell of ``(|T1|+
 1.07 GiB per table).
 
 The defaults, :data:`DEFAULT_MAX_WORK` = 1.5e8 cells (about 5 s of edist at its slowest
-measured rate on the 2-core reference machine) and :data:`DEFAULT_MAX_MEMORY` = 512 MiB, are far above every statement in
-the bundled data (the costliest of the 859 miniF2F/ProofNet statements against itself needs 1.1e6 cells,
-0.8 MB) and below what a 2 GB batch worker survives. A pair above either bound
+measured rate on the 2-core reference machine) and :data:`DEFAULT_MAX_MEMORY` = 1 GiB (half
+of a 2 GB batch worker, leaving room for the interpreter and the trees; two 5,000-deep chains
+need 0.6 GB and are computed), are far above every statement in the bundled data (the
+costliest of the 859 miniF2F/ProofNet statements against itself needs 1.1e6 cells and
+0.8 MB). A pair above either bound
 raises :class:`~transted.errors.TooLarge` carrying both sizes and the bound, which a metric
 turns into a ``status: too_large`` result line — never a ``MemoryError`` or an unbounded
 run. The bound is not part of a score's signature: it decides whether a score is computed,
@@ -42,7 +44,7 @@ __all__ = ["TEDBounds", "TEDCost", "Decomposition", "DEFAULT_MAX_WORK", "DEFAULT
 
 DEFAULT_MAX_WORK = 150_000_000
 """Forest-distance cells (Zhang–Shasha inner-loop steps) allowed for one pair."""
-DEFAULT_MAX_MEMORY = 512 * 1024 * 1024
+DEFAULT_MAX_MEMORY = 1024 * 1024 * 1024
 """Bytes of distance tables allowed for one pair."""
 _TABLE_BYTES = 3 * 8  # three float64 (|T1|+1) x (|T2|+1) tables (measured, see above)
 
