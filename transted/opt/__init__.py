@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from transted.opt.declaration import OptOptions, declaration_tree, header_opens, parse_declaration
 from transted.opt.node import SLOT, Node
-from transted.opt.normalize import Normalized, normalize
+from transted.opt.normalize import Normalized, header_declarations, normalize
 from transted.opt.parser import TermParser
 from transted.opt.scope import canonicalize
 
@@ -40,7 +40,8 @@ def parse_statement_normalized(text: str, *, header: str | None = None,
     options = options or OptOptions()
     decl = parse_declaration(text, header=header, split_binders=options.split_binders)
     tree = declaration_tree(decl, options)
-    result = normalize(tree, opens=decl.opens) if options.normalize else Normalized(tree, (), ())
+    result = normalize(tree, opens=decl.opens,
+                                                declared=header_declarations(header)) if options.normalize else Normalized(tree, (), ())
     if options.canonical_names:
         result = Normalized(canonicalize(result.tree), result.applied, result.auto_bound)
     return result

@@ -34,7 +34,8 @@ import yaml
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import binder_names, body_index, free_names, head_name
 
-__all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
+__all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION",
+           "auto_bound", "header_declarations", "is_auto_bound_name"]
 
 NORMALIZE_VERSION = "1"
 """Bump when the normalised trees can change (it goes into the parser's signature field)."""
@@ -65,6 +66,7 @@ class NormalizationTables:
     fields: dict[str, dict[str, Field]]
     results: dict[str, str]
     constants: dict[str, tuple[str, ...]]
+    notations: frozenset[str]
     sha256: str
 
 
@@ -82,6 +84,7 @@ def load_tables() -> NormalizationTables:
         type_namespaces=dict(data["type_namespaces"]), fields=fields,
         results=dict(data["results"]),
         constants={k: tuple(v or ()) for k, v in data["constants"].items()},
+        notations=frozenset(data.get("notations") or ()),
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
@@ -282,20 +285,36 @@ def is_auto_bound_name(name: str) -> bool:
             and bool(_AUTO_SUFFIX.match(name[1:])))
 
 
-def auto_bound(tree: Node, opens: tuple[str, ...] = ()) -> tuple[str, ...]:
+_HEADER_DECL = re.compile(r"^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*"
+                          r"(?:def|abbrev|theorem|lemma|instance|structure|inductive|class|axiom"
+                          r"|opaque)\s+([^\s:({\[]+)", re.MULTILINE)
+
+
+def header_declarations(header: str | None) -> tuple[str, ...]:
+    """Names the header declares (``def f …``): constants of the statement, never auto-bound."""
+    return tuple(_HEADER_DECL.findall(header or ""))
+
+
+def auto_bound(tree: Node, opens: tuple[str, ...] = (), declared: tuple[str, ...] = ()
+               ) -> tuple[str, ...]:
     """Free names of ``tree`` that Lean's ``autoImplicit`` would bind as implicit arguments."""
     tables = load_tables()
     constants = {c for ns in opens for c in tables.constants.get(ns, ())}
+    constants |= tables.notations | set(declared)
     return tuple(n for n in _statement_free(tree)
                  if is_auto_bound_name(n) and n not in constants)
 
 
-def normalize(tree: Node, *, opens: tuple[str, ...] = ()) -> Normalized:
-    """The elaboration-faithful form of a statement's tree (see the module docstring)."""
+def normalize(tree: Node, *, opens: tuple[str, ...] = (), declared: tuple[str, ...] = ()
+              ) -> Normalized:
+    """The elaboration-faithful form of a statement's tree (see the module docstring).
+
+    ``opens`` are the namespaces open for names; ``declared`` the names the header declares.
+    """
     tables = load_tables()
     pass_ = _Normalizer(tables, tuple(opens))
     out = pass_.run(tree, {}, frozenset())
-    names = auto_bound(out, tuple(opens))
+    names = auto_bound(out, tuple(opens), tuple(declared))
     if names:
         pass_.applied.append("autoImplicit")
         if out.label == "theorem":
