@@ -10,9 +10,11 @@ from typing import ClassVar, Literal
 
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
-from transted.opt import PARSER_VERSION, Node, OptOptions, parse_statement
+from transted.opt import PARSER_VERSION, Node, OptOptions, parse_statement_normalized
+from transted.opt.normalize import NORMALIZE_VERSION, load_tables
 from transted.pairs import Pair, Statement
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
+from transted.ted.statement_distance import COSTS, make_cost, statement_similarity
 
 __all__ = ["TEDSimilarity", "statement_tree"]
 
@@ -22,13 +24,21 @@ Field = Literal["statement", "pretty"]
 def statement_tree(statement: Statement, options: OptOptions, *, field: Field = "statement",
                    source: str | None = None) -> Node:
     """OPT of one side of a pair; ``field="pretty"`` uses Lean's pretty-printed text."""
+    return statement_tree_normalized(statement, options, field=field, source=source)[0]
+
+
+def statement_tree_normalized(statement: Statement, options: OptOptions, *,
+                              field: Field = "statement", source: str | None = None
+                              ) -> tuple[Node, tuple[str, ...]]:
+    """:func:`statement_tree` and the auto-bound implicit names of the statement."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
         raise ValueError(f"`field`: the statement has no {field!r} text")
     try:
-        return parse_statement(text, header=statement.header, options=options)
+        out = parse_statement_normalized(text, header=statement.header, options=options)
     except ParseError as e:
         raise (e.with_source(source) if source else e) from None
+    return out.tree, out.auto_bound
 
 
 class TEDSimilarity(Metric):
@@ -39,38 +49,55 @@ class TEDSimilarity(Metric):
     proposition, split_binders, canonical_names : tree shape, see :class:`~transted.opt.OptOptions`
     field : ``"statement"`` (as written, default) or ``"pretty"`` (Lean's pretty-printed form)
     backend : TED backend name (all give identical distances; ``edist`` is fastest)
+    normalize : elaboration-faithful normalisation (:mod:`transted.opt.normalize`)
+    cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.ted.semantic`: the cost
+        table and hypotheses/binders aligned as units, :mod:`transted.ted.hypotheses`)
     """
 
     name: ClassVar[str] = "ted"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: normalisation on by default
     DEFAULTS: ClassVar[OptOptions] = OptOptions()
 
     def __init__(self, *, proposition: bool = DEFAULTS.proposition,
                  split_binders: bool = DEFAULTS.split_binders,
                  canonical_names: bool = DEFAULTS.canonical_names,
-                 field: Field = "statement", backend: str = DEFAULT_BACKEND):
+                 field: Field = "statement", backend: str = DEFAULT_BACKEND,
+                 normalize: bool = DEFAULTS.normalize, cost: str = "unit"):
         if field not in ("statement", "pretty"):
             raise ValueError(f"`field` must be 'statement' or 'pretty', got {field!r}")
+        if cost not in COSTS:
+            raise ValueError(f"`cost` must be one of {', '.join(COSTS)}, got {cost!r}")
         self.tree_options = OptOptions(proposition=proposition, split_binders=split_binders,
-                                       canonical_names=canonical_names)
+                                       canonical_names=canonical_names, normalize=normalize)
         self.field: Field = field
-        self.ted = TreeEditDistance(backend=backend)
+        self.cost_name = cost
+        self.ted = TreeEditDistance(backend=backend, cost=make_cost(cost))
 
     def options(self) -> dict[str, object]:
         o = self.tree_options
+        norm = f"{NORMALIZE_VERSION}-{load_tables().sha256[:12]}" if o.normalize else "off"
         return {"parser": PARSER_VERSION, "prop": o.proposition, "split": o.split_binders,
-                "canon": o.canonical_names, "field": self.field, **self.ted.options()}
+                "canon": o.canonical_names, "norm": norm, "field": self.field,
+                **self.ted.options()}
 
     def trees(self, pair: Pair) -> tuple[Node, Node]:
-        ref = statement_tree(pair.reference, self.tree_options, field=self.field,
-                             source=f"{pair.id} reference")
-        cand = statement_tree(pair.candidate, self.tree_options, field=self.field,
-                              source=f"{pair.id} candidate")
-        return ref, cand
+        return self.trees_with_auto_bound(pair)[:2]  # type: ignore[return-value]
+
+    def trees_with_auto_bound(self, pair: Pair) -> tuple[Node, Node, dict[str, list[str]]]:
+        """Both trees and the auto-bound implicits of each side (sides with none omitted)."""
+        ref, ref_auto = statement_tree_normalized(pair.reference, self.tree_options,
+                                                  field=self.field, source=f"{pair.id} reference")
+        cand, cand_auto = statement_tree_normalized(pair.candidate, self.tree_options,
+                                                    field=self.field,
+                                                    source=f"{pair.id} candidate")
+        auto = {k: list(v) for k, v in (("reference", ref_auto), ("candidate", cand_auto)) if v}
+        return ref, cand, auto
 
     def _score(self, pair: Pair) -> PairScore:
-        ref, cand = self.trees(pair)
-        result = self.ted.similarity(ref, cand)
-        return PairScore(result.similarity, {"distance": result.distance,
-                                             "size_reference": result.size1,
-                                             "size_candidate": result.size2})
+        ref, cand, auto = self.trees_with_auto_bound(pair)
+        distance, similarity = statement_similarity(self.ted, ref, cand, self.cost_name)
+        details: dict[str, object] = {"distance": distance, "size_reference": ref.size(),
+                                      "size_candidate": cand.size()}
+        if auto:
+            details["auto_bound"] = auto
+        return PairScore(similarity, details)

@@ -269,8 +269,18 @@ def _statement_free(tree: Node) -> list[str]:
     return _ordered(tree, free_names(tree))
 
 
+def _universe_names(tree: Node) -> set[str]:
+    """Leaves under ``Type _``/``Sort _``: universe levels, not term-level implicits."""
+    out: set[str] = set()
+    for n in tree.preorder():
+        if n.children and n.label.split(" ", 1)[0] in ("Type", "Sort"):
+            out.update(m.label for m in n.preorder() if m.is_leaf)
+    return out
+
+
 def _ordered(tree: Node, names: frozenset[str]) -> list[str]:
     seen: list[str] = []
+    names = names - _universe_names(tree)
     for n in tree.preorder():
         for cand in (n.label, head_name(n.label, len(n.children)) if n.children else None):
             if cand in names and cand not in seen:
@@ -305,16 +315,17 @@ def auto_bound(tree: Node, opens: tuple[str, ...] = (), declared: tuple[str, ...
                  if is_auto_bound_name(n) and n not in constants)
 
 
-def normalize(tree: Node, *, opens: tuple[str, ...] = (), declared: tuple[str, ...] = ()
-              ) -> Normalized:
+def normalize(tree: Node, *, opens: tuple[str, ...] = (), declared: tuple[str, ...] = (),
+              auto_implicit: bool = True) -> Normalized:
     """The elaboration-faithful form of a statement's tree (see the module docstring).
 
-    ``opens`` are the namespaces open for names; ``declared`` the names the header declares.
+    ``opens`` are the namespaces open for names; ``declared`` the names the header declares;
+    ``auto_implicit=False`` leaves free names free (e.g. for trees whose binders are not ours).
     """
     tables = load_tables()
     pass_ = _Normalizer(tables, tuple(opens))
     out = pass_.run(tree, {}, frozenset())
-    names = auto_bound(out, tuple(opens), tuple(declared))
+    names = auto_bound(out, tuple(opens), tuple(declared)) if auto_implicit else ()
     if names:
         pass_.applied.append("autoImplicit")
         if out.label == "theorem":
