@@ -39,6 +39,9 @@ SAME = [
     # binder sugar: `∀ (_ : p), q` is `p → q`
     ("theorem t : ∀ (k : ℕ) (_ : k ≠ 0), 0 < k", "theorem t : ∀ k : ℕ, k ≠ 0 → 0 < k"),
     ("theorem t : ∀ (k) (_ : k ≠ 0), 0 < k", "theorem t : ∀ k ≠ 0, 0 < k"),
+    # a homogeneous relation types an untyped binder from a numeral's ascription
+    ("theorem t : ∃ x < (1:ℝ), x ^ 2 = 4", "theorem t : ∃ x : ℝ, x < 1 ∧ x ^ 2 = 4"),
+    ("theorem t : ∀ x > (0:ℚ), x ^ 2 > 0", "theorem t : ∀ x : ℚ, 0 < x → 0 < x ^ 2"),
 ]
 HEADERS = {7: "open Real"}
 
@@ -66,6 +69,9 @@ DIFFERENT = [
     ("theorem t (s : Set ℕ) : 0 < s.card", "theorem t (s : Set ℕ) : 0 < Finset.card s"),
     # a used binder is not an arrow
     ("theorem t : ∀ (k : ℕ), k = k", "theorem t : ℕ → k = k"),
+    # the ascription's type is kept: ℝ is not ℕ; a non-numeral ascription may hide a coercion
+    ("theorem t : ∃ x < (1:ℝ), x ^ 2 = 4", "theorem t : ∃ x : ℕ, x < 1 ∧ x ^ 2 = 4"),
+    ("theorem t (n : ℕ) : ∃ x, x < (n:ℝ)", "theorem t (n : ℕ) : ∃ x : ℝ, x < n"),
     # sqrt of the wrong argument
     ("theorem t (x y : ℝ) : √x = 2", "theorem t (x y : ℝ) : Real.sqrt y = 2"),
 ]

@@ -43,6 +43,11 @@ NORMALIZE_VERSION = "1"
 _ARROW = f"{SLOT} → {SLOT}"
 _FORALL = f"∀ {SLOT}, {SLOT}"
 _NOT = f"¬{SLOT}"
+_EXISTS = f"∃ {SLOT}, {SLOT}"
+_AND = f"{SLOT} ∧ {SLOT}"
+_ASCRIPTION = f"({SLOT} : {SLOT})"
+_HOMOGENEOUS = frozenset(f"{SLOT} {r} {SLOT}" for r in ("=", "<", "≤", "≠"))
+_NUMERAL = re.compile(r"^[0-9]+(?:\.[0-9]+)?$")
 _TYPED = re.compile(r"^[{⦃(\[]?<SLOT>(?: <SLOT>)* : <SLOT>[}⦄)\]]?$")
 _SCALAR_TYPES = frozenset({"ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "ℍ", "NNReal", "ℝ≥0", "ℝ≥0∞", "EReal",
                            "Prop", "Type", "Sort"})
@@ -211,6 +216,11 @@ class _Normalizer:
         if syn is not None and label not in bound:
             self.applied.append(label.replace(SLOT, "·"))
             return self._named(syn, kids)
+        if label in (_FORALL, _EXISTS) and len(kids) == 2 and kids[0].is_leaf:
+            typed = self._typed_by_ascription(kids[0].label, kids[1])
+            if typed is not None:
+                self.applied.append("binder type from a numeral's ascription")
+                return Node(label, typed)
         if label == _FORALL and len(kids) == 2:
             binder = kids[0]
             if _TYPED.match(binder.label) and len(binder.children) == 2 and binder.children[0].is_leaf:
@@ -221,6 +231,26 @@ class _Normalizer:
         if kids:
             return self._field(node, env, bound)
         return node
+
+    def _typed_by_ascription(self, name: str, body: Node) -> tuple[Node, Node] | None:
+        """``∃ x, x < (1 : ℝ) ∧ P`` is ``∃ x : ℝ, x < 1 ∧ P``: the homogeneous relation
+        (``LT.lt α``, ``Eq α`` …) unifies x's type with the numeral's, and ``(1 : ℝ)`` is
+        ``OfNat.ofNat 1`` at ℝ either way. Only numerals: another ascribed term may carry a
+        coercion. Looks at the body's relation or its first conjunct / hypothesis."""
+        first = body.children[0] if body.label in (_AND, _ARROW) and body.children else body
+        if first.label not in _HOMOGENEOUS or len(first.children) != 2:
+            return None
+        for i, j in ((0, 1), (1, 0)):
+            var, other = first.children[i], first.children[j]
+            if (var.is_leaf and var.label == name and other.label == _ASCRIPTION
+                    and len(other.children) == 2 and _NUMERAL.match(other.children[0].label)):
+                plain = list(first.children)
+                plain[j] = other.children[0]
+                new_first = Node(first.label, tuple(plain))
+                new_body = (Node(body.label, (new_first, *body.children[1:]))
+                            if first is not body else new_first)
+                return Node(f"{SLOT} : {SLOT}", (Node(name), other.children[1])), new_body
+        return None
 
     def _named(self, full_label: str, kids: tuple[Node, ...]) -> Node:
         head = head_name(full_label, len(kids)) if kids else full_label
