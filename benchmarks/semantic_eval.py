@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import transted.search.engine as engine
+from transted.errors import TranstedError
 from transted.evaluate.agreement import agreement_score
 from transted.evaluate.labels import gold_labels
 from transted.evaluate.threshold import cross_validated_predictions, predict, select_threshold
@@ -98,10 +99,14 @@ class Scorer:
 
     def score(self, pair: Pair) -> float:
         if self.transted is None:
-            return float(self.ted.score_pair(pair).score)  # type: ignore[arg-type]
+            score = self.ted.score_pair(pair).score
+            return float("nan") if score is None else float(score)
+        try:
+            ref, cand = self.ted.trees(pair)
+        except TranstedError:
+            return float("nan")  # a parse error: the metric fails on the pair, as `ted` does
         with search_distance(self.distance):
             result, _size = self.transted.search(pair)
-        ref, cand = self.ted.trees(pair)
         norm = statement_norm(self.ted.ted, self.cost, ref, cand)
         return max(0.0, 1.0 - result.distance / norm)
 
@@ -135,7 +140,7 @@ def dev_table(limit: int | None) -> None:
     pairs = read_pairs(DEV)[:limit]
     labels = gold_labels(pairs)
     groups = [p.id.split("/")[1] for p in pairs]
-    print(f"\n{len(pairs)} dev pairs, {int(labels.sum())} labelled equivalent, "
+    print(f"\n{len(pairs)} dev pairs (a pair a metric fails on counts as NaN: never positive), {int(labels.sum())} labelled equivalent, "
           f"{len(set(groups))} exercises (CV groups)")
     print("| config | oracle t | oracle acc | oracle κ | LOO-CV acc | LOO-CV κ | "
           "grouped-CV acc | grouped-CV κ | median ms | p95 ms |")
