@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -65,6 +66,7 @@ class UnitCosts:
     binder: float
 
 
+@lru_cache(maxsize=1)
 def load_unit_costs() -> UnitCosts:
     text = resources.files("transted.ted").joinpath("costs", DEFAULT_TABLE).read_text("utf-8")
     units = (yaml.safe_load(text) or {}).get("units") or {}
