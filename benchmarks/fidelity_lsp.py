@@ -19,8 +19,8 @@ from pathlib import Path
 
 from transted.errors import TranstedError
 from transted.opt import OptOptions, parse_statement
-from transted.opt.normalize import normalize
 from transted.opt.lsp_trees import lsp_tree_to_node
+from transted.opt.normalize import normalize
 from transted.pairs import read_pairs
 from transted.ted import ted_similarity
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import math
 from importlib import resources
+from pathlib import Path
 
 import pytest
 import zss
@@ -19,11 +20,14 @@ from transted.opt.node import Node
 from transted.pairs import Pair, Statement, read_pairs
 from transted.ted import TreeEditDistance
 from transted.ted.edits import costed_edits
-from transted.ted.hypotheses import HypothesisAlignedDistance, align, load_unit_costs, split_statement
+from transted.ted.hypotheses import (
+    HypothesisAlignedDistance,
+    align,
+    load_unit_costs,
+    split_statement,
+)
 from transted.ted.semantic import SemanticCost, load_cost_table
 from transted.ted.statement_distance import make_cost, statement_similarity
-
-from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 

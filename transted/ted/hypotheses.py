@@ -95,7 +95,7 @@ def align(left: Sequence[Node], right: Sequence[Node], distance: Callable[[Node,
     rows, cols = linear_sum_assignment(cost)
     pairs: list[tuple[int | None, int | None, float]] = []
     total = 0.0
-    for r, c in zip(rows.tolist(), cols.tolist()):
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
         if r < n and c < m:
             pairs.append((r, c, float(cost[r, c])))
         elif r < n:
