@@ -119,19 +119,35 @@ class HypothesisAlignedDistance:
     """
 
     def __init__(self, ted: Callable[[Node, Node], float], cost: CostModel,
-                 units: UnitCosts | None = None):
+                 units: UnitCosts | None = None, cache_size: int = 65536):
         self.ted = ted
         self.cost = cost
         self.units = units or load_unit_costs()
+        self.cache_size = cache_size
+        self._memo: dict[tuple[str, str], float] = {}
 
     def __call__(self, t1: Node, t2: Node) -> float:
         return self.details(t1, t2)["distance"]
 
+    def _memo_distance(self, keys: dict[int, str]) -> Callable[[Node, Node], float]:
+        # The search re-scores goals whose binders and hypotheses rarely change: one text key
+        # per part per call (Node.__str__ is iterative, not free) and a memo over part pairs.
+        def distance(a: Node, b: Node) -> float:
+            key = (keys.setdefault(id(a), str(a)), keys.setdefault(id(b), str(b)))
+            value = self._memo.get(key)
+            if value is None:
+                value = self._memo[key] = float(self.ted(a, b))
+                if len(self._memo) > self.cache_size:
+                    self._memo.pop(next(iter(self._memo)))
+            return value
+        return distance
+
     def details(self, t1: Node, t2: Node) -> dict[str, Any]:
         p1, p2 = split_statement(t1), split_statement(t2)
-        db, bpairs = align(p1.binders, p2.binders, self.ted, self.units.binder)
-        dh, hpairs = align(p1.hypotheses, p2.hypotheses, self.ted, self.units.hypothesis)
-        dc = self.ted(p1.conclusion, p2.conclusion)
+        distance = self._memo_distance({})
+        db, bpairs = align(p1.binders, p2.binders, distance, self.units.binder)
+        dh, hpairs = align(p1.hypotheses, p2.hypotheses, distance, self.units.hypothesis)
+        dc = distance(p1.conclusion, p2.conclusion)
         return {"distance": db + dh + dc, "binders": bpairs, "hypotheses": hpairs,
                 "conclusion": dc, "parts": (p1, p2)}
 
