@@ -161,3 +161,13 @@ def test_metric_reports_auto_bound():
                 candidate=Statement(statement="theorem t (x y : ℝ) : x + y = 1"))
     result = TEDSimilarity().score_pair(pair)
     assert result.details["auto_bound"] == {"reference": ["y"]}
+
+
+def test_metric_lists_the_costed_edits_of_a_pair():
+    pair = Pair(id="p", reference=Statement(statement="theorem t (x : ℝ) (h : 1 < x) : √x < x"),
+                candidate=Statement(statement="theorem t (x : ℝ) (h : 1 < x) : √x ≤ x"))
+    metric = TEDSimilarity(cost="semantic")
+    edits = metric.costed_edits(pair)
+    assert [(e.op, e.where, e.kind, e.reference, e.candidate) for e in edits] == [
+        ("rename", "conclusion", "relation", "· < ·", "· ≤ ·")]
+    assert edits[0].cost == metric.score_pair(pair).details["distance"] == W["relation"].rename

@@ -14,6 +14,7 @@ from transted.opt import PARSER_VERSION, Node, OptOptions, parse_statement_norma
 from transted.opt.normalize import NORMALIZE_VERSION, load_tables
 from transted.pairs import Pair, Statement
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
+from transted.ted.edits import CostedEdit, costed_edits
 from transted.ted.statement_distance import COSTS, make_cost, statement_similarity
 
 __all__ = ["TEDSimilarity", "statement_tree"]
@@ -92,6 +93,12 @@ class TEDSimilarity(Metric):
                                                     source=f"{pair.id} candidate")
         auto = {k: list(v) for k, v in (("reference", ref_auto), ("candidate", cand_auto)) if v}
         return ref, cand, auto
+
+    def costed_edits(self, pair: Pair) -> list[CostedEdit]:
+        """The edits behind this pair's distance, each with its cost class and cost
+        (:func:`transted.ted.edits.costed_edits`; for ``--explain`` and ``disagreements.md``)."""
+        ref, cand = self.trees(pair)
+        return costed_edits(ref, cand, cost=self.cost_name)
 
     def _score(self, pair: Pair) -> PairScore:
         ref, cand, auto = self.trees_with_auto_bound(pair)
