@@ -68,7 +68,7 @@ class TransTEDSimilarity(Metric):
     """
 
     name: ClassVar[str] = "transted"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: trees normalised by default (transted.opt.normalize)
     DEFAULTS: ClassVar[SearchConfig] = SearchConfig()
 
     def __init__(self, *, providers: str | Sequence[str] | None = None,

@@ -39,6 +39,8 @@ class OptOptions:
     """One binder per node (``x y : ℝ`` → two binders), as Lean's pretty-printer shows them."""
     canonical_names: bool = False
     """Rename bound variables ``#1, #2, …`` in binding order (alpha-equivalence)."""
+    normalize: bool = True
+    """Elaboration-faithful normalisation (:mod:`transted.opt.normalize`) after parsing."""
 
 
 @dataclass(frozen=True)

@@ -159,8 +159,13 @@ class TreeEditDistance:
         """
         distance = self(t1, t2)
         size1, size2 = t1.size(), t2.size()
+        if self.cost.is_unit:
+            similarity = similarity_from(distance, size1, size2)
+        else:  # normalised by the cost of deleting the dearer tree (= |T| under unit cost)
+            norm = max(self.cost.tree_cost(t1), self.cost.tree_cost(t2))
+            similarity = max(0.0, 1.0 - distance / norm)
         return TEDResult(distance=distance, size1=size1, size2=size2,
-                         similarity=similarity_from(distance, size1, size2),
+                         similarity=similarity,
                          backend=self.backend.describe(),
                          signature=str(self.signature(signature_options)))
 
