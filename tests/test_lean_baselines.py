@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from transted.lean.backend import ReplayBackend
-from transted.lean.baselines import BEqCheck, DefEq, Typecheck, axioms_used, clean_closure
+from transted.lean.closure import axioms_used, clean_closure
 from transted.lean.results import CommandResult, LeanMessage
+from transted.metrics.lean_baselines import BEqCheck, DefEq, Typecheck
 from transted.metrics.registry import get_metric
 from transted.pairs import read_pairs
 

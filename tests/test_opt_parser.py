@@ -134,11 +134,15 @@ def test_field_notation_on_a_bound_variable():
 
 
 def test_proposition_form_is_the_theorem_type():
-    stmt = parse_statement("theorem t (x : ℝ) (h : 0 < x) : f x = 1 := by sorry")
+    stmt = parse_statement("theorem t (x : ℝ) (h : 0 < x) : f x = 1 := by sorry",
+                           options=OptOptions(normalize=False))
     assert stmt == parse_term("∀ x : ℝ, 0 < x → f x = 1")
+    # normalised, the free `f` is an auto-bound implicit, bound outermost as Lean does
+    assert parse_statement("theorem t (x : ℝ) (h : 0 < x) : f x = 1 := by sorry") == \
+        parse_term("∀ f, ∀ x : ℝ, 0 < x → f x = 1")
     # the statement form keeps the binders as children of a `theorem` root, name dropped
     form = parse_statement("theorem t (x : ℝ) (h : 0 < x) : f x = 1 := by sorry",
-                           options=OptOptions(proposition=False))
+                           options=OptOptions(proposition=False, normalize=False))
     assert form.label == "theorem" and len(form.children) == 3
     assert form.children[1] == T("{<SLOT> : <SLOT>{h}{<SLOT> < <SLOT>{0}{x}}}")
 

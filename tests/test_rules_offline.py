@@ -81,7 +81,41 @@ CASES = [
     ("one_mul", R, "1 * x", "x"),
     ("add_zero", R, "x + 0", "x"),
     ("zero_add", R, "0 + x", "x"),
+    ("Real.log_div_log", {}, "Real.log x / Real.log 2", "Real.logb 2 x"),
 ]
+
+N = {"n": "ℕ", "k": "ℕ"}
+# Definitional unfoldings guarded by the type of their typed side: only right to left fires.
+BACKWARD = [
+    ("Nat.even_iff", N, "n % 2 = 0", "Even n"),
+    ("Nat.odd_iff", N, "n % 2 = 1", "Odd n"),
+    ("Int.even_iff", {"n": "ℤ"}, "n % 2 = 0", "Even n"),
+    ("Nat.dvd_iff_mod_eq_zero", N, "n % k = 0", "k ∣ n"),
+]
+
+
+def _apply_backward(name: str, text: str, env: dict[str, str]) -> list:
+    rule = BY_NAME[name]
+    term = parse_term(text)
+    types = {k: parse_term(v) for k, v in env.items()}
+    return [canonical(beta_reduce(new)) for new, _s, back in
+            rule.rewrite(term, term, (), types) if back]
+
+
+@pytest.mark.parametrize("name, env, instance, expected", BACKWARD, ids=[c[0] for c in BACKWARD])
+def test_unfolding_rule_rewrites_the_typed_side_back(name, env, instance, expected):
+    assert canonical(parse_term(expected)) in _apply_backward(name, instance, env)
+
+
+@pytest.mark.parametrize("name, env, instance", [
+    ("Nat.even_iff", {"x": "ℝ"}, "x % 2 = 0"),          # on ℝ, `x % 2 = 0` is not `Even x`
+    ("Nat.even_iff", {"n": "ℤ"}, "n % 2 = 0"),          # the ℕ lemma does not fire on ℤ
+    ("Int.even_iff", N, "n % 2 = 0"),
+    ("Nat.dvd_iff_mod_eq_zero", {"n": "ℤ", "k": "ℤ"}, "n % k = 0"),
+    ("Nat.even_iff", N, "Even n"),                      # the untyped side shows no type
+])
+def test_unfolding_rule_does_not_fire_off_its_type(name, env, instance):
+    assert _apply(name, instance, env) == [] and _apply_backward(name, instance, env) == []
 
 
 @pytest.mark.parametrize("name, env, instance, expected", CASES, ids=[c[0] for c in CASES])
@@ -90,7 +124,7 @@ def test_rule_instance_is_the_lemma_statement(name, env, instance, expected):
 
 
 def test_every_rule_of_the_file_has_a_case():
-    covered = {c[0] for c in CASES}
+    covered = {c[0] for c in CASES} | {c[0] for c in BACKWARD}
     missing = {r.name for r in RULES if not r.name.endswith("@open")} - covered
     assert not missing
 

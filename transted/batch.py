@@ -1,49 +1,134 @@
-"""Batch scoring that never loses finished work.
+"""Batch scoring that never loses or duplicates finished work.
 
-Each result is appended to the output JSONL and flushed as soon as it is computed. Re-running
-with the same output file skips the ids already scored with the same signature; a half-written
-last line (a killed run) is dropped and recomputed. An output file made with a different
-signature, or from other statements under the same id, is refused rather than mixed.
+Each result is appended to the output JSONL and flushed as soon as it is computed, under an
+exclusive lock on the output (:class:`~transted.outputs.OutputLock`: a second writer is
+refused, naming the holder). Re-running with the same output file skips the ids already
+scored with the same signature. On resume every line is validated (JSON, result schema,
+unique id); a half-written last line (a killed run) is dropped and recomputed, and any other
+bad line (corruption, a duplicate id) makes the file be backed up to ``<out>.corrupt-<time>``
+and rewritten with only its valid lines, with a :class:`RepairedOutputWarning` saying which
+lines were dropped. An output file made with a different signature, or from other statements
+under the same id, is refused rather than mixed. An output path that is one of the inputs is
+refused before anything is written.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import time
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from transted.errors import InputError
 from transted.metrics.base import Metric, MetricResult, pair_hash
+from transted.outputs import OutputLock, check_output_file
 from transted.pairs import Pair
 
-__all__ = ["load_results", "score_pairs"]
+__all__ = ["load_results", "score_pairs", "RepairedOutputWarning", "unencodable"]
+
+
+class RepairedOutputWarning(UserWarning):
+    """A result file had bad lines; it was backed up and rewritten without them."""
 
 
 def load_results(path: str | Path, *, repair: bool = False) -> list[MetricResult]:
-    """Read a result file. With ``repair``, a truncated last line is cut off the file."""
+    """Read a result file, validating every line.
+
+    Without ``repair`` any bad line raises :class:`InputError` naming file and line (a
+    truncated last line, from a killed run, is skipped). With ``repair`` the truncated last
+    line is cut off, and other bad lines (not JSON, not a result, a repeated id) are dropped:
+    the original is kept as ``<path>.corrupt-<UTC time>`` and a
+    :class:`RepairedOutputWarning` lists the dropped lines.
+    """
     path = Path(path)
     if not path.exists():
         return []
     raw = path.read_bytes()
     results: list[MetricResult] = []
-    good_end = 0
-    for number, line in enumerate(raw.splitlines(keepends=True), start=1):
-        complete = line.endswith(b"\n")
+    kept: list[bytes] = []
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    lines = raw.splitlines(keepends=True)
+    for number, line in enumerate(lines, start=1):
+        if not line.endswith(b"\n") and number == len(lines):
+            break  # a killed run's half-written last line: recomputed, not a corruption
         try:
-            obj = json.loads(line)
-            results.append(MetricResult.model_validate(obj))
-        except (json.JSONDecodeError, ValueError) as e:
-            if not complete:
-                break
-            raise InputError(f"{path}:{number}: not a transted result line: {e}") from e
-        if not complete:
-            break
-        good_end += len(line)
-    if repair and good_end != len(raw):
-        with path.open("r+b") as f:
-            f.truncate(good_end)
-        results = results[: raw[:good_end].count(b"\n")]
+            result = MetricResult.model_validate(json.loads(line.decode("utf-8")))
+            if not result.id:
+                raise ValueError("empty id")
+        except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as e:
+            problem = f"{path}:{number}: not a transted result line: {_one_line(e)}"
+        else:
+            if result.id not in seen:
+                seen[result.id] = number
+                results.append(result)
+                kept.append(line)
+                continue
+            problem = f"{path}:{number}: repeats id {result.id!r} (first on line {seen[result.id]})"
+        if not repair:
+            raise InputError(problem)
+        problems.append(problem)
+    if repair and sum(map(len, kept)) != len(raw):
+        _rewrite(path, raw, b"".join(kept), problems)
     return results
+
+
+def _one_line(e: Exception) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def _rewrite(path: Path, raw: bytes, good: bytes, problems: list[str]) -> None:
+    if not problems:  # only a truncated last line: the ordinary resume of a killed run
+        with path.open("r+b") as f:
+            f.truncate(len(good))
+        return
+    backup = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    backup.write_bytes(raw)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as f:
+        f.write(good)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+    kept = good.count(b"\n")
+    warnings.warn(RepairedOutputWarning(
+        f"{path}: dropped {len(problems)} bad line(s), kept {kept}; the original is "
+        f"saved as {backup}: {shown}"), stacklevel=3)
+
+
+def unencodable(pair: Pair) -> str | None:
+    """Where ``pair`` holds text that is not valid Unicode (a lone surrogate), or ``None``."""
+    fields = [("id", pair.id), ("informal", pair.informal)]
+    for side in ("reference", "candidate"):
+        statement = getattr(pair, side)
+        fields += [(f"{side}.{name}", getattr(statement, name))
+                   for name in ("statement", "header", "pretty")]
+    for name, text in fields:
+        if text is None:
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return (f"field `{name}` is not valid Unicode: lone surrogate "
+                    f"U+{ord(text[e.start]):04X} at character {e.start + 1}")
+    return None
+
+
+def _error_result(pair: Pair, metric: Metric, message: str) -> MetricResult:
+    return MetricResult(id=pair.id, metric=metric.name, score=None, signature=str(metric.signature),
+                        error=message, status="error", input=pair_hash(pair))
+
+
+def _line(result: MetricResult) -> str:
+    text = json.dumps(result.model_dump(), ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # an id with a lone surrogate: \ud800 escapes are valid JSON
+        text = json.dumps(result.model_dump(), ensure_ascii=True)
+    return text + "\n"
 
 
 def score_pairs(
@@ -53,6 +138,7 @@ def score_pairs(
     *,
     resume: bool = True,
     on_result: Callable[[MetricResult, bool], None] | None = None,
+    inputs: Iterable[str | Path] = (),
 ) -> list[MetricResult]:
     """Score ``pairs`` with ``metric``, streaming one line per pair to ``out``.
 
@@ -61,37 +147,47 @@ def score_pairs(
     resume : keep results already in ``out`` (same signature) and score only the rest;
         when False, ``out`` is overwritten.
     on_result : called with ``(result, was_cached)`` after each pair (progress display).
+    inputs : the files ``pairs`` were read from; ``out`` naming one of them is refused.
+
+    Raises
+    ------
+    OutputPathError
+        ``out`` is unusable (see :func:`~transted.outputs.check_output_file`).
+    OutputLocked
+        Another process is writing ``out``.
 
     Returns
     -------
     The results for all ``pairs``, in input order.
     """
-    out = Path(out)
+    out = check_output_file(out, inputs=inputs, resume=resume)
     signature = str(metric.signature)
-    done: dict[str, MetricResult] = {}
-    if resume:
-        for r in load_results(out, repair=True):
-            if r.signature != signature or r.metric != metric.name:
-                raise InputError(
-                    f"{out}: holds results made with `{r.signature}`, not `{signature}`; "
-                    "use another --out or --no-resume to overwrite"
-                )
-            done[r.id] = r
-    else:
-        out.write_text("", encoding="utf-8")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    results: list[MetricResult] = []
-    with out.open("a", encoding="utf-8") as sink:
-        for pair in pairs:
-            cached = pair.id in done
-            if cached and done[pair.id].input not in (None, pair_hash(pair)):
-                raise InputError(f"{out}: the result for id {pair.id!r} was made from other "
-                                 "statements; use another --out or --no-resume")
-            result = done[pair.id] if cached else metric.score_pair(pair)
-            if not cached:
-                sink.write(json.dumps(result.model_dump(), ensure_ascii=False) + "\n")
-                sink.flush()
-            results.append(result)
-            if on_result is not None:
-                on_result(result, cached)
+    with OutputLock(out):
+        done: dict[str, MetricResult] = {}
+        if resume:
+            for r in load_results(out, repair=True):
+                if r.signature != signature or r.metric != metric.name:
+                    raise InputError(
+                        f"{out}: holds results made with `{r.signature}`, not `{signature}`; "
+                        "use another --out or --no-resume to overwrite"
+                    )
+                done[r.id] = r
+        results: list[MetricResult] = []
+        with out.open("a" if resume else "w", encoding="utf-8") as sink:
+            for pair in pairs:
+                cached = pair.id in done
+                if cached and done[pair.id].input not in (None, pair_hash(pair)):
+                    raise InputError(f"{out}: the result for id {pair.id!r} was made from other "
+                                     "statements; use another --out or --no-resume")
+                if cached:
+                    result = done[pair.id]
+                else:
+                    problem = unencodable(pair)
+                    result = (metric.score_pair(pair) if problem is None
+                              else _error_result(pair, metric, problem))
+                    sink.write(_line(result))
+                    sink.flush()
+                results.append(result)
+                if on_result is not None:
+                    on_result(result, cached)
     return results

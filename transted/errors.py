@@ -6,6 +6,7 @@
     ├── InputError              bad user input (file, record, argument value)
     │   └── ParseError          text that does not parse; carries text, line, column, caret
     ├── ResourceLimitError      input over a size/depth/time cap (never a hang or a crash)
+    │   └── TooLarge            a computation whose predicted time/memory is over its bound
     ├── LeanUnavailable         no Lean toolchain / lean-interact where one is needed
     ├── LeanTimeout             a Lean request exceeded its time limit (process killed)
     └── LeanCrashed             the Lean process died or stopped answering
@@ -21,10 +22,12 @@ __all__ = [
     "InputError",
     "ParseError",
     "ResourceLimitError",
+    "TooLarge",
     "LeanUnavailable",
     "LeanTimeout",
     "LeanCrashed",
     "caret_excerpt",
+    "escape_control",
 ]
 
 
@@ -37,13 +40,21 @@ class InputError(TranstedError, ValueError):
 
 
 def caret_excerpt(text: str, line: int, column: int, *, width: int = 100) -> str:
-    """Return the source line ``line`` (1-based) with a caret under ``column`` (1-based)."""
+    """Return the source line ``line`` (1-based) with a caret under ``column`` (1-based).
+
+    The caret is placed on the raw line: at most ``width`` characters around the column are
+    shown (pass the terminal width, and print without wrapping, so the caret stays under its
+    character), and control characters are escaped (:func:`escape_control`) before the
+    caret's offset is measured, so an ESC in the input can neither act on the terminal nor
+    shift the caret.
+    """
     lines = text.splitlines() or [""]
     src = lines[min(max(line, 1), len(lines)) - 1]
-    col = max(column, 1) - 1
+    col = min(max(column, 1) - 1, len(src))
+    width = max(width, 10)
     start = max(0, col - width // 2) if len(src) > width else 0
-    shown = src[start : start + width]
-    return f"{shown}\n{' ' * (col - start)}^"
+    shown = escape_control(src[start : start + width], keep_newlines=False)
+    return f"{shown}\n{' ' * len(escape_control(src[start:col], keep_newlines=False))}^"
 
 
 class ParseError(InputError):
@@ -85,6 +96,24 @@ class ResourceLimitError(TranstedError):
     """An input exceeded a configured cap (length, depth, atoms, time)."""
 
 
+class TooLarge(ResourceLimitError):
+    """A computation predicted (before it starts) to need more time or memory than its bound.
+
+    A metric turns it into a ``status: too_large`` result with ``size1``, ``size2``,
+    ``needed`` and ``bound`` in its details, so a batch records the pair and goes on.
+    """
+
+    def __init__(self, message: str, *, size1: int, size2: int, needed: int, bound: int,
+                 resource: str):
+        super().__init__(message)
+        self.size1, self.size2 = size1, size2
+        self.needed, self.bound, self.resource = needed, bound, resource
+
+    def details(self) -> dict[str, int | str]:
+        return {"size1": self.size1, "size2": self.size2, "needed": self.needed,
+                "bound": self.bound, "resource": self.resource}
+
+
 class LeanUnavailable(TranstedError):
     """Lean (elan/lake, a built project, or lean-interact) is not available here."""
 
@@ -99,3 +128,20 @@ class LeanCrashed(TranstedError):
     def __init__(self, message: str, *, stderr: str = ""):
         super().__init__(message)
         self.stderr = stderr
+
+
+_CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x00, 0x20), 0x7F) if i not in (0x0A,)}
+_CONTROL.update({0x09: "\\t", 0x0D: "\\r", 0x1B: "\\x1b"})
+_CONTROL.update({i: f"\\x{i:02x}" for i in range(0x80, 0xA0)})  # C1 controls (CSI = 0x9b)
+
+
+def escape_control(text: str, *, keep_newlines: bool = True) -> str:
+    """``text`` with terminal control characters (ESC, BEL, C1, CR ...) shown as escapes.
+
+    For echoing user input (a statement, a file name) to a terminal: a raw ``ESC [ 2 J``
+    would otherwise clear the screen. Newlines are kept unless ``keep_newlines=False``.
+    """
+    table = dict(_CONTROL)
+    if not keep_newlines:
+        table[0x0A] = "\\n"
+    return text.translate(table)

@@ -15,11 +15,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from transted.errors import InputError
 
-__all__ = ["Statement", "Pair", "read_pairs", "write_pairs", "iter_jsonl", "dump_pair"]
+__all__ = ["Statement", "Pair", "read_pairs", "write_pairs", "iter_jsonl", "dump_pair",
+           "decode_line", "read_text", "validate_pair"]
 
 
 class Statement(BaseModel):
@@ -40,29 +41,31 @@ class Pair(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str
+    id: str = Field(min_length=1)
     reference: Statement
     candidate: Statement
-    label: bool | None = None
-    """Experts' verdict: true = equivalent (EPLA categories (a)/(b) by default)."""
+    label: StrictBool | None = None
+    """Experts' verdict: true = equivalent (EPLA categories (a)/(b) by default). Only JSON
+    ``true``/``false``: ``"yes"`` or ``1`` are refused, not guessed."""
     informal: str | None = None
     meta: dict[str, Any] = {}
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; errors name file and line.
-    ``-`` reads standard input (named ``<stdin>`` in errors)."""
+    """Yield ``(line_number, object)`` for each non-blank line; errors name file and line
+    (and column for bad bytes). ``-`` reads standard input (named ``<stdin>`` in errors)."""
     if str(path) == "-":
-        handle: IO[str] = contextlib.nullcontext(sys.stdin)  # type: ignore[assignment]
+        handle: IO[bytes] = contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[assignment]
         path = "<stdin>"
     else:
         path = Path(path)
         try:
-            handle = path.open(encoding="utf-8")
+            handle = path.open("rb")
         except OSError as e:
             raise InputError(f"{path}: cannot open: {e.strerror}") from e
     with handle as stream:
-        for number, line in enumerate(stream, start=1):
+        for number, raw in enumerate(stream, start=1):
+            line = decode_line(raw, path, number)
             if not line.strip():
                 continue
             try:
@@ -74,17 +77,47 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, obj
 
 
+def decode_line(raw: bytes, path: str | Path, number: int) -> str:
+    """``raw`` as UTF-8, or an :class:`InputError` naming file, line and column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        column = len(raw[: e.start].decode("utf-8", "replace")) + 1
+        raise InputError(f"{path}:{number}:{column}: invalid UTF-8 (byte 0x{raw[e.start]:02x})") from e
+
+
+def read_text(path: str | Path) -> str:
+    """The whole file as UTF-8; errors (missing, unreadable, bad bytes) name file and line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}") from e
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        decode_line(data[line_start : data.find(b"\n", e.start) % (len(data) + 1)], path,
+                    data.count(b"\n", 0, e.start) + 1)
+        raise  # pragma: no cover - decode_line raised
+
+
+def validate_pair(obj: dict[str, Any], path: str | Path, number: int) -> Pair:
+    """``obj`` as a :class:`Pair`; a schema error names file, line and field."""
+    try:
+        return Pair.model_validate(obj)
+    except ValidationError as e:
+        problems = "; ".join(f"field `{'.'.join(str(p) for p in err['loc'])}`: {err['msg']}"
+                             for err in e.errors()[:3])
+        raise InputError(f"{path}:{number}: {problems}") from e
+
+
 def read_pairs(path: str | Path) -> list[Pair]:
     """Read a pair file; raises :class:`InputError` naming the file, line and field."""
     pairs: list[Pair] = []
     seen: dict[str, int] = {}
     for number, obj in iter_jsonl(path):
-        try:
-            pair = Pair.model_validate(obj)
-        except ValidationError as e:
-            problems = "; ".join(f"field `{'.'.join(str(p) for p in err['loc'])}`: {err['msg']}"
-                                 for err in e.errors()[:3])
-            raise InputError(f"{path}:{number}: {problems}") from e
+        pair = validate_pair(obj, path, number)
         if pair.id in seen:
             raise InputError(f"{path}:{number}: duplicate id {pair.id!r} (first on line {seen[pair.id]})")
         seen[pair.id] = number

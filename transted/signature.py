@@ -80,10 +80,13 @@ def tree_fields(options: TreeOptions, *, field: str = "statement") -> dict[str, 
     """How a statement became an operator tree: parser version, notation table, tree shape and
     which text was parsed. Every tree-based metric and command puts exactly these fields."""
     from transted.opt import PARSER_VERSION
+    from transted.opt.normalize import NORMALIZE_VERSION, load_tables
 
+    normalize = getattr(options, "normalize", False)
+    norm = f"{NORMALIZE_VERSION}-{load_tables().sha256[:12]}" if normalize else "off"
     return {"parser": PARSER_VERSION, **notation_fields(),
             "proposition": options.proposition, "split-binders": options.split_binders,
-            "canonical-names": options.canonical_names, "field": field}
+            "canonical-names": options.canonical_names, "norm": norm, "field": field}
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 Point estimates come from scikit-learn (confusion matrix, precision, recall, F1, accuracy,
 Cohen's kappa). An undefined value is NaN, never 0.0: precision with no positive verdict,
 recall with no positive label, and kappa when both raters are constant and agree (expected
-agreement 1) — the last emits ``UndefinedMetricWarning`` as scikit-learn does. Kappa is *defined*
+agreement 1). No ``UndefinedMetricWarning`` is emitted (it leaked to the CLI's stderr): the
+NaN in the result, shown as "undefined" in reports, is the one signal. Kappa is *defined*
 and exactly 0.0 when only one rater is constant (observed = expected agreement); that is why
 the published identity-match row reads 0.000 and we report it as such.
 
@@ -83,24 +84,17 @@ def agreement_score(y_true: ArrayLike, y_pred: ArrayLike) -> Agreement:
     yt, yp = _check(y_true, y_pred)
     (tn, fp), (fn, tp) = confusion_matrix(yt, yp, labels=[False, True])
     with warnings.catch_warnings():
-        # sklearn's "single label" notice is expected on constant verdicts; the undefined
-        # kappa itself is re-raised below with our own message.
+        # sklearn's "single label" / UndefinedMetricWarning notices are expected on constant
+        # verdicts; the undefined values are NaN in the result instead (never on stderr).
         warnings.simplefilter("ignore")
-        kappa = float(cohen_kappa_score(yt, yp, labels=[False, True]))
-    if np.isnan(kappa):
-        from sklearn.exceptions import UndefinedMetricWarning
-
-        warnings.warn("Cohen's kappa is undefined: labels and verdicts are the same constant "
-                      "(expected agreement 1); reported as NaN", UndefinedMetricWarning,
-                      stacklevel=2)
-    return Agreement(
-        tp=int(tp), tn=int(tn), fp=int(fp), fn=int(fn),
-        precision=float(precision_score(yt, yp, zero_division=np.nan)),
-        recall=float(recall_score(yt, yp, zero_division=np.nan)),
-        f1=float(f1_score(yt, yp, zero_division=np.nan)),
-        accuracy=float(accuracy_score(yt, yp)),
-        kappa=kappa,
-    )
+        return Agreement(
+            tp=int(tp), tn=int(tn), fp=int(fp), fn=int(fn),
+            precision=float(precision_score(yt, yp, zero_division=np.nan)),
+            recall=float(recall_score(yt, yp, zero_division=np.nan)),
+            f1=float(f1_score(yt, yp, zero_division=np.nan)),
+            accuracy=float(accuracy_score(yt, yp)),
+            kappa=float(cohen_kappa_score(yt, yp, labels=[False, True])),
+        )
 
 
 def bootstrap_ci(

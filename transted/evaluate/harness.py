@@ -16,6 +16,7 @@ is positive iff its score is 1.0.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,11 +36,13 @@ from transted.evaluate.threshold import (
     select_threshold,
 )
 from transted.metrics.base import Metric, MetricResult
+from transted.outputs import check_output_dir
 from transted.pairs import Pair
 from transted.signature import Signature
 
-__all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric", "score_metric", "evaluate_metric",
-           "scores_path", "file_digest"]
+__all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric",
+           "score_metric", "evaluate_metric", "scores_path", "file_digest", "claim_out_dir",
+           "OUT_DIR_MARKER"]
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,39 @@ def default_threshold_mode(*, dev: object = None, threshold: float | None = None
 def file_digest(path: str | Path) -> str:
     """First 12 hex digits of the file's SHA-256 (names the data set in signatures)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+OUT_DIR_MARKER = "inputs.json"
+
+
+def claim_out_dir(out: str | Path, data: str | Path, dev: str | Path | None = None, *,
+                  resume: bool = True) -> None:
+    """Create ``out`` (checked: :func:`~transted.outputs.check_output_dir`) and record which
+    inputs it holds results for, in ``OUT/inputs.json`` (file names and SHA-256 digests).
+
+    Re-running into a folder made from other data would mix two data sets' results under
+    overlapping ids, so with ``resume`` a folder recorded for other inputs raises
+    :class:`InputError`; without ``resume`` the record is replaced.
+    """
+    out = check_output_dir(out)
+    record = {"data": file_digest(data), "dev": file_digest(dev) if dev is not None else None}
+    marker = Path(out) / OUT_DIR_MARKER
+    if resume and marker.exists():
+        try:
+            held = json.loads(marker.read_text(encoding="utf-8"))
+            held = {"data": held["data"]["sha256"], "dev": (held.get("dev") or {}).get("sha256")}
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise InputError(f"{marker}: not a transted eval record ({e}); use --no-resume "
+                             "to overwrite the folder's record") from e
+        if held != record:
+            raise InputError(f"{out}: holds results for other inputs (data {held['data']}, dev "
+                             f"{held['dev']}; now {record['data']}, {record['dev']}); use another "
+                             "--out, or --no-resume to overwrite")
+    Path(out).mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({
+        "data": {"path": str(data), "sha256": record["data"]},
+        "dev": {"path": str(dev), "sha256": record["dev"]} if dev is not None else None,
+    }, indent=1) + "\n", encoding="utf-8")
 
 
 def load_metric(name: str) -> Metric:
@@ -233,5 +269,12 @@ def _threshold(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConf
     if config.threshold_mode == "calibrated":
         if dev is None:
             raise ValueError(f"metric {ev.name!r}: threshold_mode 'calibrated' needs dev scores")
+        if dev[1].all() or not dev[1].any():
+            # refused, not warned: a threshold tuned on one class puts every pair on one side
+            # (the lowest or above the highest dev score), whatever the metric.
+            kind = "positive" if not dev[1].any() else "negative"
+            raise InputError(f"the dev set has no {kind} labels (positive = "
+                             f"{', '.join(config.positive)}); a threshold cannot be calibrated on "
+                             "it — give a dev set with both kinds of pairs")
         return select_threshold(dev[0], dev[1], rule=config.oracle_rule)
     return select_threshold(ev.scores, labels, rule=config.oracle_rule)

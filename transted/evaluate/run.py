@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from transted.evaluate.harness import (
     EvalConfig,
     MetricEvaluation,
+    claim_out_dir,
     collect,
     evaluate_metric,
     file_digest,
@@ -106,6 +107,7 @@ def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
     dev_labels = (gold_labels(dev_pairs, positive=config.positive, source=str(dev))
                   if dev_pairs is not None else None)
     loaded = [load_metric(name) for name in metrics]  # fail fast, before any scoring
+    claim_out_dir(out, data, dev, resume=resume)  # refuses a folder made from other inputs
     evaluations = []
     for metric in loaded:
         callback = progress(metric.name, "data", len(pairs)) if progress else None

@@ -17,7 +17,8 @@ Steps: quantifiers are dropped (their variables stay variables); ``→`` becomes
 did (it filtered them out of MALLS); negation is pushed to the atoms (negation normal form);
 ``∧`` is distributed over ``∨``. Nothing else is simplified: duplicate literals and disjuncts
 stay, as the paper describes no simplification. Distribution can grow exponentially, so the
-number of disjuncts is checked *before* it is built (:class:`~transted.errors.ResourceLimitError`).
+number of disjuncts is counted on the parsed formula *before* the NNF or the DNF is built
+(:func:`count_clauses`, linear time; past the cap :class:`~transted.errors.ResourceLimitError`).
 
 References
 ----------
@@ -35,6 +36,7 @@ from transted.fol.ast import BinOp, Eq, Formula, Func, Not, Pred, Quant, Term, V
 from transted.opt.node import Node
 
 __all__ = ["OR", "NOT", "AND_PREFIX", "VAR", "EQUALS", "DNFOptions", "DNFLiteral", "dnf_clauses",
+           "count_clauses",
            "dnf_tree", "is_and", "is_operator", "tree_paths", "path_text"]
 
 OR = "∨"
@@ -114,12 +116,51 @@ def _nnf(f: Formula, positive: bool, opts: DNFOptions) -> Formula:
                  BinOp("∧", _nnf(a, False, opts), _nnf(b, True, opts)))
 
 
-def _count(f: Formula) -> int:
-    """Number of disjuncts distribution will produce (checked before building them)."""
+def count_clauses(formula: Formula, options: DNFOptions | None = None) -> int:
+    """Number of disjuncts the DNF of ``formula`` has, computed *without* building it.
+
+    Each subformula gets a (positive, negated) pair of counts in one iterative post-order
+    walk over the parsed formula (linear in its size), so an ``↔``/``⊕`` chain, whose NNF
+    doubles at every level, is counted in microseconds (exact Python ints: a count has at
+    most as many bits as the formula has operators).
+    """
+    opts = options or DNFOptions()
+    counts: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[Formula, bool]] = [(formula, False)]
+    while stack:
+        f, ready = stack.pop()
+        if id(f) in counts:
+            continue
+        parts = _parts(f)
+        if not ready and parts:
+            stack.append((f, True))
+            stack.extend((p, False) for p in parts)
+            continue
+        if isinstance(f, (Pred, Eq)):
+            counts[id(f)] = (1, 1)
+        elif isinstance(f, Not):
+            p, n = counts[id(f.body)]
+            counts[id(f)] = (n, p)
+        elif isinstance(f, Quant):
+            counts[id(f)] = counts[id(f.body)]
+        else:
+            (pa, na), (pb, nb) = counts[id(f.left)], counts[id(f.right)]
+            if f.op in ("↔", "⊕") and opts.iff_xor == "reject":
+                raise InputError(f"operator {f.op} is not supported by Sim with "
+                                 "`iff_xor='reject'` (paper 000 filtered such formulas out)")
+            pos, neg = {"∧": (pa * pb, na + nb), "∨": (pa + pb, na * nb),
+                        "→": (na + pb, pa * nb), "↔": (pa * pb + na * nb, pa * nb + na * pb),
+                        "⊕": (pa * nb + na * pb, pa * pb + na * nb)}[f.op]
+            counts[id(f)] = (pos, neg)
+    return counts[id(formula)][0]
+
+
+def _parts(f: Formula) -> tuple[Formula, ...]:
+    if isinstance(f, (Not, Quant)):
+        return (f.body,)
     if isinstance(f, BinOp):
-        left, right = _count(f.left), _count(f.right)
-        return left + right if f.op == "∨" else left * right
-    return 1
+        return (f.left, f.right)
+    return ()
 
 
 def _distribute(f: Formula) -> list[Clause]:
@@ -144,12 +185,12 @@ def dnf_clauses(formula: Formula, options: DNFOptions | None = None) -> list[Cla
         ``↔``/``⊕`` with ``iff_xor="reject"``.
     """
     opts = options or DNFOptions()
-    nnf = _nnf(formula, True, opts)
-    n = _count(nnf)
+    n = count_clauses(formula, opts)
     if n > opts.max_clauses:
-        raise ResourceLimitError(f"DNF of the formula has {n} disjuncts; `max_clauses` is "
-                                 f"{opts.max_clauses}")
-    return _distribute(nnf)
+        raise ResourceLimitError(f"DNF of the formula has {n} disjuncts "
+                                 f"(`max_clauses` is {opts.max_clauses}; ↔/⊕ chains double "
+                                 "at each operator); raise max_clauses or simplify")
+    return _distribute(_nnf(formula, True, opts))
 
 
 def _term_node(t: Term, opts: DNFOptions) -> Node:

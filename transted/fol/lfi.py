@@ -40,6 +40,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from transted.errors import InputError, ParseError
+from transted.pairs import read_text
 
 __all__ = ["LFPredicate", "SentenceCounts", "LFiReport", "parse_logic_form",
            "score_sentence", "score_lfi", "read_logic_forms", "UndefinedLFiWarning", "LFI_VERSION", "lfi_signature"]
@@ -250,10 +251,7 @@ def read_logic_forms(path: str | Path) -> dict[str, str]:
     :class:`ParseError` positioned in the file.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"{path}: cannot open: {e.strerror}") from e
+    text = read_text(path)  # bad UTF-8 named by file:line:column
     out: dict[str, str] = {}
     line_start = 0
     for number, line in enumerate(text.splitlines(keepends=True), start=1):

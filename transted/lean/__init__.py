@@ -1,5 +1,5 @@
 """The Lean backend: project setup, REPL drivers, the pair equality, Lean moves, replay
-verification, Lean baselines and the language server.
+verification, the closure rule and the language server.
 
 Only this package imports lean-interact and leanclient, and only when a live Lean is used:
 importing :mod:`transted.lean` costs nothing without them. Modules, in the flow of a pair:
@@ -7,7 +7,7 @@ importing :mod:`transted.lean` costs nothing without them. Modules, in the flow 
 drivers: replay, live, worker pool), ``responses``/``results`` (wire format → values),
 ``equality``/``session`` (pair → equality goal, proof states that survive restarts),
 ``suggestions``/``moves``/``verify`` (search moves and replay verification),
-``baselines`` (typecheck, defeq, beq metrics), ``lsp`` (language-server trees and goals),
+``closure`` (what a closed proof must satisfy: no sorry, no error, axioms), ``lsp`` (language-server trees and goals),
 ``commands`` (``transted setup`` / ``transted doctor``).
 """
 

@@ -6,7 +6,8 @@ completes the goal the distance is 0 (lines 10-12); otherwise the search expands
 "suggestions by rw? and some given additional tactic commands" (line 17), and "valid nodes"
 are "a single goal of equality, or completed" (line 18). Table 1 lists the additional
 commands (congrArg, congrFun, forall_congr + intro, implies_congr + exact?, ext,
-rw [propext and_imp], norm_cast).
+rw [propext and_imp], norm_cast). Beyond the paper (issue 13): decision tactics as closing
+moves and ``plausible`` as a refuter at the root, with post-proof checks (:mod:`.closers`).
 
 Each ``rw?`` suggestion is re-run as its own step from the node, and only that step's
 answer counts; the goal comment in the suggestion is never taken as Lean's answer. This
@@ -19,9 +20,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, Protocol
 
 from transted.errors import LeanTimeout, ParseError
+from transted.lean.closers import (
+    DECISION_TACTICS,
+    REFUTER,
+    Refutation,
+    closure_checked,
+    has_local_context,
+    refute,
+)
 from transted.lean.results import StepResult
 from transted.lean.session import LeanNode, ProofSession
 from transted.lean.suggestions import parse_suggestions
@@ -43,6 +52,13 @@ TABLE1_TACTICS: tuple[str, ...] = (
 """ASSESS Table 1, "Additional Tactic Commands", in the paper's order."""
 
 _EQUALITY_LABEL = "<SLOT> = <SLOT>"
+
+
+class Budgeted(Protocol):
+    """The part of a search budget the Lean moves use (kept structural: lean does not
+    import the search package)."""
+
+    def spent(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -109,17 +125,28 @@ class LeanMoveProvider:
     tactics : the additional tactic commands (Table 1).
     hypothesis_rewrites : also use suggestions ``rw [...] at h`` (they leave the target
         unchanged, so they never lower the TED; off by default).
+    closers : decision tactics tried as closing moves below the root on goals with a local
+        context, each accepted only after the post-proof checks (:mod:`.closers`).
+    refuter : the tactic that looks for a counterexample at the root (None: off).
     """
 
     suggest: str = "rw?"
     tactics: tuple[str, ...] = TABLE1_TACTICS
     hypothesis_rewrites: bool = False
+    closers: tuple[str, ...] = DECISION_TACTICS
+    refuter: str | None = REFUTER
     rejected: list[Rejection] = field(default_factory=list)
 
     def options(self) -> dict[str, object]:
         """What changes the moves (for signatures)."""
         return {"suggest": self.suggest, "tactics": len(self.tactics),
-                "hyp-rewrites": self.hypothesis_rewrites}
+                "hyp-rewrites": self.hypothesis_rewrites,
+                "closers": ",".join(self.closers) or "none",
+                "refuter": "plausible" if self.refuter == REFUTER else (self.refuter or "none")}
+
+    def refute(self, session: ProofSession, node: LeanNode) -> Refutation | None:
+        """A counterexample to the root goal ``node`` (see :func:`.closers.refute`)."""
+        return None if self.refuter is None else refute(session, node, self.refuter)
 
     def shortcut(self, session: ProofSession, node: LeanNode) -> tuple[LeanNode, bool]:
         """Algorithm 1 lines 10-12: ``norm_num1``, then ``rfl``.
@@ -135,21 +162,53 @@ class LeanMoveProvider:
             start = outcome.node
         return start, self._try(session, start, "rfl") == "closed"
 
-    def moves(self, session: ProofSession, node: LeanNode) -> Iterator[LeanMove]:
-        """Yield the valid moves at ``node``: re-run ``rw?`` suggestions, then Table 1."""
+    def moves(self, session: ProofSession, node: LeanNode, *, budget: Budgeted | None = None
+              ) -> Iterator[LeanMove]:
+        """Yield the valid moves at ``node``: re-run ``rw?`` suggestions, then Table 1.
+
+        ``budget`` (anything with ``spent() -> bool``, e.g. the search's
+        :class:`~transted.search.budget.Budget`) is checked before every REPL request.
+        """
         seen: set[str] = set()
+        if budget is not None and budget.spent():
+            return
         for tactic, lemma in self._suggested(session, node):
             if tactic not in seen:
+                if budget is not None and budget.spent():
+                    return
                 seen.add(tactic)
                 outcome = self._try(session, node, tactic)
                 if not isinstance(outcome, Rejection):
                     yield LeanMove(tactic, lemma, outcome)
         for tactic in self.tactics:
             if tactic not in seen:
+                if budget is not None and budget.spent():
+                    return
                 seen.add(tactic)
                 outcome = self._try(session, node, tactic)
                 if not isinstance(outcome, Rejection):
                     yield LeanMove(tactic, None, outcome)
+        if not node.path or not has_local_context(node.goal):
+            return  # the vacuity guard of .closers: never at the root, only open formulas
+        for tactic in self.closers:
+            if tactic in seen or (budget is not None and budget.spent()):
+                continue
+            seen.add(tactic)
+            if self._close(session, node, tactic):
+                yield LeanMove(tactic, None, "closed")
+                return  # one closing move is enough: the goal is done
+
+    def _close(self, session: ProofSession, node: LeanNode, tactic: str) -> bool:
+        try:
+            result = session.step(node, tactic)
+        except LeanTimeout:
+            self.rejected.append(Rejection(tactic, "timeout"))
+            return False
+        why = closure_checked(session, node, tactic, result)
+        if why is not None:
+            logger.debug("closer %r rejected: %s", tactic, why)
+            self.rejected.append(Rejection(tactic, why))
+        return why is None
 
     def _suggested(self, session: ProofSession, node: LeanNode) -> list[tuple[str, str | None]]:
         try:

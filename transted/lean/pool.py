@@ -4,7 +4,9 @@ Tactic-mode REPL state is per process, so the safe model is one server per worke
 (lean-interact's docs say the same: build one config, then one server per process). Workers
 are spawned (not forked: a forked copy of a live REPL pipe is not usable), recycled after
 ``max_tasks_per_worker`` items to bound the REPL's memory growth (USER_NEEDS 1), and a
-failing item is recorded as that item's error while the batch goes on.
+failing item is recorded as that item's error while the batch goes on. Tasks that score
+with a metric live with the metrics (``transted.metrics.lean_baselines.score_pair_task``):
+this package never imports ``transted.metrics``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from transted.errors import TranstedError
 from transted.lean.backend import ReplBackend
 from transted.lean.results import CommandResult, StepResult
 
-__all__ = ["LeanWorkerPool", "WorkResult", "run_request", "score_pair_task"]
+__all__ = ["LeanWorkerPool", "WorkResult", "run_request"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -55,14 +57,6 @@ def _call(task: Callable[[ReplBackend, Any], Any], item: Any) -> WorkResult[Any]
 def run_request(backend: ReplBackend, request: dict[str, Any]) -> CommandResult | StepResult:
     """Task: send one raw REPL request."""
     return backend.send(request)
-
-
-def score_pair_task(backend: ReplBackend, job: tuple[str, dict[str, Any], Any]) -> Any:
-    """Task: score ``(metric_name, options, pair)`` with a Lean metric on this backend."""
-    from transted.metrics.registry import get_metric
-
-    name, options, pair = job
-    return get_metric(name, backend=backend, **options).score_pair(pair)
 
 
 class LeanWorkerPool:

@@ -3,7 +3,8 @@
 Subclasses implement :meth:`Metric._score` (and declare their options); the public template
 :meth:`Metric.score_pair` turns expected failures into result values: a
 :class:`~transted.errors.TranstedError` becomes ``error`` (score null) and
-:class:`~transted.errors.LeanUnavailable` becomes ``status="unavailable"``, so a batch records
+:class:`~transted.errors.LeanUnavailable` becomes ``status="unavailable"`` and
+:class:`~transted.errors.TooLarge` ``status="too_large"`` (with the sizes and the bound), so a batch records
 the failure for that pair and goes on.
 """
 
@@ -17,13 +18,13 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from transted.errors import LeanUnavailable, TranstedError
+from transted.errors import LeanUnavailable, TooLarge, TranstedError
 from transted.pairs import Pair
 from transted.signature import Signature
 
 __all__ = ["Metric", "MetricResult", "PairScore", "pair_hash"]
 
-Status = Literal["ok", "error", "unavailable"]
+Status = Literal["ok", "error", "unavailable", "too_large"]
 
 
 class MetricResult(BaseModel):
@@ -78,12 +79,16 @@ class Metric(ABC):
         """Score one pair; raise a TranstedError for input the metric cannot handle."""
 
     def score_pair(self, pair: Pair) -> MetricResult:
-        base = {"id": pair.id, "metric": self.name, "signature": str(self.signature),
+        base: dict[str, Any] = {"id": pair.id, "metric": self.name,
+                                "signature": str(self.signature),
                 "input": pair_hash(pair)}
         try:
             scored = self._score(pair)
         except LeanUnavailable as e:
             return MetricResult(**base, score=None, error=f"unavailable: {e}", status="unavailable")
+        except TooLarge as e:
+            return MetricResult(**base, score=None, error=str(e), status="too_large",
+                                details=e.details())
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
         return MetricResult(**base, score=float(scored.value), details=scored.details)
@@ -93,4 +98,5 @@ def pair_hash(pair: Pair) -> str:
     """12 hex digits of SHA-256 over the two statements (text, header, pretty)."""
     payload = json.dumps([pair.reference.model_dump(), pair.candidate.model_dump()],
                          ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+    # surrogatepass: a lone surrogate (invalid text) still hashes, so its pair gets an error line
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:12]

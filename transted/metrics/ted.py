@@ -10,10 +10,12 @@ from typing import ClassVar, Literal
 
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
-from transted.opt import Node, OptOptions, header_opens, parse_statement, parse_term
+from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
 from transted.pairs import Pair, Statement
 from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
+from transted.ted.edits import CostedEdit, costed_edits
+from transted.ted.statement_distance import COSTS, make_cost, statement_similarity
 
 __all__ = ["TEDSimilarity", "statement_tree"]
 
@@ -25,6 +27,13 @@ def statement_tree(statement: Statement, options: OptOptions, *, field: Field = 
                    source: str | None = None) -> Node:
     """OPT of one side of a pair; ``field="pretty"`` uses Lean's pretty-printed text and
     ``field="term"`` reads the statement as one term (a proposition, no declaration)."""
+    return statement_tree_normalized(statement, options, field=field, source=source)[0]
+
+
+def statement_tree_normalized(statement: Statement, options: OptOptions, *,
+                              field: Field = "statement", source: str | None = None
+                              ) -> tuple[Node, tuple[str, ...]]:
+    """:func:`statement_tree` and the auto-bound implicit names of the statement."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
         raise ValueError(f"`field`: the statement has no {field!r} text")
@@ -32,10 +41,11 @@ def statement_tree(statement: Statement, options: OptOptions, *, field: Field = 
         if field == "term":
             return parse_term(text, opens=header_opens(statement.header),
                               split_binders=options.split_binders,
-                              canonical_names=options.canonical_names)
-        return parse_statement(text, header=statement.header, options=options)
+                              canonical_names=options.canonical_names), ()
+        out = parse_statement_normalized(text, header=statement.header, options=options)
     except ParseError as e:
         raise (e.with_source(source) if source else e) from None
+    return out.tree, out.auto_bound
 
 
 class TEDSimilarity(Metric):
@@ -47,37 +57,58 @@ class TEDSimilarity(Metric):
     field : ``"statement"`` (as written, default), ``"pretty"`` (Lean's pretty-printed form) or
         ``"term"`` (each side is one term, e.g. a proposition)
     backend : TED backend name (all give identical distances; ``edist`` is fastest)
+    normalize : elaboration-faithful normalisation (:mod:`transted.opt.normalize`)
+    cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.ted.semantic`: the cost
+        table and hypotheses/binders aligned as units, :mod:`transted.ted.hypotheses`)
     """
 
     name: ClassVar[str] = "ted"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: normalisation on by default
     DEFAULTS: ClassVar[OptOptions] = OptOptions()
 
     def __init__(self, *, proposition: bool = DEFAULTS.proposition,
                  split_binders: bool = DEFAULTS.split_binders,
                  canonical_names: bool = DEFAULTS.canonical_names,
-                 field: Field = "statement", backend: str = DEFAULT_BACKEND):
+                 field: Field = "statement", backend: str = DEFAULT_BACKEND,
+                 normalize: bool = DEFAULTS.normalize, cost: str = "unit"):
         if field not in FIELDS:
             raise ValueError(f"`field` must be one of {', '.join(FIELDS)}, got {field!r}")
+        if cost not in COSTS:
+            raise ValueError(f"`cost` must be one of {', '.join(COSTS)}, got {cost!r}")
         self.tree_options = OptOptions(proposition=proposition, split_binders=split_binders,
-                                       canonical_names=canonical_names)
+                                       canonical_names=canonical_names, normalize=normalize)
         self.field: Field = field
-        self.ted = TreeEditDistance(backend=backend)
+        self.cost_name = cost
+        self.ted = TreeEditDistance(backend=backend, cost=make_cost(cost))
 
     def options(self) -> dict[str, object]:
         return {**tree_fields(self.tree_options, field=self.field), **self.ted.options()}
 
     def trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> tuple[Node, Node]:
         """Both trees; a parse error names ``sources`` (default ``<id> reference``/``candidate``)."""
+        return self.trees_with_auto_bound(pair, sources=sources)[:2]  # type: ignore[return-value]
+
+    def trees_with_auto_bound(self, pair: Pair, *, sources: tuple[str, str] | None = None
+                              ) -> tuple[Node, Node, dict[str, list[str]]]:
+        """Both trees and the auto-bound implicits of each side (sides with none omitted)."""
         ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
-        ref = statement_tree(pair.reference, self.tree_options, field=self.field, source=ref_src)
-        cand = statement_tree(pair.candidate, self.tree_options, field=self.field,
-                              source=cand_src)
-        return ref, cand
+        ref, ref_auto = statement_tree_normalized(pair.reference, self.tree_options,
+                                                  field=self.field, source=ref_src)
+        cand, cand_auto = statement_tree_normalized(pair.candidate, self.tree_options,
+                                                    field=self.field, source=cand_src)
+        auto = {k: list(v) for k, v in (("reference", ref_auto), ("candidate", cand_auto)) if v}
+        return ref, cand, auto
+    def costed_edits(self, pair: Pair) -> list[CostedEdit]:
+        """The edits behind this pair's distance, each with its cost class and cost
+        (:func:`transted.ted.edits.costed_edits`; for ``--explain`` and ``disagreements.md``)."""
+        ref, cand = self.trees(pair)
+        return costed_edits(ref, cand, cost=self.cost_name)
 
     def _score(self, pair: Pair) -> PairScore:
-        ref, cand = self.trees(pair)
-        result = self.ted.similarity(ref, cand)
-        return PairScore(result.similarity, {"distance": result.distance,
-                                             "size_reference": result.size1,
-                                             "size_candidate": result.size2})
+        ref, cand, auto = self.trees_with_auto_bound(pair)
+        distance, similarity = statement_similarity(self.ted, ref, cand, self.cost_name)
+        details: dict[str, object] = {"distance": distance, "size_reference": ref.size(),
+                                      "size_candidate": cand.size()}
+        if auto:
+            details["auto_bound"] = auto
+        return PairScore(similarity, details)

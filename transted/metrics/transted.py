@@ -5,32 +5,46 @@ goal ``T1 = T2`` is searched best-first with TED as heuristic, and the score is
 ``1 - d* / max(|T1|, |T2|)`` on the original trees. Since d* ≤ TED(T1, T2), the score is
 never below the ``ted`` score of the same pair.
 
-Providers: ``offline`` (our rule file and congruence moves; no Lean), ``lean`` (``rw?`` and
-Table 1 in a Lean REPL, starting from Lean's own elaboration of the equality; if the equality
-does not elaborate, Algorithm 1 line 3 falls back to the plain TED), ``both``.
+Moves come from the providers named in ``providers`` (registry:
+:mod:`transted.search.providers.registry`), in that order: ``offline`` (rule file,
+congruence, numerals, definitional reductions; no Lean), ``lean`` (``rw?`` and Table 1 in a
+Lean REPL, starting from Lean's own elaboration of the equality; if the equality does not
+elaborate, Algorithm 1 line 3 falls back to the plain TED), their parts, or a third-party
+provider. This metric only composes them; their start-up lives in the providers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from transted.errors import LeanUnavailable
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
-from transted.opt import Node
 from transted.pairs import Pair
-from transted.search.engine import SearchConfig, SearchResult, search, search_state
+from transted.search.distance import tree_distance
+from transted.search.engine import SearchConfig, SearchResult, search_state
 from transted.search.explain import Explanation, explain
-from transted.search.providers.base import MoveProvider
-from transted.search.providers.offline import OfflineProvider
-from transted.search.ruleset import load_rules
+from transted.search.providers.base import (
+    MoveProvider,
+    collect_evidence,
+    prepare_start,
+    provider_label,
+)
+from transted.search.providers.registry import (
+    ProviderContext,
+    make_providers,
+    parse_provider_names,
+)
+from transted.search.state import State
 from transted.ted.distance import similarity_from
 
-__all__ = ["TransTEDSimilarity", "PROVIDERS"]
+__all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES"]
 
-Provider = Literal["offline", "lean", "both"]
-PROVIDERS: tuple[str, ...] = ("offline", "lean", "both")
+PROVIDER_ALIASES: dict[str, tuple[str, ...]] = {
+    "offline": ("offline",), "lean": ("lean",), "both": ("lean", "offline")}
+"""The former closed ``provider`` option, kept as an alias of ``providers``."""
+PROVIDERS: tuple[str, ...] = tuple(PROVIDER_ALIASES)
 
 
 class TransTEDSimilarity(Metric):
@@ -38,62 +52,115 @@ class TransTEDSimilarity(Metric):
 
     Parameters
     ----------
-    provider : ``offline`` (default), ``lean`` or ``both``
-    max_expansions, max_time, queue_cap, max_depth : search budget (:class:`SearchConfig`)
+    providers : provider names in move order, ``"offline"`` (default), ``"offline,lean"``,
+        ``"lean,offline"``, ``"congruence,rules"``, … (a string or a list)
+    provider : former spelling: ``offline``, ``lean`` or ``both`` (= ``lean,offline``)
+    max_expansions, max_time, queue_cap, max_depth, max_work : search budget
+        (:class:`SearchConfig`); ``max_time`` is a hard per-pair deadline
     rules : path of a rule file (default: the packaged ``rules/offline.yaml``)
     field : ``statement`` or ``pretty`` (as for ``ted``)
-    project, timeout : Lean project directory and per-request timeout (``lean``/``both``)
+    project, timeout : Lean project directory and per-request timeout (Lean providers)
     backend : a ready :class:`~transted.lean.backend.ReplBackend` (tests: a replay backend)
+    provider_options : further settings for third-party providers (their ``options()``
+        put what matters into the signature)
+
+    Providers are opened on the first pair and closed by :meth:`close` (or ``with``).
     """
 
     name: ClassVar[str] = "transted"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: trees normalised by default (transted.opt.normalize)
     DEFAULTS: ClassVar[SearchConfig] = SearchConfig()
 
-    def __init__(self, *, provider: Provider = "offline",
+    def __init__(self, *, providers: str | Sequence[str] | None = None,
+                 provider: str | None = None,
                  max_expansions: int = DEFAULTS.max_expansions,
                  max_time: float | None = DEFAULTS.max_time,
                  queue_cap: int = DEFAULTS.queue_cap, max_depth: int = DEFAULTS.max_depth,
+                 max_work: int | None = DEFAULTS.max_work,
                  rules: str | None = None, field: Field = "statement",
-                 project: str | None = None, timeout: float = 60.0, backend: Any = None):
-        if provider not in PROVIDERS:
-            raise ValueError(f"`provider` must be one of {', '.join(PROVIDERS)}, got "
-                             f"{provider!r}")
-        self.provider: Provider = provider
+                 project: str | None = None, timeout: float = 60.0, backend: Any = None,
+                 provider_options: dict[str, Any] | None = None):
+        if provider is not None:
+            if providers is not None:
+                raise ValueError("give `providers` or its former spelling `provider`, not both")
+            if provider not in PROVIDER_ALIASES:
+                raise ValueError(f"`provider` must be one of {', '.join(PROVIDERS)}, got "
+                                 f"{provider!r}")
+            providers = PROVIDER_ALIASES[provider]
+        self.provider_names = parse_provider_names("offline" if providers is None
+                                                   else providers)
         self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
-                                   queue_cap=queue_cap, max_depth=max_depth)
+                                   queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
         self.ted = TEDSimilarity(field=field)
         self.rules_path = rules
-        self._offline = OfflineProvider(load_rules(rules)) if provider != "lean" else None
-        self.project, self.timeout, self._backend = project, timeout, backend
-        self._session: Any = None
+        self.context = ProviderContext(rules=rules, project=project, timeout=timeout,
+                                       backend=backend, extra=dict(provider_options or {}))
+        self.providers: list[MoveProvider] = make_providers(self.provider_names, self.context)
+        self._opened = False
 
+    # -- lifecycle -------------------------------------------------------------------------
+    def open(self) -> None:
+        """Open every provider (done on the first pair; idempotent)."""
+        if not self._opened:
+            for provider in self.providers:
+                provider.open()
+            self._opened = True
+
+    def close(self) -> None:
+        """Close every provider (a Lean server the provider started stops)."""
+        for provider in reversed(self.providers):
+            provider.close()
+        self._opened = False
+
+    def __enter__(self) -> TransTEDSimilarity:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- signature ---------------------------------------------------------------------------
     def options(self) -> dict[str, object]:
-        opts: dict[str, object] = {**self.ted.options(), "provider": self.provider,
+        opts: dict[str, object] = {**self.ted.options(),
+                                   "provider": [provider_label(p) for p in self.providers],
                                    **{k.replace("_", "-"): v
                                       for k, v in asdict(self.config).items()}}
-        if self._offline is not None:
-            opts.update(self._offline.options())
-        if self.provider != "offline" and self._backend is not None:
-            opts.update(self._backend.signature_fields())
+        for provider in self.providers:
+            for key, value in provider.options().items():
+                if key in opts and opts[key] != value:
+                    key = f"{provider.name}.{key}"  # two providers, one option name
+                opts[key] = value
         return opts
 
+    # -- scoring -----------------------------------------------------------------------------
     def search(self, pair: Pair) -> tuple[SearchResult, int]:
         """The search result for ``pair`` and max(|T1|, |T2|) of its original trees."""
+        budget = self.config.budget()  # the per-pair deadline starts before parsing
         ref, cand = self.ted.trees(pair)
         size = max(ref.size(), cand.size())
-        if self.provider == "offline" and self._offline is not None:
-            return search(ref, cand, self._offline, config=self.config), size
-        return self._lean_search(pair, ref, cand), size
+        raw = tree_distance(ref, cand)
+        self.open()
+        start = prepare_start(self.providers, pair, State(ref, cand), budget)
+        if start is None:
+            # Algorithm 1, line 3: a provider's method does not apply (the equality does not
+            # elaborate in Lean) → plain TED
+            return search_state(State(ref, cand), [], config=SearchConfig(max_expansions=0),
+                                raw_distance=raw), size
+        return search_state(start, self.providers, config=self.config, raw_distance=raw,
+                            budget=budget), size
 
     def _score(self, pair: Pair) -> PairScore:
         result, size = self.search(pair)
         # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
         similarity = similarity_from(result.distance, size, size)
-        return PairScore(similarity, {
+        details: dict[str, Any] = {
             "distance": result.distance, "ted_distance": result.start_distance,
             "status": result.status, "script": result.script,
-            "expanded": result.stats["expanded"], "size": size})
+            "expanded": result.stats["expanded"], "size": size}
+        evidence = collect_evidence(self.providers)
+        if evidence:  # reported, not yet scored: the scoring rule is the evidence issue's
+            details["evidence"] = [e.as_dict() for e in evidence]
+        return PairScore(similarity, details)
 
     def explain(self, pair: Pair) -> Any:
         """A rich renderable: distance, similarity, Lean script, tree diff of the best goal."""
@@ -103,39 +170,3 @@ class TransTEDSimilarity(Metric):
         result, size = self.search(pair)
         return explain(result, size)
 
-    # -- Lean ---------------------------------------------------------------------------
-    def _lean_search(self, pair: Pair, ref: Node, cand: Node) -> SearchResult:
-        from transted.search.providers.lean import LeanProvider
-
-        session = self._lean_session()
-        elaboration = session.elaborate(pair)
-        if elaboration.status != "elaborated" or elaboration.node is None:
-            # Algorithm 1, line 3: the equality does not compile → plain TED
-            return search(ref, cand, [], config=SearchConfig(max_expansions=0))
-        lean = LeanProvider(session)
-        start, _closed = lean.start(elaboration.node)
-        if start is None:
-            return search(ref, cand, [], config=SearchConfig(max_expansions=0))
-        providers: list[MoveProvider] = [lean]
-        if self._offline is not None:
-            providers.append(self._offline)
-        from transted.search.distance import tree_distance
-
-        return search_state(start, providers, config=self.config,
-                            raw_distance=tree_distance(ref, cand))
-
-    def _lean_session(self) -> Any:
-        if self._session is None:
-            from transted.lean.session import ProofSession
-
-            backend = self._backend
-            if backend is None:
-                try:
-                    from transted.lean.server import LeanInteractBackend, ServerConfig
-                except ImportError as e:  # pragma: no cover - lean-interact is a dependency
-                    raise LeanUnavailable(f"lean-interact is not importable: {e}") from e
-                backend = LeanInteractBackend(ServerConfig(project=self.project,
-                                                           timeout=self.timeout))
-                self._backend = backend
-            self._session = ProofSession(backend, timeout=self.timeout)
-        return self._session

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from transted.opt.declaration import OptOptions, declaration_tree, header_opens, parse_declaration
 from transted.opt.node import SLOT, Node
+from transted.opt.normalize import Normalized, header_declarations, normalize
 from transted.opt.parser import TermParser
 from transted.opt.scope import canonicalize
 
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
-           "header_opens"]
+           "header_opens", "parse_statement_normalized", "Normalized"]
 
 PARSER_VERSION = "1"
 """Bump when the trees the parser produces can change (it goes into score signatures)."""
@@ -29,10 +30,21 @@ def parse_statement(text: str, *, header: str | None = None, options: OptOptions
     transted.errors.ResourceLimitError
         for input over the size cap.
     """
+    return parse_statement_normalized(text, header=header, options=options).tree
+
+
+def parse_statement_normalized(text: str, *, header: str | None = None,
+                               options: OptOptions | None = None) -> Normalized:
+    """:func:`parse_statement` with the normalisation steps applied and the auto-bound names
+    (both empty when ``options.normalize`` is off)."""
     options = options or OptOptions()
     decl = parse_declaration(text, header=header, split_binders=options.split_binders)
     tree = declaration_tree(decl, options)
-    return canonicalize(tree) if options.canonical_names else tree
+    result = normalize(tree, opens=decl.opens,
+                                                declared=header_declarations(header)) if options.normalize else Normalized(tree, (), ())
+    if options.canonical_names:
+        result = Normalized(canonicalize(result.tree), result.applied, result.auto_bound)
+    return result
 
 
 def parse_term(text: str, *, opens: tuple[str, ...] = (), split_binders: bool = True,

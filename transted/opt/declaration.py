@@ -39,6 +39,8 @@ class OptOptions:
     """One binder per node (``x y : ℝ`` → two binders), as Lean's pretty-printer shows them."""
     canonical_names: bool = False
     """Rename bound variables ``#1, #2, …`` in binding order (alpha-equivalence)."""
+    normalize: bool = True
+    """Elaboration-faithful normalisation (:mod:`transted.opt.normalize`) after parsing."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,18 @@ def parse_declaration(text: str, *, header: str | None = None, split_binders: bo
         conclusion = p.expr(0)
     if not (p.tok.kind == "eof" or p.at(":=", "where", "|")):
         raise p.error(f"unexpected {p.describe(p.tok)} after the statement's type (expected ':=')")
+    # The proof is not parsed, but a second declaration in it would be silently dropped.
+    second = _SECOND_DECLARATION.search(text, p.tok.end)
+    if second is not None:
+        raise ParseError(f"a second declaration ({second.group(1)!r}) after the first; give one "
+                         "statement per input", text, second.start(1))
     return Declaration(kw, name, tuple(groups), conclusion, p.opens)
+
+
+# A command keyword at the start of a line (after optional modifiers/attributes) in the proof.
+_SECOND_DECLARATION = re.compile(
+    r"^[ \t]*(?:@\[[^\]\n]*\][ \t]*)?(?:(?:private|protected|noncomputable)[ \t]+)*"
+    r"(theorem|lemma|example)\b", re.MULTILINE)
 
 
 def _skip_preamble(p: TermParser) -> None:

@@ -9,6 +9,7 @@ table plus punctuation.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -163,6 +164,8 @@ class _Lexer:
             kind, word = "num", self.number()
         elif c == '"':
             kind, word = "str", self.string()
+        elif c == "'" and (char := _CHAR_LITERAL.match(text, start)):
+            kind, word = "str", char.group()  # a Char literal ('a', '\n', '\x41') is a literal leaf
         elif text.startswith(GLUED_NAMES, start):
             kind, word = "ident", text[start:start + 2]
         elif (_id_first(c) or c == "«") and not (c == "_" and not self._ident_after_underscore()):
@@ -180,6 +183,9 @@ class _Lexer:
     def _ident_after_underscore(self) -> bool:
         nxt = self.text[self.pos + 1:self.pos + 2]
         return bool(nxt) and _id_rest(nxt)
+
+
+_CHAR_LITERAL = re.compile(r"'(?:\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[\\'\"ntr])|[^\\'\n])'")
 
 
 def tokenize(text: str, symbols: set[str]) -> list[Token]:

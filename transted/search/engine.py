@@ -8,9 +8,13 @@ the TransTED pseudometric of Theorem 1 because every move yields a goal that imp
 parent (§3.3.1 monotonicity) and TED dominates d* (domination). The raw TED of the
 original, uncanonicalised trees also bounds d*, so d* ≤ TED(T1, T2) always.
 
-Budgets: ``max_expansions`` (deterministic), ``max_time`` (wall clock: a safety cap; when
-it fires the status says ``timeout`` and the result may vary between runs), ``queue_cap``
-(frontier size; the worst open goals are dropped).
+Budgets (:class:`~transted.search.budget.Budget`): ``max_expansions`` and ``max_work``
+(moves generated; checked after every move, inside an expansion) are deterministic: the
+same pair gives the same ``expanded`` and distance on an idle or a loaded machine.
+``max_time`` is a hard per-pair deadline, a safety net checked after every move and by the
+providers inside their generation loops: when it fires the status says ``timeout``, the
+distance is the best seen so far, and the result may vary between runs. ``queue_cap``
+bounds the frontier (the worst open goals are dropped).
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from typing import Any, Literal
 import networkx as nx
 
 from transted.opt.node import Node
+from transted.search.budget import Budget, BudgetExceeded
 from transted.search.distance import flat_distance, tree_distance
-from transted.search.providers.base import Move, MoveProvider
+from transted.search.providers.base import Move, MoveProvider, provider_moves
 from transted.search.state import State
 
 __all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics"]
@@ -40,17 +45,29 @@ class SearchConfig:
     Parameters
     ----------
     max_expansions : goals expanded at most (the deterministic budget)
-    max_time : wall-clock seconds at most (None: no limit)
+    max_time : wall-clock seconds at most per pair, a hard deadline (None: no limit)
+    max_work : moves generated at most, counted inside expansions (None: no limit; the
+        second deterministic budget)
+
+    The deterministic limits bound the normal work (on the dev set at most 460 moves at the
+    default 8 expansions); ``max_time`` is set far above the normal run time so that it
+    fires only on pathological input, never changing a result under ordinary machine load.
     queue_cap : open goals kept at most; beyond it the worst are dropped
     max_depth : moves from the start at most
     """
 
     max_expansions: int = 8
-    max_time: float | None = 2.0
+    max_time: float | None = 10.0
     queue_cap: int = 2000
     max_depth: int = 16
+    max_work: int | None = 20_000
 
     def __post_init__(self) -> None:
+        if self.max_work is not None and (not isinstance(self.max_work, int)
+                                          or isinstance(self.max_work, bool)
+                                          or self.max_work < 0):
+            raise ValueError(f"`max_work` must be a non-negative int or None, got "
+                             f"{self.max_work!r}")
         for name in ("max_expansions", "queue_cap", "max_depth"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -59,6 +76,10 @@ class SearchConfig:
                                               and self.max_time > 0):
             raise ValueError(f"`max_time` must be a positive number or None, got "
                              f"{self.max_time!r}")
+
+    def budget(self) -> Budget:
+        """A fresh per-pair budget with this config's ``max_work`` and ``max_time``."""
+        return Budget(self.max_work, self.max_time)
 
 
 @dataclass(frozen=True)
@@ -105,27 +126,38 @@ class SearchResult:
 
 
 def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvider, *,
-           config: SearchConfig = SearchConfig()) -> SearchResult:
-    """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1)."""
+           config: SearchConfig = SearchConfig(), budget: Budget | None = None
+           ) -> SearchResult:
+    """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1).
+
+    ``providers`` are opened already (see :mod:`~transted.search.providers.base`); their
+    moves are tried in the given order. ``budget`` defaults to one made from ``config``
+    (pass one to count work done before the search, e.g. parsing, against the deadline).
+    """
     if not isinstance(config, SearchConfig):
         raise TypeError(f"`config` must be a SearchConfig, got {type(config).__name__}")
     return search_state(State(lhs, rhs), providers, config=config,
-                        raw_distance=tree_distance(lhs, rhs))
+                        raw_distance=tree_distance(lhs, rhs), budget=budget)
 
 
 def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider, *,
-                 config: SearchConfig = SearchConfig(), raw_distance: int | None = None
-                 ) -> SearchResult:
+                 config: SearchConfig = SearchConfig(), raw_distance: int | None = None,
+                 budget: Budget | None = None) -> SearchResult:
     """:func:`search` from a prepared goal (e.g. one elaborated by Lean, with its handle).
 
     ``raw_distance`` is the TED of the original trees when known (it also bounds d*).
     """
     if not isinstance(config, SearchConfig):
         raise TypeError(f"`config` must be a SearchConfig, got {type(config).__name__}")
-    providers = [providers] if isinstance(providers, MoveProvider) else list(providers)
+    # one provider or several (``hasattr``: providers written before the protocol gained
+    # ``version``/``open``/``prepare`` are still accepted, see ``provider_moves``)
+    providers = ([providers] if hasattr(providers, "moves")  # type: ignore[list-item]
+                 else list(providers))  # type: ignore[arg-type]
+    if budget is None:
+        budget = config.budget()
     if raw_distance is None:
         raw_distance = tree_distance(start.lhs, start.rhs)
-    return _Search(providers, config).run(start, raw_distance)
+    return _Search(providers, config).run(start, raw_distance, budget)
 
 
 def fill_tactics(result: SearchResult) -> Any:
@@ -145,6 +177,7 @@ def fill_tactics(result: SearchResult) -> Any:
 class _Search:
     def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig):
         self.providers = list(providers)
+        self._generators = [provider_moves(p) for p in self.providers]
         self.config = config
         self.graph = nx.DiGraph()
         self.ids: dict[tuple, int] = {}
@@ -158,57 +191,62 @@ class _Search:
         node = self.ids.get(key)
         if node is not None:
             return node, False
+        d = flat_distance(*state.flat_sides())  # first: a BudgetExceeded here leaves no trace
         node = len(self.states)
         self.ids[key] = node
         self.states.append(state)
-        d = flat_distance(*state.flat_sides())
         self.dist.append(d)
         self.graph.add_node(node, distance=d)
         return node, True
 
-    def run(self, start: State, raw_distance: int) -> SearchResult:
+    def run(self, start: State, raw_distance: int, budget: Budget) -> SearchResult:
         t0 = time.perf_counter()
-        deadline = None if self.config.max_time is None else t0 + self.config.max_time
         root, _ = self._add(start)
         best = root
         queue: list[tuple[int, int, int, int]] = [(self.dist[root], 0, 0, root)]
-        seq, expanded, status = 1, 0, "exhausted"
-        while queue and self.dist[best] > 0:
-            if expanded >= self.config.max_expansions:
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                status = "timeout"
-                break
-            _d, depth, _s, node = heapq.heappop(queue)
-            expanded += 1
-            if depth >= self.config.max_depth:
-                continue
-            for move in self._moves(self.states[node]):
-                child, new = self._add(move.state)
-                if child != node and not self.graph.has_edge(node, child):
-                    self.graph.add_edge(node, child, name=move.name)
-                    self.moves[(node, child)] = move
-                if not new:
-                    continue
-                self.generated += 1
-                d = self.dist[child]
-                if d < self.dist[best]:
-                    best = child
-                if d == 0:
+        seq, expanded = 1, 0
+        try:  # a long computation inside a move may stop with BudgetExceeded (deadline)
+            while queue and self.dist[best] > 0:
+                if expanded >= self.config.max_expansions or budget.spent():
                     break
-                heapq.heappush(queue, (d, depth + 1, seq, child))
-                seq += 1
-            if len(queue) > self.config.queue_cap:
-                queue = heapq.nsmallest(self.config.queue_cap, queue)
-                heapq.heapify(queue)
-        if self.dist[best] == 0:
-            status = "found"
-        return self._result(root, best, raw_distance, status, expanded, len(queue),
-                            time.perf_counter() - t0)
+                _d, depth, _s, node = heapq.heappop(queue)
+                expanded += 1
+                if depth >= self.config.max_depth:
+                    continue
+                for move in self._moves(self.states[node], budget):
+                    spent = budget.charge()
+                    child, new = self._add(move.state)
+                    if child != node and not self.graph.has_edge(node, child):
+                        self.graph.add_edge(node, child, name=move.name)
+                        self.moves[(node, child)] = move
+                    if new:
+                        self.generated += 1
+                        d = self.dist[child]
+                        if d < self.dist[best]:
+                            best = child
+                        if d == 0:
+                            break
+                        heapq.heappush(queue, (d, depth + 1, seq, child))
+                        seq += 1
+                    if spent:  # checked inside the expansion: one move past the budget at most
+                        break
+                if len(queue) > self.config.queue_cap:
+                    queue = heapq.nsmallest(self.config.queue_cap, queue)
+                    heapq.heapify(queue)
+        except BudgetExceeded:
+            pass  # the budget records why; the best goal so far stands
+        status = ("found" if self.dist[best] == 0 else
+                  "timeout" if budget.timed_out else "exhausted")
+        result = self._result(root, best, raw_distance, status, expanded, len(queue),
+                              time.perf_counter() - t0)
+        result.stats["work"] = budget.work
+        return result
 
-    def _moves(self, state: State) -> Iterable[Move]:
-        for provider in self.providers:
-            yield from provider.moves(state)
+    def _moves(self, state: State, budget: Budget) -> Iterable[Move]:
+        for generate in self._generators:
+            if budget.spent():
+                return
+            yield from generate(state, budget)
 
     def _result(self, root: int, best: int, raw: int, status: str, expanded: int,
                 frontier: int, elapsed: float) -> SearchResult:

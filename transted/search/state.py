@@ -8,6 +8,7 @@ types so type-guarded rules (``add_comm`` only on ℕ ℤ ℚ ℝ ℂ) can see t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from transted.opt.node import Node
@@ -60,8 +61,10 @@ class State:
     rhs: Node
     context: tuple[Local, ...] = ()
     closed: bool = False
-    handle: object = field(default=None, compare=False, hash=False, repr=False)
-    """Provider data riding along (a Lean proof state for the Lean provider); not identity."""
+    handle: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False,
+                                         repr=False)
+    """Provider data riding along, one slot per provider name (``{"lean": <proof state>}``);
+    not part of the goal's identity: equality and :attr:`key` ignore it."""
     _canon: _Canonical | None = field(default=None, init=False, repr=False, compare=False,
                                       hash=False)
 

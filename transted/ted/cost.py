@@ -17,6 +17,10 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from numbers import Real
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from transted.opt.node import Node
 
 __all__ = ["CostModel", "UnitCost", "PerOperationCost"]
 
@@ -50,6 +54,11 @@ class CostModel(ABC):
     def symmetric(self) -> bool:
         """True when d(T1, T2) = d(T2, T1) for every pair of trees."""
         return False
+
+    def tree_cost(self, tree: Node) -> float:
+        """Cost of deleting every node of ``tree`` (``|tree|`` under unit costs): the
+        normaliser of the TED similarity, ``1 - d / max(tree_cost(T1), tree_cost(T2))``."""
+        return float(sum(self.delete(n.label) for n in tree.preorder()))
 
     @abstractmethod
     def describe(self) -> str:

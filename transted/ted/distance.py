@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from transted.opt.node import Node
 from transted.signature import Signature
 from transted.ted.backends import DEFAULT_BACKEND, TEDBackend, check_cost, get_backend
+from transted.ted.bounds import TEDBounds, estimate
 from transted.ted.cost import CostModel, UnitCost
 
 __all__ = ["TreeEditDistance", "TEDResult", "CacheInfo", "ted_similarity", "similarity_from"]
@@ -91,6 +92,9 @@ class TreeEditDistance:
         Prices of the edit operations; a non-unit model needs a backend that supports it.
     cache_size : int, default=4096
         Number of tree pairs memoised (least recently used evicted); 0 disables the memo.
+    bounds : TEDBounds, default=TEDBounds()
+        Work and memory allowed for one pair; past them :class:`~transted.errors.TooLarge`
+        is raised before computing (see :mod:`transted.ted.bounds`). Not in the signature.
 
     Examples
     --------
@@ -101,8 +105,10 @@ class TreeEditDistance:
     """
 
     def __init__(self, *, backend: str | TEDBackend = DEFAULT_BACKEND,
-                 cost: CostModel | None = None, cache_size: int = 4096):
+                 cost: CostModel | None = None, cache_size: int = 4096,
+                 bounds: TEDBounds | None = None):
         self.backend = get_backend(backend)
+        self.bounds = TEDBounds() if bounds is None else bounds
         self.cost = UnitCost() if cost is None else cost
         check_cost(self.backend, self.cost)
         if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
@@ -117,7 +123,7 @@ class TreeEditDistance:
         _check_tree("t1", t1)
         _check_tree("t2", t2)
         if self.cache_size == 0:
-            return self.backend.distance(t1, t2, self.cost)
+            return self._compute(t1, t2)
         ids = (id(t1), id(t2))
         same = self._by_id.get(ids)
         if same is not None and same[0] is t1 and same[1] is t2:
@@ -131,10 +137,14 @@ class TreeEditDistance:
             self._memo.move_to_end(key)
         else:
             self._misses += 1
-            value = self.backend.distance(t1, t2, self.cost)
+            value = self._compute(t1, t2)
             _put(self._memo, key, value, self.cache_size)
         _put(self._by_id, ids, (t1, t2, value), self.cache_size)
         return value
+
+    def _compute(self, t1: Node, t2: Node) -> float:
+        self.bounds.check(estimate(t1, t2, backend=self.backend.name))
+        return self.backend.distance(t1, t2, self.cost)
 
     def _key(self, a: str, b: str) -> tuple[str, str]:
         # A symmetric cost model gives d(a, b) = d(b, a): one entry serves both orders.
@@ -149,8 +159,13 @@ class TreeEditDistance:
         """
         distance = self(t1, t2)
         size1, size2 = t1.size(), t2.size()
+        if self.cost.is_unit:
+            similarity = similarity_from(distance, size1, size2)
+        else:  # normalised by the cost of deleting the dearer tree (= |T| under unit cost)
+            norm = max(self.cost.tree_cost(t1), self.cost.tree_cost(t2))
+            similarity = max(0.0, 1.0 - distance / norm)
         return TEDResult(distance=distance, size1=size1, size2=size2,
-                         similarity=similarity_from(distance, size1, size2),
+                         similarity=similarity,
                          backend=self.backend.describe(),
                          signature=str(self.signature(signature_options)))
 

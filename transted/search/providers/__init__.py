@@ -1,5 +1,6 @@
-"""Move providers: where the transformations of the search come from (offline rules, Lean)."""
+"""Move providers: where the transformations of the search come from (offline rules, Lean,
+third-party providers found through the ``transted.providers`` entry points)."""
 
-from transted.search.providers.base import Move, MoveProvider
+from transted.search.providers.base import Evidence, Move, MoveProvider, Provider
 
-__all__ = ["Move", "MoveProvider"]
+__all__ = ["Evidence", "Move", "MoveProvider", "Provider"]

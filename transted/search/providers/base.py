@@ -1,20 +1,33 @@
-"""The provider interface: a goal in, the goals one transformation away out.
+"""The provider protocol: a goal in, the goals one transformation away out.
 
 ASSESS Algorithm 1 takes its moves from ``rw?`` suggestions and the tactics of Table 1; here
-any object with ``moves(state)`` supplies them, so the offline rule set and a Lean backend
-plug into the same engine. A move must be *sound* in the sense of §3.3.1: the new goal
-implies the old one (it is stronger or equal), so d*(old) ≤ d*(new).
+any :class:`MoveProvider` supplies them, so the offline rules, a Lean backend and decision
+procedures plug into the same engine, several at once. A move must be *sound* in the sense
+of §3.3.1: the new goal implies the old one (it is stronger or equal), so d*(old) ≤ d*(new).
+
+Lifecycle of a provider in one metric: ``open()`` once before the first pair (start a
+server, load a table), then per pair ``prepare(pair, start, budget)`` (may replace the start
+goal, e.g. by Lean's elaboration, and attach the provider's handle) and ``moves(state,
+budget)`` per expanded goal, and ``evidence()`` after the search (definite findings such
+as a counterexample); ``close()`` at the end. ``name`` and ``version`` and ``options()`` go
+into the score signature. Providers are context managers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+import inspect
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
+from transted.search.budget import Budget
 from transted.search.state import State
 
-__all__ = ["Move", "MoveProvider"]
+if TYPE_CHECKING:
+    from transted.pairs import Pair
+
+__all__ = ["Evidence", "Move", "MoveProvider", "Provider", "collect_evidence", "prepare_start",
+           "provider_moves", "provider_label"]
 
 
 @dataclass(frozen=True)
@@ -39,16 +52,130 @@ class Move:
         return self.tactic, self.approximate
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """A definite finding about the pair, beyond the moves: ``refuted`` (the statements
+    differ in truth; ``detail`` holds the witness) or ``proved`` (closed by a decision
+    procedure outside the move path). Reported by :meth:`MoveProvider.evidence`."""
+
+    kind: Literal["refuted", "proved"]
+    provider: str
+    detail: dict[str, object] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "provider": self.provider, **self.detail}
+
+
 @runtime_checkable
 class MoveProvider(Protocol):
-    """Anything that proposes moves; ``name`` and ``options()`` go into score signatures."""
+    """What the engine and the metric need from a source of moves.
+
+    ``name`` is the registry name (also the key of the provider's slot in
+    :attr:`State.handle`); ``version`` changes whenever the moves can change.
+    """
 
     name: str
+    version: str
 
-    def moves(self, state: State) -> Iterator[Move]:
-        """The moves applicable to ``state``, in a deterministic order."""
+    def open(self) -> None:
+        """Acquire resources (idempotent). Called before the first ``prepare``/``moves``."""
+        ...
+
+    def close(self) -> None:
+        """Release resources (idempotent)."""
         ...
 
     def options(self) -> dict[str, object]:
         """Settings that can change which moves are proposed (for signatures)."""
         ...
+
+    def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
+        """The start goal for ``pair`` (``start``, or a replacement carrying this provider's
+        handle); None when the pair is outside the provider's method (the search then gives
+        the plain TED, ASSESS Algorithm 1 line 3)."""
+        ...
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        """The moves applicable to ``state``, in a deterministic order; stop generating
+        once ``budget.spent()`` is true (check it between units of work)."""
+        ...
+
+    def evidence(self) -> Sequence[Evidence]:
+        """Findings about the pair last prepared (reset by ``prepare``); usually empty."""
+        ...
+
+
+class Provider:
+    """Convenience base: no-op lifecycle, context manager, ``prepare`` passes through."""
+
+    name: str = "provider"
+    version: str = "1"
+
+    def open(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> Provider:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def options(self) -> dict[str, object]:
+        return {}
+
+    def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
+        return start
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        raise NotImplementedError
+
+    def evidence(self) -> Sequence[Evidence]:
+        return ()
+
+
+def provider_label(provider: Any) -> str:
+    """``name@version`` (``name`` alone for a provider without a version)."""
+    version = getattr(provider, "version", None)
+    return f"{provider.name}@{version}" if version else str(provider.name)
+
+
+def provider_moves(provider: Any) -> Callable[[State, Budget], Iterator[Move]]:
+    """A ``moves(state, budget)`` callable, also for older providers with ``moves(state)``."""
+    method = provider.moves
+    try:
+        params = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature: assume the protocol
+        return method  # type: ignore[no-any-return]
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params):
+        return method  # type: ignore[no-any-return]
+    return lambda state, budget: method(state)
+
+
+def prepare_start(providers: Sequence[Any], pair: Pair | None, start: State, budget: Budget
+                  ) -> State | None:
+    """Run each provider's ``prepare`` in order; None as soon as one refuses the pair."""
+    state = start
+    for provider in providers:
+        prepare = getattr(provider, "prepare", None)
+        if prepare is None:
+            continue
+        prepared = prepare(pair, state, budget)
+        if prepared is None:
+            return None
+        state = prepared
+    return state
+
+
+def collect_evidence(providers: Sequence[Any]) -> list[Evidence]:
+    """The findings of every provider for the pair last prepared, in provider order."""
+    found: list[Evidence] = []
+    for provider in providers:
+        report = getattr(provider, "evidence", None)
+        if report is not None:
+            found.extend(report())
+    return found

@@ -3,23 +3,29 @@
 Adapts :class:`transted.lean.moves.LeanMoveProvider` (which speaks Lean proof states) to
 :class:`~transted.search.providers.base.MoveProvider` (which speaks :class:`State`): a Lean
 goal ``⊢ lhs = rhs`` is parsed into trees (the OPT goal parser) and the Lean node rides in
-``State.handle``. Only states that carry a handle get Lean moves; offline moves from them
-produce states without one (``provider="both"``), which later only offline moves extend.
+``State.handle["lean"]``. Only states that carry a handle get Lean moves; offline moves from
+them produce states without one (``providers="lean,offline"``), which later only offline
+moves extend. The Lean start-up (server, session, elaboration of the pair's equality, the
+``norm_num1``/``rfl`` shortcut) happens here, in :meth:`LeanProvider.open` and
+:meth:`LeanProvider.prepare`, not in the metric.
 Lean's answers are never invented: without a backend nothing here runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from transted.errors import ParseError
-from transted.search.providers.base import Move
+from transted.errors import LeanUnavailable, ParseError
+from transted.search.budget import Budget
+from transted.search.providers.base import Evidence, Move, Provider
 from transted.search.state import CLOSED, Local, State
 
 if TYPE_CHECKING:
     from transted.lean.moves import LeanMoveProvider
     from transted.lean.session import LeanNode, ProofSession
+    from transted.pairs import Pair
+    from transted.search.providers.registry import ProviderContext
 
 __all__ = ["LeanProvider", "state_from_goal"]
 
@@ -27,7 +33,8 @@ _EQ = "<SLOT> = <SLOT>"
 
 
 def state_from_goal(goal: str, handle: object = None) -> State | None:
-    """The search state of a Lean goal text ``hyps ⊢ lhs = rhs`` (None if not an equality)."""
+    """The search state of a Lean goal text ``hyps ⊢ lhs = rhs`` (None if not an equality);
+    ``handle`` (the Lean node) rides in the state's ``"lean"`` slot."""
     from transted.opt.goal import parse_goal
 
     try:
@@ -38,41 +45,111 @@ def state_from_goal(goal: str, handle: object = None) -> State | None:
         return None
     context = tuple(Local(name, hyp.type) for hyp in parsed.hypotheses for name in hyp.names)
     lhs, rhs = parsed.target.children
-    return State(lhs, rhs, context, handle=handle)
+    return State(lhs, rhs, context, handle={} if handle is None else {"lean": handle})
 
 
-class LeanProvider:
-    """Moves from a live (or replayed) Lean session.
+class LeanProvider(Provider):
+    """Moves from a live (or replayed) Lean session; the Lean start-up lives here.
 
     Parameters
     ----------
-    session : the proof session the goal was elaborated in
+    session : a ready proof session (else one is made on :meth:`open` from ``backend``,
+        or from a new lean-interact server for ``project``)
     moves : the Lean move generator (default: ``rw?`` + Table 1)
+    backend, project, timeout : how to make the session when none is given
     """
 
     name = "lean"
+    version = "1"
 
-    def __init__(self, session: ProofSession, moves: LeanMoveProvider | None = None):
+    def __init__(self, session: ProofSession | None = None,
+                 moves: LeanMoveProvider | None = None, *, backend: Any = None,
+                 project: str | None = None, timeout: float = 60.0):
         from transted.lean.moves import LeanMoveProvider
 
         self.session = session
+        self.backend = backend if backend is not None else (
+            session.backend if session is not None else None)
+        self.project, self.timeout = project, timeout
         self.lean_moves = moves if moves is not None else LeanMoveProvider()
+        self._owns_backend = False
+        self._evidence: list[Evidence] = []
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> LeanProvider:
+        return cls(backend=context.backend, project=context.project, timeout=context.timeout)
 
     def options(self) -> dict[str, object]:
-        return {**self.lean_moves.options(), **self.session.backend.signature_fields()}
+        opts: dict[str, object] = dict(self.lean_moves.options())
+        if self.backend is not None:
+            opts.update(self.backend.signature_fields())
+        return opts
+
+    def open(self) -> None:
+        """Make the proof session (starting a Lean server when no backend was given)."""
+        if self.session is not None:
+            return
+        from transted.lean.session import ProofSession
+
+        if self.backend is None:
+            try:
+                from transted.lean.server import LeanInteractBackend, ServerConfig
+            except ImportError as e:  # pragma: no cover - lean-interact is a dependency
+                raise LeanUnavailable(f"lean-interact is not importable: {e}") from e
+            self.backend = LeanInteractBackend(ServerConfig(project=self.project,
+                                                            timeout=self.timeout))
+            self._owns_backend = True
+        self.session = ProofSession(self.backend, timeout=self.timeout)
+
+    def close(self) -> None:
+        """Stop the server this provider started (a backend passed in stays open)."""
+        if self._owns_backend and self.backend is not None:
+            self.backend.close()
+            self.backend, self.session, self._owns_backend = None, None, False
+
+    def _session(self) -> ProofSession:
+        self.open()
+        assert self.session is not None
+        return self.session
+
+    def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
+        """Lean's elaboration of the pair's equality, after ``norm_num1``/``rfl``
+        (Algorithm 1 lines 3 and 10-12); None when the equality does not elaborate."""
+        if pair is None:
+            raise ValueError("the lean provider needs the pair (its headers) to elaborate")
+        self._evidence = []
+        session = self._session()
+        elaboration = session.elaborate(pair)
+        if elaboration.status != "elaborated" or elaboration.node is None:
+            return None  # Algorithm 1, line 3: the equality does not compile → plain TED
+        root, closed = self.lean_moves.shortcut(session, elaboration.node)
+        if closed:
+            return CLOSED
+        if not budget.spent():
+            refutation = self.lean_moves.refute(session, root)
+            if refutation is not None:
+                self._evidence.append(Evidence("refuted", self.name, {
+                    k: v for k, v in refutation.as_dict().items() if k not in ("kind", "by")}))
+        return state_from_goal(root.goal, root)
+
+    def evidence(self) -> list[Evidence]:
+        """The counterexample ``plausible`` found at the root of the last pair, if any."""
+        return list(self._evidence)
 
     def start(self, node: LeanNode) -> tuple[State | None, bool]:
         """Algorithm 1 lines 10-12 at the elaborated goal: ``(start state, closed?)``."""
-        start, closed = self.lean_moves.shortcut(self.session, node)
+        start, closed = self.lean_moves.shortcut(self._session(), node)
         if closed:
             return CLOSED, True
         return state_from_goal(start.goal, start), False
 
-    def moves(self, state: State) -> Iterator[Move]:
-        node = state.handle
+    def moves(self, state: State, budget: Budget | None = None) -> Iterator[Move]:
+        node = state.handle.get(self.name)
         if node is None:
             return
-        for move in self.lean_moves.moves(self.session, node):  # type: ignore[arg-type]
+        budget = budget if budget is not None else Budget()
+        for move in self.lean_moves.moves(self._session(), node,  # type: ignore[arg-type]
+                                          budget=budget):
             if move.outcome == "closed":
                 yield Move(move.lemma or move.tactic, move.tactic, CLOSED)
                 continue

@@ -1,8 +1,9 @@
-"""The offline provider: congruence moves, definitional reductions, numerals, the rule file.
+"""The offline providers: congruence moves, definitional reductions, numerals, the rule file.
 
-Works without Lean. Move order is fixed (congruence, ``dsimp only``, numerals, then rules
-by side, preorder position, file order, forward before backward), so the search is
-deterministic.
+Work without Lean. Each source is a provider of its own (``congruence``, ``definitional``,
+``numerals``, ``rules``); ``offline`` composes the four in a fixed order (congruence,
+``dsimp only``, numerals, then rules by side, preorder position, file order, forward before
+backward), so the search is deterministic.
 
 A rewrite changes one occurrence. Its tactic is ``nth_rw k [lemma]`` (``rw`` when the
 instance occurs once and is the lemma's first match), with the lemma's arguments given by
@@ -16,67 +17,121 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
+from typing import TYPE_CHECKING
 
 from transted.opt.node import Node
 from transted.search.binders import bound_name, free_names, is_binder
+from transted.search.budget import Budget
 from transted.search.congruence import congruence_moves
 from transted.search.lean_text import to_lean
 from transted.search.numerals import numeral_rewrites
 from transted.search.pattern import Path, match, positions, replace_at
-from transted.search.providers.base import Move
+from transted.search.providers.base import Move, Provider
 from transted.search.reduction import beta_reduce, reduce_definitional
 from transted.search.ruleset import Rule, RuleSet, load_rules
 from transted.search.scalars import env_at
 from transted.search.state import State
 
-__all__ = ["OfflineProvider"]
+if TYPE_CHECKING:
+    from transted.search.providers.registry import ProviderContext
+
+__all__ = ["OfflineProvider", "CongruenceProvider", "DefinitionalProvider", "NumeralProvider",
+           "RuleProvider"]
 
 
-class OfflineProvider:
-    """Moves from :mod:`~transted.search.congruence` and a :class:`RuleSet`.
+class CongruenceProvider(Provider):
+    """Congruence moves of ASSESS Table 1 (:mod:`~transted.search.congruence`)."""
+
+    name = "congruence"
+    version = "1"
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> CongruenceProvider:
+        return cls()
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        if state.closed:
+            return
+        yield from congruence_moves(state)
+
+
+class DefinitionalProvider(Provider):
+    """``dsimp only``: definitional reductions of both sides (:mod:`~.reduction`)."""
+
+    name = "definitional"
+    version = "1"
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> DefinitionalProvider:
+        return cls()
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        if state.closed:
+            return
+        lhs, rhs = reduce_definitional(state.lhs), reduce_definitional(state.rhs)
+        if (lhs, rhs) != (state.lhs, state.rhs):
+            yield Move("dsimp only", "dsimp only", State(lhs, rhs, state.context))
+
+
+class NumeralProvider(Provider):
+    """``norm_num`` on closed numeral arithmetic (:mod:`~transted.search.numerals`)."""
+
+    name = "numerals"
+    version = "1"
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> NumeralProvider:
+        return cls()
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        if state.closed:
+            return
+        env = state.local_types()
+        for side in ("lhs", "rhs"):
+            tree = getattr(state, side)
+            for path, old, new, typ in numeral_rewrites(tree, env):
+                if budget.spent():
+                    return
+                tactic = f"rw [show ({to_lean(old)} : {typ}) = {to_lean(new)} by norm_num]"
+                yield Move("norm_num", tactic, _replace(state, side, path, new))
+
+
+class RuleProvider(Provider):
+    """One-occurrence rewrites with the lemmas of a :class:`RuleSet` (the rule file).
 
     Parameters
     ----------
     rules : the rule set; default: the packaged ``rules/offline.yaml``
     """
 
-    name = "offline"
+    name = "rules"
+    version = "1"
 
     def __init__(self, rules: RuleSet | None = None):
         self.rules = rules if rules is not None else load_rules()
 
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> RuleProvider:
+        return cls(load_rules(context.rules))
+
     def options(self) -> dict[str, object]:
         return {"rules": self.rules.origin, "n-rules": len(self.rules)}
 
-    def moves(self, state: State) -> Iterator[Move]:
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
             return
-        yield from congruence_moves(state)
-        yield from self._definitional(state)
-        yield from self._numerals(state)
         for side in ("lhs", "rhs"):
-            yield from self._rewrites(state, side)
+            yield from self._rewrites(state, side, budget)
 
-    def _definitional(self, state: State) -> Iterator[Move]:
-        lhs, rhs = reduce_definitional(state.lhs), reduce_definitional(state.rhs)
-        if (lhs, rhs) != (state.lhs, state.rhs):
-            yield Move("dsimp only", "dsimp only", State(lhs, rhs, state.context))
-
-    def _numerals(self, state: State) -> Iterator[Move]:
-        env = state.local_types()
-        for side in ("lhs", "rhs"):
-            tree = getattr(state, side)
-            for path, old, new, typ in numeral_rewrites(tree, env):
-                tactic = f"rw [show ({to_lean(old)} : {typ}) = {to_lean(new)} by norm_num]"
-                yield Move("norm_num", tactic, _replace(state, side, path, new))
-
-    def _rewrites(self, state: State, side: str) -> Iterator[Move]:
+    def _rewrites(self, state: State, side: str, budget: Budget) -> Iterator[Move]:
         tree: Node = getattr(state, side)
         outer = state.local_types()
         for path, node in positions(tree):
             rules = self.rules.candidates(node.label)
             if not rules:
                 continue
+            if budget.spent():
+                return
             env = env_at(tree, path, outer)
             for rule in rules:
                 for new, sigma, backward in rule.rewrite(node, tree, path, env):
@@ -86,6 +141,43 @@ class OfflineProvider:
                     tactic = partial(_tactic, rule, backward, sigma, node, state, side, path,
                                      reduced != new)
                     yield Move(rule.lemma, tactic, _replace(state, side, path, reduced))
+
+
+class OfflineProvider(Provider):
+    """The default offline composition: congruence, ``dsimp only``, numerals, rules.
+
+    Parameters
+    ----------
+    rules : the rule set; default: the packaged ``rules/offline.yaml``
+
+    The order of the parts is the move order of the search (fixed, hence deterministic).
+    """
+
+    name = "offline"
+    version = "1"
+
+    def __init__(self, rules: RuleSet | None = None):
+        self.rule_provider = RuleProvider(rules)
+        self.parts: tuple[Provider, ...] = (CongruenceProvider(), DefinitionalProvider(),
+                                            NumeralProvider(), self.rule_provider)
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.rule_provider.rules
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> OfflineProvider:
+        return cls(load_rules(context.rules))
+
+    def options(self) -> dict[str, object]:
+        return self.rule_provider.options()
+
+    def moves(self, state: State, budget: Budget | None = None) -> Iterator[Move]:
+        if state.closed:
+            return
+        budget = budget if budget is not None else Budget()
+        for part in self.parts:
+            yield from part.moves(state, budget)
 
 
 def _replace(state: State, side: str, path: Path, new: Node) -> State:

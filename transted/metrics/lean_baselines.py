@@ -13,17 +13,18 @@ an LLM.
 Assumed statements are declared as ``axiom`` so that ``#print axioms`` of a proof shows
 exactly what it used: a closure counts only with no error, no ``sorry`` (in the messages or
 as ``sorryAx``), only the standard axioms plus the other statement, and no reference to the
-statement being proved (USER_NEEDS 10). With no Lean, ``_score`` raises
+statement being proved (USER_NEEDS 10; the rule lives in :mod:`transted.lean.closure`).
+Metrics depend on the ``lean`` package, never the reverse. With no Lean, ``_score`` raises
 :class:`~transted.errors.LeanUnavailable` and the result is ``unavailable: ...``.
 """
 
 from __future__ import annotations
 
-import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from transted.errors import InputError, LeanTimeout, LeanUnavailable
 from transted.lean.backend import ReplBackend
+from transted.lean.closure import clean_closure
 from transted.lean.equality import (
     CANDIDATE_NAME,
     REFERENCE_NAME,
@@ -38,36 +39,9 @@ from transted.lean.versions import read_versions
 from transted.metrics.base import Metric, PairScore
 from transted.pairs import Pair, Statement
 
-__all__ = ["Typecheck", "DefEq", "BEqCheck", "BEQ_CLOSERS", "axioms_used", "clean_closure"]
+__all__ = ["Typecheck", "DefEq", "BEqCheck", "BEQ_CLOSERS", "score_pair_task"]
 
 BEQ_CLOSERS: tuple[str, ...] = ("tauto", "simp_all", "omega", "exact?")
-STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
-_AXIOMS = re.compile(r"^'(?P<name>[^']+)' (?:depends on axioms: \[(?P<axioms>[^\]]*)\]"
-                     r"|does not depend on any axioms)", re.M)
-
-
-def axioms_used(result: CommandResult, name: str) -> frozenset[str] | None:
-    """The axioms ``#print axioms name`` reported, or None if it printed nothing for it.
-
-    Lean prints ``'n' depends on axioms: [propext, thm_P]`` or
-    ``'n' does not depend on any axioms``.
-    """
-    for info in result.infos():
-        for match in _AXIOMS.finditer(info):
-            if match.group("name") == name:
-                listed = match.group("axioms") or ""
-                return frozenset(a.strip() for a in listed.split(",") if a.strip())
-    return None
-
-
-def clean_closure(result: CommandResult, proved: str, assumed: str) -> bool:
-    """The closure rule: no error, no sorry, axioms ⊆ standard ∪ {assumed}, no self-use."""
-    if not result.ok or result.uses_sorry:
-        return False
-    axioms = axioms_used(result, proved)
-    if axioms is None or not axioms <= STANDARD_AXIOMS | {assumed}:
-        return False
-    return not any(proved in s for s in result.infos() if s.startswith("Try this"))
 
 
 class _LeanBaseline(Metric):
@@ -206,3 +180,12 @@ class BEqCheck(_LeanBaseline):
         return PairScore(proved, {"outcome": "proved" if proved else "not-proved",
                                   "forward": forward, "backward": backward,
                                   "failures": (why_f + why_b)[:6]})
+
+
+def score_pair_task(backend: ReplBackend, job: tuple[str, dict[str, Any], Any]) -> Any:
+    """:class:`~transted.lean.pool.LeanWorkerPool` task: score ``(metric_name, options,
+    pair)`` with a Lean metric on this worker's backend."""
+    from transted.metrics.registry import get_metric
+
+    name, options, pair = job
+    return get_metric(name, backend=backend, **options).score_pair(pair)

@@ -1,0 +1,131 @@
+"""The costed edits of a statement pair: which relation, numeral, type or hypothesis differs,
+and what it cost — the data behind ``--explain`` and ``disagreements.md``.
+
+:func:`costed_edits` recomputes the optimal alignment (edist's Zhang–Shasha backtrace under the
+same cost model) and, for ``cost="semantic"``, the hypothesis and binder assignment of
+:mod:`transted.ted.hypotheses`; the costs of the edits it lists add up to the distance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from edist.ted import ted_backtrace
+
+from transted.opt.node import SLOT, Node
+from transted.ted.backends import flatten
+from transted.ted.cost import CostModel
+from transted.ted.distance import TreeEditDistance
+from transted.ted.hypotheses import HypothesisAlignedDistance
+from transted.ted.semantic import SemanticCost
+from transted.ted.statement_distance import make_cost
+
+__all__ = ["CostedEdit", "costed_edits", "node_edits", "format_edits"]
+
+
+@dataclass(frozen=True)
+class CostedEdit:
+    """One edit: ``op`` is rename / delete / insert / unmatched; ``where`` the part of the
+    statement (conclusion, hypothesis 2, binder 1, whole); ``kind`` the label's cost class."""
+
+    op: str
+    where: str
+    kind: str
+    reference: str | None
+    candidate: str | None
+    cost: float
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        if self.op == "rename":
+            what = f"{self.reference} → {self.candidate}"
+        elif self.op in ("delete", "unmatched") and self.reference is not None:
+            what = f"{self.reference} only in the reference"
+        else:
+            what = f"{self.candidate} only in the candidate"
+        return f"{self.where}: {self.kind} {self.op}: {what} (cost {self.cost:g})"
+
+
+def _text(node: Node) -> str:
+    from transted.search.lean_text import to_lean  # pure renderer (opt.node only); lazy: no cycle
+
+    return to_lean(node)
+
+
+def _show(label: str) -> str:
+    return label.replace(SLOT, "·")
+
+
+def _kind(cost: CostModel, label: str) -> str:
+    return cost.class_of(label) if isinstance(cost, SemanticCost) else "node"
+
+
+def node_edits(t1: Node, t2: Node, cost: CostModel, where: str = "whole") -> list[CostedEdit]:
+    """The non-free edits of an optimal node alignment of ``t1`` into ``t2`` under ``cost``."""
+    l1, a1 = flatten(t1)
+    l2, a2 = flatten(t2)
+
+    def delta(x: str | None, y: str | None) -> float:
+        if y is None:
+            return cost.delete(x) if x is not None else 0.0
+        if x is None:
+            return cost.insert(y)
+        return cost.rename(x, y)
+
+    out: list[CostedEdit] = []
+    for op in ted_backtrace(l1, a1, l2, a2, delta):
+        i, j = op._left, op._right
+        a = l1[i] if i >= 0 else None
+        b = l2[j] if j >= 0 else None
+        c = delta(a, b)
+        if c == 0:
+            continue
+        if a is not None and b is not None:
+            kind = _kind(cost, a) if _kind(cost, a) == _kind(cost, b) else \
+                f"{_kind(cost, a)}→{_kind(cost, b)}"
+            out.append(CostedEdit("rename", where, kind, _show(a), _show(b), c))
+        elif a is not None:
+            out.append(CostedEdit("delete", where, _kind(cost, a), _show(a), None, c))
+        else:
+            assert b is not None
+            out.append(CostedEdit("insert", where, _kind(cost, b), None, _show(b), c))
+    return out
+
+
+def costed_edits(t1: Node, t2: Node, *, cost: str = "semantic") -> list[CostedEdit]:
+    """Costed edits turning reference tree ``t1`` into candidate ``t2`` under ``cost``
+    (``unit``: node edits of plain TED; ``semantic``: hypotheses/binders aligned as units)."""
+    model = make_cost(cost)
+    if cost == "unit":
+        return node_edits(t1, t2, model)
+    ted = TreeEditDistance(cost=model)
+    h = HypothesisAlignedDistance(ted, model)
+    d = h.details(t1, t2)
+    p1, p2 = d["parts"]
+    out: list[CostedEdit] = []
+    for part, items1, items2, unmatched in (
+            ("binder", p1.binders, p2.binders, h.units.binder),
+            ("hypothesis", p1.hypotheses, p2.hypotheses, h.units.hypothesis)):
+        for i, j, c in d["binders" if part == "binder" else "hypotheses"]:
+            if i is not None and j is not None:
+                if c:
+                    out.extend(node_edits(items1[i], items2[j], model, f"{part} {i + 1}"))
+            else:
+                ref = _text(items1[i]) if i is not None else None
+                cand = _text(items2[j]) if j is not None else None
+                out.append(CostedEdit("unmatched", f"{part} {(i if i is not None else j) + 1}",
+                                      part, ref, cand, unmatched))
+    out.extend(node_edits(p1.conclusion, p2.conclusion, model, "conclusion"))
+    return out
+
+
+def format_edits(edits: list[CostedEdit], limit: int = 12) -> list[str]:
+    """Plain-text lines, dearest first (for ``--explain`` and ``disagreements.md``)."""
+    ranked = sorted(edits, key=lambda e: -e.cost)
+    lines = [str(e) for e in ranked[:limit]]
+    if len(ranked) > limit:
+        rest = sum(e.cost for e in ranked[limit:])
+        lines.append(f"… {len(ranked) - limit} more edits (cost {rest:g})")
+    return lines
