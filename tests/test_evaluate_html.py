@@ -59,6 +59,7 @@ def test_report_is_self_contained_and_complete(run):
     assert "x &lt; y" in text and "x < y" not in text and "swap<1>" not in text
     # The tree diff marks the relabelled leaves of the swapped conclusion.
     assert 'class="relabelled"' in section
+    assert section.count("Costed edits") == 2  # one list per disagreement
     # The per-pair table shows ted's explanation (details) and the verdict.
     assert "size_reference" in text and "not equivalent" in text
 

@@ -10,7 +10,8 @@ each metric's score, verdict and explanation (the result's ``details``, read bac
 The tree diff is the optimal unit-cost TED mapping (edist's backtrace,
 :func:`transted.search.explain.tree_diff`) between the two statements' operator trees as the
 ``ted`` metric builds them (default tree options): each node is unchanged, relabelled, deleted
-from the reference or inserted in the candidate. No external asset: inline CSS, the plot as a
+from the reference or inserted in the candidate; under it, the ``ted`` metric's costed edits
+(:func:`transted.ted.edits.costed_edits`, dearest first). No external asset: inline CSS, the plot as a
 base64 ``data:`` URI; every piece of text from the data goes through :func:`html.escape`.
 """
 
@@ -264,15 +265,22 @@ def _tree_diff_html(pair: Any) -> str:
     from transted.errors import TranstedError
     from transted.metrics.ted import TEDSimilarity
     from transted.search.explain import tree_diff
+    from transted.ted.edits import format_edits
 
+    metric = TEDSimilarity()
     try:
-        ref, cand = TEDSimilarity().trees(pair)
+        ref, cand = metric.trees(pair)
+        edits = format_edits(metric.costed_edits(pair))
     except (TranstedError, ValueError) as e:
         return f'<p class="bad">No tree diff: {escape(str(e))}</p>'
     left, right = tree_diff(ref, cand)
     changed = sum(m != "=" for m in left) + sum(m != "=" for m in right)
+    costed = "".join(f"<li>{escape(line)}</li>" for line in edits)
     return (f'<p class="det">{ref.size()} / {cand.size()} nodes; {changed} marked.</p>'
-            f'<div class="diff"><div><b>Reference tree</b>{_tree_html(ref, left)}</div>'
+            + (f"<p><b>Costed edits</b> (<code>ted</code>, cost "
+               f"<code>{escape(metric.cost_name)}</code>, dearest first):</p>"
+               f'<ul class="det">{costed}</ul>' if costed else "")
+            + f'<div class="diff"><div><b>Reference tree</b>{_tree_html(ref, left)}</div>'
             f"<div><b>Candidate tree</b>{_tree_html(cand, right)}</div></div>")
 
 
