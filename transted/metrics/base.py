@@ -41,6 +41,11 @@ class MetricResult(BaseModel):
     input: str | None = None
     """Short hash of the pair's two statements (resume refuses a result made from other text)."""
     details: dict[str, Any] = {}
+    verdict: Literal["equivalent", "not-equivalent"] | None = None
+    """The metric's decision: its shipped threshold (``transted.evaluate.decision``), a verdict
+    metric's own answer, or definite evidence (``details["evidence"]``); null without a
+    score or without a shipped threshold."""
+    decided_by: Literal["threshold", "binary", "evidence"] | None = None
 
 
 @dataclass
@@ -70,8 +75,24 @@ class Metric(ABC):
         return {}
 
     @property
-    def signature(self) -> Signature:
+    def base_signature(self) -> Signature:
+        """The signature without the decision-rule field (what a shipped threshold keys on)."""
         return Signature.build(self.name, {"v": self.version, **self.options()})
+
+    @property
+    def signature(self) -> Signature:
+        fields: dict[str, object] = {"v": self.version, **self.options()}
+        if not self.binary:
+            rule = self.decision_rule()
+            fields["threshold"] = rule.field() if rule is not None else "none"
+        return Signature.build(self.name, fields)
+
+    def decision_rule(self) -> Any:
+        """The shipped :class:`~transted.evaluate.decision.DecisionRule` for exactly this
+        computation, or None (other options, or not derived yet)."""
+        from transted.evaluate.decision import rule_for
+
+        return rule_for(self.name, str(self.base_signature))
 
     @abstractmethod
     def _score(self, pair: Pair) -> PairScore:
@@ -86,7 +107,16 @@ class Metric(ABC):
             return MetricResult(**base, score=None, error=f"unavailable: {e}", status="unavailable")
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
-        return MetricResult(**base, score=float(scored.value), details=scored.details)
+        from transted.evaluate.decision import make_verdict
+
+        score = float(scored.value)
+        rule = None if self.binary else self.decision_rule()
+        verdict, decided_by = make_verdict(
+            score, binary=self.binary or bool(scored.details.get("binary")),
+            threshold=rule.threshold if rule is not None else None,
+            evidence=scored.details.get("evidence"))
+        return MetricResult(**base, score=score, details=scored.details, verdict=verdict,
+                            decided_by=decided_by)
 
 
 def pair_hash(pair: Pair) -> str:
