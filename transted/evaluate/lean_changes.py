@@ -10,6 +10,7 @@ evidence hook (:data:`transted.evaluate.perturb_lean.Validator`).
 from __future__ import annotations
 
 import random
+import re
 
 from transted.evaluate.lean_rewrites import Skip, _fresh, _pick, _replace
 from transted.evaluate.lean_sites import NUMERIC_TYPES, Statement, splice
@@ -251,14 +252,24 @@ def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
         lt, rt = st.text(a.lhs), st.text(a.rhs)
         if op not in ("-", "/", "^") or lt == rt:
             continue
-        if lt.isdigit() and rt.isdigit() and _value(op, int(lt), int(rt)) == _value(
-                op, int(rt), int(lt)):
+        a_val, b_val = _literal(lt), _literal(rt)
+        if a_val is not None and b_val is not None and _value(op, a_val, b_val) == _value(
+                op, b_val, a_val):
             continue
         sites.append(a)
     a = _pick(rng, sites, "no -, /, ^ with distinct operands")
     op = st.tok(a.op)
     new = f"{st.operand(a.rhs)} {op} {st.operand(a.lhs)}"
     return _replace(st, Span(a.lhs.start, a.rhs.end), new), f"{op} operands swapped"
+
+
+_LITERAL = re.compile(r"^\(?\s*(\d+)\s*(?::\s*[ℕℤℚℝℂ]\s*)?\)?$")
+
+
+def _literal(text: str) -> int | None:
+    """The value of a literal, bare or type-ascribed (`(2 : ℕ)`), else None."""
+    m = _LITERAL.match(text)
+    return int(m.group(1)) if m else None
 
 
 def _value(op: str, a: int, b: int) -> object:

@@ -225,7 +225,7 @@ _DECLARES = {
                 "cpow", "arg", "conj", "ofReal"},
     "Rat": {"num", "den", "floor", "ceil", "cast", "sqrt", "add", "mul", "sub", "div"},
     "_root_": {"Prime", "gcd", "lcm", "abs", "max", "min", "floor", "ceil", "id", "dist",
-               "exp", "cos", "sin", "log"},
+               },
 }
 
 
