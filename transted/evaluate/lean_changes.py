@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from transted.evaluate.lean_rewrites import Skip, _fresh, _pick, _replace
+from transted.evaluate.lean_rewrites import _fresh, _pick, _replace
 from transted.evaluate.lean_sites import NUMERIC_TYPES, Statement, splice
 from transted.evaluate.lean_spans import Span
 

@@ -24,7 +24,7 @@ from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
 
 __all__ = ["SensitivityRow", "SensitivityReport", "sample_per_kind", "run_sensitivity",
-           "sensitivity_rows", "blind_kinds", "CSV_COLUMNS"]
+           "sensitivity_rows", "blind_kinds", "CSV_COLUMNS", "sensitivity"]
 
 CSV_COLUMNS = ("metric", "kind", "label", "n", "mean_score", "correct_share")
 BLIND_BELOW = 0.5
@@ -207,3 +207,37 @@ def plot_heatmap(report: SensitivityReport, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str], out: str | Path, *,
+                pairs_out: str | Path | None = None, seed: int = 0,
+                per_kind: int | None = None, resume: bool = True,
+                progress: Callable[[str, int], Callable[[MetricResult, bool], None] | None]
+                | None = None) -> SensitivityReport:
+    """``transted sensitivity`` as a library call: build the suite from statement files
+    (``formal_statement`` + ``header`` per line), score it with the named metrics, write
+    ``sensitivity.csv/.md/.png`` and ``discards.json`` into ``out`` (and the pairs to
+    ``pairs_out``, with ``<pairs_out>.discards.json``)."""
+    import json
+
+    from transted.evaluate.harness import load_metric
+    from transted.evaluate.perturb_lean import (
+        generate_suite,
+        read_statements,
+        suite_summary,
+        write_suite,
+    )
+
+    loaded = [load_metric(name) for name in metrics]  # fail fast, before generating
+    stmts = [s for path in statements for s in read_statements(path)]
+    suite = generate_suite(stmts, seed=seed)
+    if pairs_out is not None:
+        write_suite(suite, pairs_out)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "discards.json").write_text(json.dumps(suite_summary(suite), indent=2,
+                                                  ensure_ascii=False) + "\n", encoding="utf-8")
+    report = run_sensitivity(suite.pairs, loaded, out, per_kind=per_kind, seed=seed,
+                             resume=resume, progress=progress)
+    report.files["discards"] = out / "discards.json"
+    return report
