@@ -143,3 +143,39 @@ def test_shipped_thresholds_equal_the_procedure(tmp_path):
                             seed=data["seed"], per_kind=data["per_kind"])
     for name in ("ted", "bleu"):
         assert got["metrics"][name] == content["metrics"][name]
+
+
+def _evaluation(scores, evidence=None, default=None):
+    from transted.evaluate.harness import MetricEvaluation
+
+    s = np.array(scores, dtype=float)
+    errors = {str(i): "boom" for i, v in enumerate(scores) if v is None or np.isnan(v)}
+    return MetricEvaluation("m", "metric:m", False, s, errors, default_threshold=default,
+                            evidence=evidence or [None] * len(scores))
+
+
+def test_default_mode_evidence_and_abstention():
+    from transted.evaluate.harness import EvalConfig, evaluate_metric
+
+    labels = np.array([True, True, False, False, True])
+    scores = [0.9, 0.4, 0.3, 0.8, np.nan]
+    ev = evaluate_metric(_evaluation(scores, [None, "proved", None, None, None], default=0.5),
+                         labels, EvalConfig(threshold_mode="default", n_boot=10),
+                         groups=["a", "a", "b", "c", "d"])
+    # threshold 0.5: T F F T F; evidence flips pair 1 to T; the NaN pair is negative
+    assert ev.predictions.tolist() == [True, True, False, True, False]
+    assert ev.threshold == 0.5 and ev.n_evidence == 1
+    assert (ev.agreement.tp, ev.agreement.fp, ev.agreement.fn) == (2, 1, 1)
+    # abstained: 4 of 5 scored; on those, 3 of 4 right
+    assert ev.abstain["coverage"] == 0.8 and ev.abstain["n_abstained"] == 1
+    assert ev.abstain["accuracy"] == 0.75
+    assert set(ev.modes) == {"oracle", "cv", "default"}
+    assert ev.modes["default"]["accuracy"] == 0.6
+
+
+def test_default_mode_without_a_rule_reports_no_numbers():
+    from transted.evaluate.harness import EvalConfig, evaluate_metric
+
+    ev = evaluate_metric(_evaluation([0.2, 0.9]), np.array([False, True]),
+                         EvalConfig(threshold_mode="default", n_boot=10))
+    assert ev.agreement is None and ev.status == "no default threshold"
