@@ -238,6 +238,7 @@ def write_suite(suite: Suite, path: str | Path) -> None:
     from transted.pairs import write_pairs
 
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     write_pairs(suite.pairs, path)
     path.with_suffix(path.suffix + ".discards.json").write_text(
         json.dumps(suite_summary(suite), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -163,8 +163,9 @@ def _mode_note(run: EvalRun) -> str:
                  else "leave-one-problem-out") + "); the median and range of those "
               "thresholds are shown.",
         "default": "`default`: the metric's shipped threshold (`transted/evaluate/"
-                   "thresholds.yaml`, derived without these labels' test use; see "
-                   "docs/EVALUATION.md).",
+                   "thresholds.yaml`, derived from the repository's dev pairs and Lean "
+                   "sensitivity suite; on those dev pairs it is not an out-of-sample figure — "
+                   "the file's grouped-CV figures are; see docs/SENSITIVITY.md).",
     }
     text = notes[run.config.threshold_mode]
     if run.config.threshold_mode != "fixed":
