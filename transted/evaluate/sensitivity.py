@@ -78,10 +78,19 @@ def _kind(pair: Pair) -> str:
         raise InputError(f"pair {pair.id!r} has no `meta.perturbation.kind`") from None
 
 
+def _ordered_kinds(pairs: Sequence[Pair]) -> list[str]:
+    """``identical``, then the generators' order (faithful first), then any other kind."""
+    from transted.evaluate.perturb_lean import GENERATORS
+
+    order = {k: i for i, k in enumerate(["identical", *GENERATORS])}
+    kinds = dict.fromkeys(_kind(p) for p in pairs)
+    return sorted(kinds, key=lambda k: order.get(k, len(order)))
+
+
 def sensitivity_rows(pairs: Sequence[Pair], results: dict[str, list[MetricResult]]
                      ) -> list[SensitivityRow]:
     """Aggregate per metric and kind; ``results[metric]`` is in ``pairs`` order."""
-    kinds = list(dict.fromkeys(_kind(p) for p in pairs))
+    kinds = _ordered_kinds(pairs)
     rows = []
     for metric, res in results.items():
         for kind in kinds:
@@ -129,8 +138,7 @@ def run_sensitivity(pairs: Sequence[Pair], metrics: Sequence[Metric], out: str |
         results[metric.name] = score_pairs(chosen, metric, path, resume=resume,
                                            on_result=callback)
     rows = sensitivity_rows(chosen, results)
-    report = SensitivityReport(rows, [m.name for m in metrics],
-                               list(dict.fromkeys(_kind(p) for p in chosen)),
+    report = SensitivityReport(rows, [m.name for m in metrics], _ordered_kinds(chosen),
                                {m.name: str(m.signature) for m in metrics}, sampled=per_kind)
     report.files = write_sensitivity(report, out)
     return report
