@@ -81,11 +81,18 @@ class Metric(ABC):
 
     @property
     def signature(self) -> Signature:
+        return self._signature_and_rule()[0]
+
+    def _signature_and_rule(self) -> tuple[Signature, Any]:
+        """The signature and the decision rule, from one call to :meth:`options`."""
+        from transted.evaluate.decision import rule_for
+
         fields: dict[str, object] = {"v": self.version, **self.options()}
-        if not self.binary:
-            rule = self.decision_rule()
-            fields["threshold"] = rule.field() if rule is not None else "none"
-        return Signature.build(self.name, fields)
+        if self.binary:
+            return Signature.build(self.name, fields), None
+        rule = rule_for(self.name, str(Signature.build(self.name, fields)))
+        fields["threshold"] = rule.field() if rule is not None else "none"
+        return Signature.build(self.name, fields), rule
 
     def decision_rule(self) -> Any:
         """The shipped :class:`~transted.evaluate.decision.DecisionRule` for exactly this
@@ -99,8 +106,9 @@ class Metric(ABC):
         """Score one pair; raise a TranstedError for input the metric cannot handle."""
 
     def score_pair(self, pair: Pair) -> MetricResult:
-        base: dict[str, Any] = {"id": pair.id, "metric": self.name, "signature": str(self.signature),
-                "input": pair_hash(pair)}
+        signature, rule = self._signature_and_rule()
+        base: dict[str, Any] = {"id": pair.id, "metric": self.name, "signature": str(signature),
+                                "input": pair_hash(pair)}
         try:
             scored = self._score(pair)
         except LeanUnavailable as e:
@@ -110,7 +118,6 @@ class Metric(ABC):
         from transted.evaluate.decision import make_verdict
 
         score = float(scored.value)
-        rule = None if self.binary else self.decision_rule()
         verdict, decided_by = make_verdict(
             score, binary=self.binary or bool(scored.details.get("binary")),
             threshold=rule.threshold if rule is not None else None,
