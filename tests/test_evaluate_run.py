@@ -104,7 +104,7 @@ def test_cv_mode_is_not_better_than_oracle(tmp_path: Path) -> None:
     oracle = run_eval(DATA, ["bleu"], tmp_path / "o", config=FAST).summary()["metrics"]
     cv = run_eval(DATA, ["bleu"], tmp_path / "c",
                   config=EvalConfig(threshold_mode="cv", n_boot=20)).summary()["metrics"]
-    assert cv["bleu"]["threshold_mode"] == "cv" and cv["bleu"]["cv_folds"] == "loo"
+    assert cv["bleu"]["threshold_mode"] == "cv" and cv["bleu"]["cv_folds"] == "leave-one-problem-out"
     assert cv["bleu"]["accuracy"] <= oracle["bleu"]["accuracy"]
     low, high = cv["bleu"]["threshold_range"]
     assert low <= cv["bleu"]["threshold"] <= high

@@ -7,7 +7,12 @@ see :mod:`transted.evaluate.threshold`) and computes agreement with the expert l
 (:mod:`transted.evaluate.agreement`), and :mod:`transted.evaluate.report` writes the files.
 
 A pair whose score is missing (metric error) is counted in ``n_errors`` and predicted
-*negative*: a metric that cannot judge a pair has not accepted it. A metric whose every result
+*negative*: a metric that cannot judge a pair has not accepted it. The same pairs are also
+reported as *abstained*: ``coverage`` (share scored) and agreement on the scored pairs only.
+Definite evidence in a result (``details["evidence"]`` ``proved``/``refuted``) overrides the
+threshold and is counted in ``n_evidence``. Whatever the mode, every metric also gets the
+``oracle``, grouped ``cv`` and ``default`` (shipped threshold) figures side by side, so no
+report shows an oracle figure alone. A metric whose every result
 is ``unavailable`` (e.g. a Lean metric without Lean) is reported as unavailable, with no
 numbers. Binary metrics (verdicts) are never thresholded: their mode is ``binary`` and a pair
 is positive iff its score is 1.0.
@@ -51,11 +56,13 @@ class EvalConfig:
 
     Parameters
     ----------
-    threshold_mode : {"oracle", "calibrated", "fixed", "cv"}
+    threshold_mode : {"oracle", "calibrated", "fixed", "cv", "default"}
         ``oracle``: best threshold on the evaluated labels themselves (optimistic, as the
         papers report); ``calibrated``: best threshold on a dev file, applied here; ``fixed``:
         ``threshold`` as given; ``cv``: each pair classified with a threshold chosen on the
-        other pairs (leave-one-out, or ``cv_folds`` seeded folds).
+        other problems (pairs sharing a reference statement share a fold; leave-one-problem-
+        out, or ``cv_folds`` seeded grouped folds); ``default``: the metric's shipped
+        threshold (:mod:`transted.metrics.decision`).
     oracle_rule : {"accuracy", "gted"}
         How a best threshold is chosen (see :mod:`transted.evaluate.threshold`).
     n_boot, seed, confidence : bootstrap resamples, RNG seed, interval coverage.
@@ -63,7 +70,7 @@ class EvalConfig:
     top_disagreements : pairs listed per metric in ``disagreements.md``.
     """
 
-    MODES: ClassVar[tuple[str, ...]] = ("oracle", "calibrated", "fixed", "cv")
+    MODES: ClassVar[tuple[str, ...]] = ("oracle", "calibrated", "fixed", "cv", "default")
 
     threshold_mode: str = "oracle"
     threshold: float | None = None
@@ -96,7 +103,8 @@ class EvalConfig:
         else:
             options["rule"] = self.oracle_rule
         if self.threshold_mode == "cv":
-            options["folds"] = self.cv_folds or "loo"
+            options["folds"] = self.cv_folds or "lopo"
+            options["groups"] = "problem"
         options.update({"positive": self.positive, "boot": self.n_boot, "seed": self.seed,
                         "ci": self.confidence, "errors": "negative", "data": data_digest or "none"})
         if dev_digest:
@@ -198,6 +206,15 @@ class MetricEvaluation:
     fold_thresholds: NDArray[np.float64] | None = None
     agreement: Agreement | None = None
     intervals: dict[str, object] = field(default_factory=dict)
+    default_threshold: float | None = None
+    """The shipped threshold of this exact metric computation, if any."""
+    evidence: list[object] = field(default_factory=list)
+    """Per pair: ``details["evidence"]`` of its result (``proved``/``refuted``/None)."""
+    n_evidence: int = 0
+    modes: dict[str, dict[str, object]] = field(default_factory=dict)
+    """Mode → {threshold, accuracy, kappa} for oracle, cv and default (the side-by-side table)."""
+    abstain: dict[str, object] = field(default_factory=dict)
+    """Coverage and agreement on the scored pairs only (errors abstained, not negative)."""
 
     def summary(self, config: EvalConfig) -> dict[str, object]:
         """The ``summary.json`` entry: the keys other tools read, then extras."""
@@ -214,11 +231,13 @@ class MetricEvaluation:
             "f1": a.f1 if a else None, "n": len(self.scores), "n_errors": len(self.errors),
             "n_unavailable": self.n_unavailable, "status": self.status, "binary": self.binary,
             "errors_predicted": "negative",
+            "n_evidence": self.n_evidence, "default_threshold": self.default_threshold,
+            "modes": self.modes, "abstain": self.abstain,
         }
         if self.threshold_mode in ("oracle", "calibrated", "cv"):
             entry["oracle_rule"] = config.oracle_rule
         if self.fold_thresholds is not None:
-            entry["cv_folds"] = config.cv_folds or "loo"
+            entry["cv_folds"] = config.cv_folds or "leave-one-problem-out"
             entry["threshold_range"] = [float(self.fold_thresholds.min()),
                                         float(self.fold_thresholds.max())]
         if self.intervals:
@@ -227,7 +246,7 @@ class MetricEvaluation:
 
 
 def collect(name: str, signature: str, results: Sequence[MetricResult],
-            *, binary: bool) -> MetricEvaluation:
+            *, binary: bool, default_threshold: float | None = None) -> MetricEvaluation:
     """Gather a metric's results (in pair order) into a :class:`MetricEvaluation`."""
     scores = np.array([np.nan if r.score is None else r.score for r in results], dtype=float)
     errors = {r.id: r.error or r.status for r in results if r.score is None}
@@ -235,35 +254,98 @@ def collect(name: str, signature: str, results: Sequence[MetricResult],
     ok = [r for r in results if r.score is not None]
     binary = binary or bool(ok) and all(r.details.get("binary") for r in ok)
     status = "unavailable" if results and unavailable == len(results) else "ok"
-    return MetricEvaluation(name, signature, binary, scores, errors, unavailable, status)
+    return MetricEvaluation(name, signature, binary, scores, errors, unavailable, status,
+                            default_threshold=default_threshold,
+                            evidence=[r.details.get("evidence") for r in results])
 
 
 def evaluate_metric(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig, *,
-                    dev: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None
-                    ) -> MetricEvaluation:
-    """Choose the threshold, predict, and fill in agreement and intervals (in place)."""
+                    dev: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None,
+                    groups: Sequence[str] | None = None) -> MetricEvaluation:
+    """Choose the threshold, predict, and fill in agreement and intervals (in place).
+
+    ``groups`` (the problem of each pair) makes ``cv`` folds grouped; without it every pair
+    is its own problem.
+    """
     if ev.status == "unavailable":
         ev.threshold_mode = "unavailable"
         return ev
+    groups = list(groups) if groups is not None else [str(i) for i in range(len(labels))]
     if ev.binary:
         ev.threshold, ev.threshold_mode = 0.5, "binary"
         ev.predictions = predict(ev.scores, 0.5)
     elif config.threshold_mode == "cv":
         ev.predictions, ev.fold_thresholds = cross_validated_predictions(
-            ev.scores, labels, rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed)
+            ev.scores, labels, rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed,
+            groups=groups)
         ev.threshold, ev.threshold_mode = float(np.median(ev.fold_thresholds)), "cv"
+    elif config.threshold_mode == "default" and ev.default_threshold is None:
+        ev.threshold_mode = "no default"
+        ev.status = "no default threshold"
+        return ev
     else:
         ev.threshold = _threshold(ev, labels, config, dev)
         ev.threshold_mode = config.threshold_mode
         ev.predictions = predict(ev.scores, ev.threshold)
+    ev.predictions, ev.n_evidence = apply_evidence(ev.predictions, ev.evidence)
     ev.agreement = agreement_score(labels, ev.predictions)
     ev.intervals = bootstrap_ci(labels, ev.predictions, n_boot=config.n_boot, seed=config.seed,
                                 confidence=config.confidence)
+    ev.abstain = abstention(ev, labels)
+    if not ev.binary:
+        ev.modes = mode_comparison(ev, labels, config, groups)
     return ev
+
+
+def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]
+                   ) -> tuple[NDArray[np.bool_], int]:
+    """Definite evidence overrides a verdict: ``proved`` → True, ``refuted`` → False."""
+    out = predictions.copy()
+    n = 0
+    for i, e in enumerate(evidence):
+        if e in ("proved", "refuted"):
+            out[i] = e == "proved"
+            n += 1
+    return out, n
+
+
+def abstention(ev: MetricEvaluation, labels: NDArray[np.bool_]) -> dict[str, object]:
+    """Coverage and agreement on the scored pairs only (a failed pair abstains)."""
+    scored = ~np.isnan(ev.scores)
+    out: dict[str, object] = {"coverage": float(scored.mean()) if len(scored) else None,
+                              "n_abstained": int((~scored).sum())}
+    if scored.any() and ev.predictions is not None:
+        a = agreement_score(labels[scored], ev.predictions[scored])
+        out.update({"accuracy": a.accuracy, "kappa": a.kappa})
+    return out
+
+
+def mode_comparison(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig,
+                    groups: Sequence[str]) -> dict[str, dict[str, object]]:
+    """Oracle, grouped-cv and default figures of one graded metric, whatever the mode."""
+    out: dict[str, dict[str, object]] = {}
+    t = select_threshold(ev.scores, labels, rule=config.oracle_rule)
+    out["oracle"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
+    if len(set(groups)) >= 2:
+        preds, used = cross_validated_predictions(ev.scores, labels, rule=config.oracle_rule,
+                                                  folds=config.cv_folds, seed=config.seed,
+                                                  groups=groups)
+        out["cv"] = _figures(labels, apply_evidence(preds, ev.evidence)[0], float(np.median(used)))
+    if ev.default_threshold is not None:
+        t = ev.default_threshold
+        out["default"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
+    return out
+
+
+def _figures(labels: NDArray[np.bool_], preds: NDArray[np.bool_], t: float) -> dict[str, object]:
+    a = agreement_score(labels, preds)
+    return {"threshold": t, "accuracy": a.accuracy, "kappa": a.kappa}
 
 
 def _threshold(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig,
                dev: tuple[NDArray[np.float64], NDArray[np.bool_]] | None) -> float:
+    if config.threshold_mode == "default":
+        return float(ev.default_threshold)  # type: ignore[arg-type]  # checked by the caller
     if config.threshold_mode == "fixed":
         return float(config.threshold)  # type: ignore[arg-type]  # checked in EvalConfig
     if config.threshold_mode == "calibrated":

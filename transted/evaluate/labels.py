@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from transted.errors import InputError
 from transted.pairs import Pair
 
-__all__ = ["EPLA_CATEGORIES", "DEFAULT_POSITIVE", "parse_positive", "gold_labels"]
+__all__ = ["EPLA_CATEGORIES", "DEFAULT_POSITIVE", "parse_positive", "gold_labels", "problem_group"]
 
 EPLA_CATEGORIES = ("a", "b", "c", "d", "e")
 DEFAULT_POSITIVE = ("a", "b")
@@ -68,3 +68,13 @@ def gold_labels(pairs: Sequence[Pair], *, positive: Sequence[str] = DEFAULT_POSI
             raise InputError(f"{source}: pair {pair.id!r} has no `label` and no "
                              "`meta.epla_category`; cannot measure agreement on it")
     return out
+
+
+def problem_group(pair: Pair) -> str:
+    """The problem a pair belongs to: ``meta.group`` if set, else its reference statement
+    (whitespace-normalised, with its header) — pairs sharing a reference share a problem."""
+    group = pair.meta.get("group")
+    if group is not None:
+        return str(group)
+    ref = pair.reference
+    return " ".join((ref.header or "").split()) + "\n" + " ".join(ref.statement.split())

@@ -25,7 +25,7 @@ from transted.evaluate.harness import (
     score_metric,
     scores_path,
 )
-from transted.evaluate.labels import gold_labels
+from transted.evaluate.labels import gold_labels, problem_group
 from transted.metrics.base import MetricResult
 from transted.pairs import Pair, read_pairs
 
@@ -62,6 +62,7 @@ class EvalRun:
                 "dev": ({"path": str(self.dev), "sha256": self.dev_digest}
                         if self.dev else None),
                 "threshold_mode": self.config.threshold_mode,
+                "n_problems": len({problem_group(p) for p in self.pairs}),
                 "oracle_rule": self.config.oracle_rule,
                 "positive": list(self.config.positive),
                 "n_boot": self.config.n_boot, "seed": self.config.seed,
@@ -106,6 +107,7 @@ def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
     dev_pairs = read_pairs(dev) if dev is not None else None
     dev_labels = (gold_labels(dev_pairs, positive=config.positive, source=str(dev))
                   if dev_pairs is not None else None)
+    groups = [problem_group(p) for p in pairs]
     loaded = [load_metric(name) for name in metrics]  # fail fast, before any scoring
     claim_out_dir(out, data, dev, resume=resume)  # refuses a folder made from other inputs
     evaluations = []
@@ -113,7 +115,9 @@ def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
         callback = progress(metric.name, "data", len(pairs)) if progress else None
         results = score_metric(pairs, metric, scores_path(out, metric.name),
                                resume=resume, on_result=callback)
-        ev = collect(metric.name, str(metric.signature), results, binary=metric.binary)
+        rule = None if metric.binary else metric.decision_rule()
+        ev = collect(metric.name, str(metric.signature), results, binary=metric.binary,
+                     default_threshold=rule.threshold if rule is not None else None)
         dev_scores = None
         if dev_pairs is not None and dev_labels is not None and not ev.binary:
             callback = progress(metric.name, "dev", len(dev_pairs)) if progress else None
@@ -122,7 +126,7 @@ def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
                                        resume=resume, on_result=callback)
             dev_ev = collect(metric.name, str(metric.signature), dev_results, binary=False)
             dev_scores = (dev_ev.scores, dev_labels)
-        evaluations.append(evaluate_metric(ev, labels, config, dev=dev_scores))
+        evaluations.append(evaluate_metric(ev, labels, config, dev=dev_scores, groups=groups))
     data_digest = file_digest(data)
     dev_digest = file_digest(dev) if dev is not None else ""
     run = EvalRun(data, pairs, labels, config, evaluations,

@@ -37,6 +37,7 @@ __all__ = [
     "candidate_thresholds",
     "select_threshold",
     "cross_validated_predictions",
+    "grouped_folds",
     "predict",
 ]
 
@@ -166,8 +167,40 @@ def select_threshold(scores: ArrayLike, labels: ArrayLike, *, rule: str = "accur
     return float(sw.thresholds[_best_index(sw, rule)])
 
 
+def grouped_folds(labels: ArrayLike, groups: ArrayLike, *, folds: int = 5, seed: int = 0
+                  ) -> NDArray[np.int64]:
+    """Fold number of each pair such that all pairs of a group share a fold.
+
+    ``folds=0``: one fold per group (leave-one-group-out); ``folds=k``: scikit-learn's
+    ``StratifiedGroupKFold(k, shuffle=True, random_state=seed)`` (classes balanced across
+    folds as far as the groups allow), or ``GroupKFold(k)`` when a class has fewer groups than
+    folds. Raises ``ValueError`` when there are fewer groups than folds.
+    """
+    from sklearn.model_selection import GroupKFold, StratifiedGroupKFold
+
+    y = np.asarray(labels, dtype=bool)
+    _, g = np.unique(np.asarray(groups, dtype=str), return_inverse=True)
+    if len(y) != len(g):
+        raise ValueError(f"`labels` has {len(y)} items but `groups` has {len(g)}")
+    n_groups = int(g.max()) + 1 if len(g) else 0
+    if folds == 0:
+        return g.astype(np.int64)
+    if not isinstance(folds, int) or folds < 2 or folds > n_groups:
+        raise ValueError(f"`folds` must be 0 (leave-one-group-out) or in [2, {n_groups}] "
+                         f"(the number of groups), got {folds!r}")
+    fold_of = np.empty(len(y), dtype=np.int64)
+    smallest_class_groups = min(len(np.unique(g[y])), len(np.unique(g[~y])))
+    splitter = (StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
+                if smallest_class_groups >= folds else GroupKFold(n_splits=folds))
+    x = np.zeros((len(y), 1))
+    for k, (_, test) in enumerate(splitter.split(x, y, g)):
+        fold_of[test] = k
+    return fold_of
+
+
 def cross_validated_predictions(
-    scores: ArrayLike, labels: ArrayLike, *, rule: str = "accuracy", folds: int = 0, seed: int = 0
+    scores: ArrayLike, labels: ArrayLike, *, rule: str = "accuracy", folds: int = 0, seed: int = 0,
+    groups: ArrayLike | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
     """Predict every pair with a threshold chosen on the other pairs only.
 
@@ -177,6 +210,9 @@ def cross_validated_predictions(
         0 = leave-one-out; k >= 2 = k folds from a permutation drawn with
         ``np.random.default_rng(seed)``.
     seed : int, default=0
+    groups : array of str, optional
+        The problem of each pair: pairs of one problem always share a fold
+        (:func:`grouped_folds`; ``folds=0`` is then leave-one-group-out).
 
     Returns
     -------
@@ -189,7 +225,9 @@ def cross_validated_predictions(
         raise ValueError(f"`folds` must be 0 (leave-one-out) or in [2, {n}], got {folds!r}")
     if n < 2:
         raise ValueError("cross-validation needs at least two pairs")
-    if folds == 0:
+    if groups is not None:
+        fold_of = grouped_folds(y, groups, folds=folds, seed=seed)
+    elif folds == 0:
         fold_of = np.arange(n)
     else:
         fold_of = np.empty(n, dtype=int)

@@ -42,6 +42,11 @@ class MetricResult(BaseModel):
     input: str | None = None
     """Short hash of the pair's two statements (resume refuses a result made from other text)."""
     details: dict[str, Any] = {}
+    verdict: Literal["equivalent", "not-equivalent"] | None = None
+    """The metric's decision: its shipped threshold (``transted.metrics.decision``), a verdict
+    metric's own answer, or definite evidence (``details["evidence"]``); null without a
+    score or without a shipped threshold."""
+    decided_by: Literal["threshold", "binary", "evidence"] | None = None
 
 
 @dataclass
@@ -71,17 +76,40 @@ class Metric(ABC):
         return {}
 
     @property
-    def signature(self) -> Signature:
+    def base_signature(self) -> Signature:
+        """The signature without the decision-rule field (what a shipped threshold keys on)."""
         return Signature.build(self.name, {"v": self.version, **self.options()})
+
+    @property
+    def signature(self) -> Signature:
+        return self._signature_and_rule()[0]
+
+    def _signature_and_rule(self) -> tuple[Signature, Any]:
+        """The signature and the decision rule, from one call to :meth:`options`."""
+        from transted.metrics.decision import rule_for
+
+        fields: dict[str, object] = {"v": self.version, **self.options()}
+        if self.binary:
+            return Signature.build(self.name, fields), None
+        rule = rule_for(self.name, str(Signature.build(self.name, fields)))
+        fields["threshold"] = rule.field() if rule is not None else "none"
+        return Signature.build(self.name, fields), rule
+
+    def decision_rule(self) -> Any:
+        """The shipped :class:`~transted.metrics.decision.DecisionRule` for exactly this
+        computation, or None (other options, or not derived yet)."""
+        from transted.metrics.decision import rule_for
+
+        return rule_for(self.name, str(self.base_signature))
 
     @abstractmethod
     def _score(self, pair: Pair) -> PairScore:
         """Score one pair; raise a TranstedError for input the metric cannot handle."""
 
     def score_pair(self, pair: Pair) -> MetricResult:
-        base: dict[str, Any] = {"id": pair.id, "metric": self.name,
-                                "signature": str(self.signature),
-                "input": pair_hash(pair)}
+        signature, rule = self._signature_and_rule()
+        base: dict[str, Any] = {"id": pair.id, "metric": self.name, "signature": str(signature),
+                                "input": pair_hash(pair)}
         try:
             scored = self._score(pair)
         except LeanUnavailable as e:
@@ -91,7 +119,15 @@ class Metric(ABC):
                                 details=e.details())
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
-        return MetricResult(**base, score=float(scored.value), details=scored.details)
+        from transted.metrics.decision import make_verdict
+
+        score = float(scored.value)
+        verdict, decided_by = make_verdict(
+            score, binary=self.binary or bool(scored.details.get("binary")),
+            threshold=rule.threshold if rule is not None else None,
+            evidence=scored.details.get("evidence"))
+        return MetricResult(**base, score=score, details=scored.details, verdict=verdict,
+                            decided_by=decided_by)
 
 
 def pair_hash(pair: Pair) -> str:

@@ -1,0 +1,45 @@
+"""Re-derive transted/metrics/thresholds.yaml from the labelled data shipped in the repository.
+
+    python benchmarks/derive_thresholds.py [--metrics ted,bleu,transted] [--per-kind 80]
+        [--seed 0] [--work .cache/thresholds] [--out transted/metrics/thresholds.yaml]
+
+Procedure and data: transted.evaluate.derive / transted.evaluate.decision. Scores are kept in
+--work, so a re-run after a metric change only re-scores that metric.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from transted.evaluate.derive import derive_thresholds, write_thresholds  # noqa: E402
+
+DEV = ROOT / "tests/data/gted/proofnet.jsonl"
+STATEMENTS = [ROOT / "tests/data/statements/minif2f.jsonl",
+              ROOT / "tests/data/statements/proofnet.jsonl"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--metrics", default="ted,bleu,transted")
+    ap.add_argument("--per-kind", type=int, default=80)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--work", type=Path, default=ROOT / ".cache/thresholds")
+    ap.add_argument("--out", type=Path, default=ROOT / "transted/metrics/thresholds.yaml")
+    args = ap.parse_args(argv)
+    content = derive_thresholds([m.strip() for m in args.metrics.split(",") if m.strip()],
+                                dev=DEV, statements=STATEMENTS, work=args.work, seed=args.seed,
+                                per_kind=args.per_kind, folds=args.folds)
+    write_thresholds(content, args.out)
+    print(json.dumps(content["metrics"], indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
