@@ -131,3 +131,25 @@ def test_assert_no_regression_helper():
     assert "mathd_numbertheory_1124#1: 1.0000 → 0.7895" in text
     assert "mathd_algebra_478#1" in text and "mean score dropped by 0.0316" in text
     assert_no_regression(REFS, NEW, OLD, metric="ted", max_drop=0.05)
+
+
+def test_verdict_flip_uses_the_metrics_shipped_verdicts():
+    """End to end with a metric that ships a threshold: the gate's flips are exactly the pairs
+    crossing that threshold downwards (recomputed here from the scores)."""
+    from transted.api import load_metric
+    from transted.evaluate.regress import compare_runs
+    from transted.inputs import join_files
+
+    candidates = [name for name in ("bleu", "ted", "transted")
+                  if load_metric(name).decision_rule() is not None]
+    if not candidates:
+        pytest.skip("no metric ships a decision threshold in this checkout")
+    metric = load_metric(candidates[0])
+    t = metric.decision_rule().threshold
+    reg = compare_runs(join_files(REFS, NEW).pairs, join_files(REFS, OLD).pairs, metric)
+    rep = check_regression(reg, fail_on="verdict-flip")
+    assert rep.verdict_source == "metric"
+    expected = [d.id for d in reg.deltas
+                if d.old is not None and d.old >= t and (d.new is None or d.new < t)]
+    assert rep.flipped_down == expected
+    assert rep.failed == bool(expected)
