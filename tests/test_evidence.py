@@ -241,4 +241,4 @@ def test_budget_is_respected_and_falls_back_to_none():
                 "x ^ 5 * y + z ^ 4 ≥ Real.sqrt (x ^ 2 + 1) - 100")
     ev = pair_evidence(hard, hard, RefuteOptions(budget_ms=30, call_timeout_ms=10))
     assert isinstance(ev, Evidence) and ev.kind == "none"
-    assert ev.ms < 30 + 150  # one call may overrun by its own timeout and process jitter
+    assert ev.ms < 30 + 300  # one call may overrun by its own timeout; 2 shared cores jitter

@@ -12,17 +12,33 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
+
+import sympy
 
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var
 
-__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE"]
+__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "deadline"]
 
 Value = int | Fraction | bool
 MAX_RANGE = 2000
 """Largest range a big operator or a factorial argument may have."""
 _MAX_EXPONENT = 256
+_deadline: list[float] = []  # perf_counter() time past which big operators stop (innermost last)
+
+
+@contextmanager
+def deadline(ms: float) -> Iterator[None]:
+    """Within the block, evaluating a big operator past ``ms`` milliseconds raises Unsupported
+    (one evaluation of nested sums can otherwise outlast any budget)."""
+    _deadline.append(time.perf_counter() + ms / 1000)
+    try:
+        yield
+    finally:
+        _deadline.pop()
 
 
 def lean_div(a: int, b: int, typ: str) -> int:
@@ -53,9 +69,10 @@ def _sqrt(x: Fraction) -> Fraction:
 
 
 def _prime(n: int) -> bool:
-    if n < 2:
-        return False
-    return all(n % p for p in range(2, math.isqrt(n) + 1))
+    """``Nat.Prime``; sympy's ``isprime`` is deterministic below 2⁶⁴, larger numbers abstain."""
+    if n >= 2**64:
+        raise Unsupported(f"primality of a {n.bit_length()}-bit number")
+    return bool(sympy.isprime(n))
 
 
 def evaluate(term: Term, env: Mapping[str, Value]) -> Value:
@@ -81,6 +98,8 @@ def _big(term: Big, env: Mapping[str, Value]) -> Value:
         raise Unsupported(f"range of {stop - lo} terms")
     acc: int | Fraction = 0 if term.kind == "sum" else 1
     for i in range(lo, stop):
+        if _deadline and i % 64 == 0 and time.perf_counter() > _deadline[-1]:
+            raise Unsupported("evaluation deadline")
         v = evaluate(term.body, {**env, term.var: i})
         acc = acc + v if term.kind == "sum" else acc * v
     return acc

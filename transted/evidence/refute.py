@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from transted.evidence.evaluate import Value, assignments, evaluate
+from transted.evidence.evaluate import Value, assignments, deadline, evaluate
 from transted.evidence.model import Evidence, Side, format_value
 from transted.evidence.smt import Encoder, check_sat, prove
 from transted.evidence.terms import Term, Unsupported
@@ -85,20 +85,10 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
     body = shape.prop()
     other_body = _aligned_body(shape, other)
     if "eval" in options.engines:
-        unevaluable = 0
-        for i, env in enumerate(assignments(shape.vars, limit=options.samples, seed=options.seed)):
-            if i % 64 == 0 and budget.left_ms() <= 0:
-                notes.append("eval: budget exhausted")
-                break
-            value = _eval_or_none(body, env)
-            if value is None:
-                unevaluable += 1
-                if unevaluable > 50 and unevaluable > i // 2:
-                    notes.append("eval: most assignments not exactly evaluable")
-                    break
-                continue
-            if not value:
-                return _Falsifier(env, "eval")
+        with deadline(max(budget.left_ms(), 0)):
+            found = _falsify_eval(body, shape, budget, options, notes)
+        if found is not None:
+            return found
     if "z3" in options.engines and budget.left_ms() > 0:
         try:
             enc = Encoder()
@@ -127,6 +117,25 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
                 notes.append(res.reason or "z3: unknown")
             if res.status == "unsat" and q is neg:
                 notes.append("z3: statement valid")
+    return None
+
+
+def _falsify_eval(body: Term, shape: Shape, budget: Budget, options: RefuteOptions,
+                  notes: list[str]) -> _Falsifier | None:
+    unevaluable = 0
+    for i, env in enumerate(assignments(shape.vars, limit=options.samples, seed=options.seed)):
+        if budget.left_ms() <= 0:
+            notes.append("eval: budget exhausted")
+            return None
+        value = _eval_or_none(body, env)
+        if value is None:
+            unevaluable += 1
+            if unevaluable > 50 and unevaluable > i // 2:
+                notes.append("eval: most assignments not exactly evaluable")
+                return None
+            continue
+        if not value:
+            return _Falsifier(env, "eval")
     return None
 
 

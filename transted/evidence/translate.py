@@ -324,12 +324,8 @@ def shape_of(tree: Node) -> Shape:
         if node.label == f"∀ {S}, {S}" and node.children[0].label == _TYPED:
             name, tnode = node.children[0].children
             typ = _scalar(tnode)
-            if typ is None:
-                if tnode.label in _QUANT or tnode.label in _LOGIC or tnode.label in _RELS \
-                        or tnode.label in _PRED:
-                    shape.hyp_trees.append(tnode)
-                else:
-                    shape.errors.append(f"variable {name.label} : {tnode} is not a number")
+            if typ is None:  # a named hypothesis used later, a function, a set, a type …
+                shape.errors.append(f"variable {name.label} : {tnode} is not a number")
             elif name.label in shape.vars:
                 shape.errors.append(f"variable {name.label} bound twice")
             else:
