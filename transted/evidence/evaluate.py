@@ -137,7 +137,7 @@ def _op(term: Op, env: Mapping[str, Value]) -> Value:  # noqa: C901 - one case p
     if op == "sqrt":
         return _sqrt(Fraction(v[0]))
     if op == "abs":
-        return abs(v[0])
+        return abs(v[0])  # type: ignore[return-value]
     if op in ("min", "max"):
         return min(v[0], v[1]) if op == "min" else max(v[0], v[1])
     if op == "floor":
@@ -179,11 +179,11 @@ def _logic(op: str, args: tuple[Term, ...], env: Mapping[str, Value]) -> bool:
     return a == b if op == "iff" else b
 
 
-_SMALL = {
+_SMALL: dict[str, list[int | Fraction]] = {
     "ℕ": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 25, 100],
     "ℤ": [0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 7, -7, 10, -10, 100],
-    "ℚ": [Fraction(x) for x in (0, 1, -1, 2, -2, 3, -3, 4)]
-    + [Fraction(1, 2), Fraction(-1, 2), Fraction(1, 4), Fraction(9, 4), Fraction(3, 2),
+    "ℚ": [*(Fraction(x) for x in (0, 1, -1, 2, -2, 3, -3, 4)),
+          Fraction(1, 2), Fraction(-1, 2), Fraction(1, 4), Fraction(9, 4), Fraction(3, 2),
        Fraction(1, 3), Fraction(-3, 2), Fraction(100), Fraction(1, 100)],
 }
 _SMALL["ℝ"] = _SMALL["ℚ"]
@@ -215,6 +215,6 @@ def assignments(variables: Mapping[str, str], *, limit: int = 4000, seed: int = 
             break
     rng = random.Random(seed)
     while count < limit:
-        yield {n: (rng.choice(_SMALL[variables[n]]) if rng.random() < 0.3
+        yield {n: (rng.choice(list(_SMALL[variables[n]])) if rng.random() < 0.3
                    else _random(variables[n], rng)) for n in names}
         count += 1

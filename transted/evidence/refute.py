@@ -182,8 +182,8 @@ def refute(reference: Node, candidate: Node, options: RefuteOptions | None = Non
         if found is None:
             continue
         witness = {k: format_value(v) for k, v in found.witness.items()}
-        other_at = (_eval_or_none(_aligned_body(false_shape, true_shape), found.witness)
-                    if _aligned_body(false_shape, true_shape) is not None else None)
+        aligned = _aligned_body(false_shape, true_shape)
+        other_at = _eval_or_none(aligned, found.witness) if aligned is not None else None
         if other_at is False:
             notes.append(f"both statements false at {witness}: suspect encoding or benchmark")
             continue

@@ -50,10 +50,10 @@ class Encoder:
                 self.side.append(v >= 0)
         return self.vars[key]
 
-    def const(self, value: object, typ: str) -> z3.ExprRef:
+    def const(self, value: int | Fraction, typ: str) -> z3.ExprRef:
         if typ in ("ℕ", "ℤ"):
-            return z3.IntVal(int(value), self.ctx)  # type: ignore[call-overload]
-        f = Fraction(value)  # type: ignore[arg-type]
+            return z3.IntVal(int(value), self.ctx)
+        f = Fraction(value)
         return z3.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
 
     def encode(self, term: Term, bound: Mapping[str, z3.ExprRef] | None = None) -> z3.ExprRef:
