@@ -242,3 +242,22 @@ def test_budget_is_respected_and_falls_back_to_none():
     ev = pair_evidence(hard, hard, RefuteOptions(budget_ms=30, call_timeout_ms=10))
     assert isinstance(ev, Evidence) and ev.kind == "none"
     assert ev.ms < 30 + 300  # one call may overrun by its own timeout; 2 shared cores jitter
+
+
+# -- score rule and summary ------------------------------------------------------------------
+def test_score_rule_caps_refuted_and_closes_proved():
+    from transted.evidence import REFUTED_SCORE_CAP, apply_score_rule
+    assert apply_score_rule(0.97, Evidence(kind="refuted")) == min(0.97, REFUTED_SCORE_CAP) == 0
+    assert apply_score_rule(0.6, Evidence(kind="proved")) == 1.0
+    assert apply_score_rule(0.6, Evidence(kind="none")) == 0.6
+
+
+def test_evidence_summary_counts_and_precision():
+    from transted.evidence import evidence_summary
+    out = evidence_summary(["proved", "proved", "refuted", "none", "refuted"],
+                           [True, False, False, True, None])
+    assert out["evidence_counts"] == {"proved": 2, "refuted": 2, "none": 1}
+    # proved: 1 of 2 labelled true; refuted: 1 labelled (false) of which 1 right
+    assert out["evidence_precision"] == {"proved": 0.5, "refuted": 1.0}
+    with pytest.raises(ValueError, match="differ in length"):
+        evidence_summary(["none"], [])

@@ -10,6 +10,8 @@ abstention rules.
 
 from transted.evidence.api import (
     REFUTED_SCORE_CAP,
+    apply_score_rule,
+    evidence_summary,
     evidence_signature,
     pair_evidence,
     statement_evidence,
@@ -20,4 +22,4 @@ from transted.evidence.refute import RefuteOptions, refute
 
 __all__ = ["Evidence", "EVIDENCE_VERSION", "RefuteOptions", "refute", "pair_evidence",
            "statement_evidence", "evidence_signature", "REFUTED_SCORE_CAP", "Closing",
-           "decide_pair", "decide_terms", "decide_trees"]
+           "decide_pair", "decide_terms", "decide_trees", "apply_score_rule", "evidence_summary"]

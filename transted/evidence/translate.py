@@ -94,6 +94,8 @@ class _Elab:
         types = [t for t in (self.leaf_type(x) for x in leaves) if t is not None]
         if expected is not None:
             types.append(expected)
+        if not types and any(x.label == _COE for x in leaves):
+            raise Unsupported("↑ with no target type in sight (Lean leaves it to unification)")
         return max(types, key=_order) if types else None
 
     def leaf_type(self, node: Node) -> str | None:
