@@ -11,8 +11,8 @@ abstention rules.
 from transted.evidence.api import (
     REFUTED_SCORE_CAP,
     apply_score_rule,
-    evidence_summary,
     evidence_signature,
+    evidence_summary,
     pair_evidence,
     statement_evidence,
 )
