@@ -261,3 +261,23 @@ def test_evidence_summary_counts_and_precision():
     assert out["evidence_precision"] == {"proved": 0.5, "refuted": 1.0}
     with pytest.raises(ValueError, match="differ in length"):
         evidence_summary(["none"], [])
+
+
+def test_decide_trees_takes_the_search_state_locals():
+    from transted.search.state import Local, State
+    state = State(parse_term("3 * x = 6"), parse_term("x + x + x = 6"),
+                  (Local("x", parse_term("ℝ")),))
+    closing = decide_trees(state.lhs, state.rhs, state.local_types())
+    assert closing is not None and closing.tactics == ["ring_nf"]
+    # a local of a non-number type leaves the goal undecided
+    state = State(parse_term("3 * x = 6"), parse_term("x + x + x = 6"),
+                  (Local("x", parse_term("G")),))
+    assert decide_trees(state.lhs, state.rhs, state.local_types()) is None
+
+
+def test_identical_false_statements_are_not_refuted():
+    # a false benchmark statement (miniF2F induction_sum_odd) paired with itself
+    text = "theorem t (n : ℕ) : (∑ k in Finset.range n, 2 * k) + 1 = n ^ 2"
+    assert statement_evidence(stmt(text)).kind == "refuted"
+    ev = refute(stmt(text), stmt(text))
+    assert ev.kind == "none" and "both statements false" in (ev.reason or "")

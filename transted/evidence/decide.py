@@ -18,6 +18,7 @@ never closed by using the hypotheses to prove it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import sympy
@@ -29,6 +30,7 @@ from transted.evidence.model import Evidence
 from transted.evidence.refute import Budget, RefuteOptions
 from transted.evidence.smt import Encoder, check_sat, prove
 from transted.evidence.terms import (
+    NUMBER_TYPES,
     Big,
     Num,
     Op,
@@ -228,15 +230,22 @@ def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> boo
     return res.status == "unsat"
 
 
-def decide_trees(lhs: Node, rhs: Node, context: dict[str, str],
+def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
                  options: RefuteOptions | None = None) -> Closing | None:
-    """The search's goal ``lhs = rhs`` (proposition trees, ``context`` = local name → type)."""
+    """The search's goal ``lhs = rhs`` (proposition trees) with the goal's locals in
+    ``context`` (name → type, as a string ``"ℝ"`` or a type tree, e.g.
+    ``State.local_types()``); locals of other types stay unknown (their use abstains)."""
     options = options or RefuteOptions()
+    env: dict[str, str] = {}
+    for name, typ in context.items():
+        label = typ.label if isinstance(typ, Node) and typ.is_leaf else typ
+        if isinstance(label, str) and label in NUMBER_TYPES:
+            env[name] = label
     try:
-        a, b = translate_prop(lhs, context), translate_prop(rhs, context)
+        a, b = translate_prop(lhs, env), translate_prop(rhs, env)
     except Unsupported:
         return None
-    return decide_terms(a, b, dict(context), Budget(options.budget_ms), options)
+    return decide_terms(a, b, env, Budget(options.budget_ms), options)
 
 
 def _conj(terms: list[Term | None] | list[Term]) -> Term:
