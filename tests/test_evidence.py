@@ -281,3 +281,12 @@ def test_identical_false_statements_are_not_refuted():
     assert statement_evidence(stmt(text)).kind == "refuted"
     ev = refute(stmt(text), stmt(text))
     assert ev.kind == "none" and "both statements false" in (ev.reason or "")
+
+
+@pytest.mark.parametrize("text", [
+    "theorem t (x : ℝ) : x % 2 = 0",  # no `Mod ℝ` instance: never evaluate it as an integer
+    "theorem t (x : ℝ) : (x)! = 1",
+    "theorem t (n : ℕ) : ↑n = 2",  # the cast's target is left to unification
+])
+def test_ill_typed_or_ambiguous_terms_abstain(text):
+    assert not shape_of(stmt(text)).complete

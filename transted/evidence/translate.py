@@ -132,6 +132,8 @@ class _Elab:
         label = node.label
         op = _ARITH.get(label)
         if op is not None:
+            if op == "mod" and typ not in ("ℕ", "ℤ"):
+                raise Unsupported(f"% on {typ}")
             a, b = (self.num(c, typ) for c in node.children)
             return Op(op, (a, b), typ)
         if label == _NEG:
@@ -174,7 +176,10 @@ class _Elab:
                 raise Unsupported("floor/ceil of a non-field value")
             return Op("floor" if label in _FLOOR else "ceil", (arg,), "ℤ")
         if label in _FACT:
-            return Op("fact", (self.arith([kids[0]], "ℕ"),), "ℕ")
+            arg = self.arith([kids[0]], "ℕ")
+            if arg.type != "ℕ":
+                raise Unsupported(f"factorial of a {arg.type} value")
+            return Op("fact", (arg,), "ℕ")
         if label in _NAT2:
             if self.region_type(list(kids), None) not in ("ℕ", None):
                 raise Unsupported("gcd/lcm on a non-ℕ type (Int.gcd or GCDMonoid.gcd?)")
