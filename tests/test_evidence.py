@@ -290,3 +290,13 @@ def test_identical_false_statements_are_not_refuted():
 ])
 def test_ill_typed_or_ambiguous_terms_abstain(text):
     assert not shape_of(stmt(text)).complete
+
+
+def test_nonlinear_arithmetic_under_a_quantifier_abstains_within_budget():
+    # ProofNet exercise_3_4: z3 ran for minutes on this despite its 100 ms timeout
+    ref = stmt("theorem t : ¬ ∃ x y : ℤ, 3*x^2 + 2 = y^2")
+    cand = stmt("theorem t : ¬ ∃ x y : ℤ, y^2 = 3*x^2 + 2")
+    ev = pair_evidence(ref, cand)
+    assert ev.kind == "none" and ev.ms < 2000
+    q = stmt("theorem t (z : ℤ) : ¬ ∃ x y : ℤ, 3*x^2 + z = y^2")
+    assert refute(q, q, RefuteOptions(engines=("z3",))).kind == "none"

@@ -188,8 +188,8 @@ def decide_terms(a: Term, b: Term, variables: dict[str, str], budget: Budget,
     options = options or RefuteOptions()
     if a == b:
         return Closing(["rfl"], [], set())
-    if budget.left_ms() <= 0:
-        return None
+    if budget.left_ms() <= 0 or not (free_vars(a) or free_vars(b)):
+        return None  # a closed component is never contingent: only `rfl` closes it
     contingent: bool | None = None
     if same_polynomial(a, b):
         contingent = is_contingent(a, variables, budget, options)
