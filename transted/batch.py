@@ -8,11 +8,13 @@ signature, or from other statements under the same id, is refused rather than mi
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 
 from transted.errors import InputError
+from transted.executors import Executor, LocalExecutor, MetricSpec, serial_scores
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.pairs import Pair
 
@@ -53,6 +55,9 @@ def score_pairs(
     *,
     resume: bool = True,
     on_result: Callable[[MetricResult, bool], None] | None = None,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    spec: MetricSpec | None = None,
 ) -> list[MetricResult]:
     """Score ``pairs`` with ``metric``, streaming one line per pair to ``out``.
 
@@ -61,6 +66,7 @@ def score_pairs(
     resume : keep results already in ``out`` (same signature) and score only the rest;
         when False, ``out`` is overwritten.
     on_result : called with ``(result, was_cached)`` after each pair (progress display).
+    jobs, executor, spec : where the pairs are scored, see :func:`_fresh_scores`.
 
     Returns
     -------
@@ -80,14 +86,17 @@ def score_pairs(
     else:
         out.write_text("", encoding="utf-8")
     out.parent.mkdir(parents=True, exist_ok=True)
+    pairs = list(pairs)
+    fresh = _fresh_scores([p for p in pairs if p.id not in done], metric,
+                          jobs=jobs, executor=executor, spec=spec)
     results: list[MetricResult] = []
-    with out.open("a", encoding="utf-8") as sink:
+    with out.open("a", encoding="utf-8") as sink, contextlib.closing(fresh):
         for pair in pairs:
             cached = pair.id in done
             if cached and done[pair.id].input not in (None, pair_hash(pair)):
                 raise InputError(f"{out}: the result for id {pair.id!r} was made from other "
                                  "statements; use another --out or --no-resume")
-            result = done[pair.id] if cached else metric.score_pair(pair)
+            result = done[pair.id] if cached else next(fresh)
             if not cached:
                 sink.write(json.dumps(result.model_dump(), ensure_ascii=False) + "\n")
                 sink.flush()
@@ -95,3 +104,22 @@ def score_pairs(
             if on_result is not None:
                 on_result(result, cached)
     return results
+
+
+# -- parallel hook (transted.executors) -------------------------------------------------
+def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
+                  executor: Executor | None, spec: MetricSpec | None
+                  ) -> Generator[MetricResult, None, None]:
+    """Results for ``pairs`` in their order: in this process (``jobs`` None or 1, no
+    ``executor``), on a local pool of ``jobs`` processes, or on ``executor`` (which the
+    caller owns). Workers rebuild the metric from ``spec`` (default: how the registry made
+    ``metric``); only this process writes the file."""
+    if executor is None and (jobs is None or jobs == 1):
+        yield from serial_scores(pairs, metric)
+        return
+    spec = spec if spec is not None else MetricSpec.of(metric)
+    if executor is not None:
+        yield from executor.scores(pairs, metric, spec)
+        return
+    with LocalExecutor(jobs) as local:
+        yield from local.scores(pairs, metric, spec)

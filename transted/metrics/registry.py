@@ -39,9 +39,13 @@ def get_metric(name: str, **options: Any) -> Metric:
     if name.startswith(PUBLISHED_PREFIX):
         from transted.metrics.published import PublishedScore
 
-        return PublishedScore(key=name[len(PUBLISHED_PREFIX):], **options)
+        published = PublishedScore(key=name[len(PUBLISHED_PREFIX):], **options)
+        published.construction = (name, dict(options))
+        return published
     if name not in METRICS:
         raise ValueError(f"`name`: unknown metric {name!r}; known: {', '.join(metric_names())}")
     module_name, class_name = METRICS[name].split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
-    return cls(**options)
+    metric: Metric = cls(**options)
+    metric.construction = (name, dict(options))  # a worker process rebuilds it from this
+    return metric
