@@ -53,7 +53,7 @@ class RecyclingBackend(ReplBackend):
     Parameters
     ----------
     factory : picklable callable making the real backend (live or replay)
-    max_commands : replace the backend once it answered this many requests (None = never)
+    max_commands : replace the backend once it was sent this many requests (None = never)
     max_rss_mb : replace it once its process's resident memory exceeds this (None = never)
     rss_probe : the memory of a backend in MiB, or None when unknown (tests pass a fake)
     """
@@ -72,7 +72,7 @@ class RecyclingBackend(ReplBackend):
         self.recycled: list[str] = []
         """Why each replacement happened (``commands`` / ``rss``), in order."""
         self.commands = 0
-        """Requests answered by the current inner backend."""
+        """Requests sent to the current inner backend."""
         self._inner: ReplBackend | None = None
         self._retired = 0  # generations used up by replaced backends
 
@@ -89,9 +89,8 @@ class RecyclingBackend(ReplBackend):
 
     def send(self, request: dict[str, Any], *, timeout: float | None = None
              ) -> CommandResult | StepResult:
-        result = self.inner.send(request, timeout=timeout)
-        self.commands += 1
-        return result
+        self.commands += 1  # a request that failed or timed out still grew the REPL
+        return self.inner.send(request, timeout=timeout)
 
     def between_pairs(self) -> str | None:
         """Replace the inner backend if a limit is reached; returns the reason, or None."""
