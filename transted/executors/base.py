@@ -216,10 +216,11 @@ class Executor(ABC):
                 for handle, outcome in self.wait(list(running)):
                     chunk, alone = running.pop(handle)
                     if isinstance(outcome, WorkerDied):
-                        deaths += 1
+                        # one pool breakage fails many chunks: count lone runs only
+                        deaths += alone
                         if not answered and deaths >= self.max_deaths_before_answer:
-                            raise RuntimeError(f"{deaths} worker processes died before any "
-                                               f"answered ({outcome.reason}); they cannot "
+                            raise RuntimeError(f"{deaths} workers died, each scoring one pair, "
+                                               f"before any answered ({outcome.reason}); they cannot "
                                                "start here (a script run without "
                                                "`if __name__ == '__main__':`?)")
                         if alone:
