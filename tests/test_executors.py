@@ -104,7 +104,9 @@ def test_workers_need_a_rebuildable_metric(dev_pairs, tmp_path):
     from transted.metrics.ted import TEDSimilarity
 
     with pytest.raises(ValueError, match="not made by get_metric"):
-        score_pairs(dev_pairs[:2], TEDSimilarity(), tmp_path / "o.jsonl", jobs=2)
+        score_pairs(dev_pairs[:8], TEDSimilarity(), tmp_path / "o.jsonl", jobs=2)
+    # a handful of pairs is scored in this process: no pool, no spec needed
+    assert len(score_pairs(dev_pairs[:3], TEDSimilarity(), tmp_path / "p.jsonl", jobs=2)) == 3
     with pytest.raises(ValueError, match="live Lean backend"):
         MetricSpec.of(get_metric("transted", provider="lean", backend=object()))
     with pytest.raises(ValueError, match="`jobs`"):
