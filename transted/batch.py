@@ -107,7 +107,7 @@ def score_pairs(
 
 
 # -- parallel hook (transted.executors) -------------------------------------------------
-_SERIAL_BELOW = 4  # so few pairs to score: no local pool
+_SERIAL_UP_TO = 4  # so few pairs to score: no local pool
 def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
                   executor: Executor | None, spec: MetricSpec | None
                   ) -> Generator[MetricResult, None, None]:
@@ -115,7 +115,7 @@ def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
     ``executor``), on a local pool of ``jobs`` processes, or on ``executor`` (which the
     caller owns). Workers rebuild the metric from ``spec`` (default: how the registry made
     ``metric``); only this process writes the file."""
-    if executor is None and (jobs is None or jobs == 1 or len(pairs) <= _SERIAL_BELOW):
+    if executor is None and (jobs is None or jobs == 1 or len(pairs) <= _SERIAL_UP_TO):
         yield from serial_scores(pairs, metric)  # a pool's start-up would cost more
         return
     spec = spec if spec is not None else MetricSpec.of(metric)
