@@ -72,6 +72,8 @@ def score_pairs(
     -------
     The results for all ``pairs``, in input order.
     """
+    if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"`jobs` must be a positive int or None, got {jobs!r}")
     out = Path(out)
     signature = str(metric.signature)
     done: dict[str, MetricResult] = {}
@@ -108,6 +110,8 @@ def score_pairs(
 
 # -- parallel hook (transted.executors) -------------------------------------------------
 _SERIAL_UP_TO = 4  # so few pairs to score: no local pool
+
+
 def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
                   executor: Executor | None, spec: MetricSpec | None
                   ) -> Generator[MetricResult, None, None]:
