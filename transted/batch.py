@@ -14,14 +14,16 @@ refused before anything is written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 
 from transted.errors import InputError
+from transted.executors import Executor, LocalExecutor, MetricSpec, serial_scores
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.outputs import OutputLock, check_output_file
 from transted.pairs import Pair
@@ -139,6 +141,9 @@ def score_pairs(
     resume: bool = True,
     on_result: Callable[[MetricResult, bool], None] | None = None,
     inputs: Iterable[str | Path] = (),
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    spec: MetricSpec | None = None,
 ) -> list[MetricResult]:
     """Score ``pairs`` with ``metric``, streaming one line per pair to ``out``.
 
@@ -148,6 +153,7 @@ def score_pairs(
         when False, ``out`` is overwritten.
     on_result : called with ``(result, was_cached)`` after each pair (progress display).
     inputs : the files ``pairs`` were read from; ``out`` naming one of them is refused.
+    jobs, executor, spec : where the pairs are scored, see :func:`_fresh_scores`.
 
     Raises
     ------
@@ -160,6 +166,8 @@ def score_pairs(
     -------
     The results for all ``pairs``, in input order.
     """
+    if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
+        raise ValueError(f"`jobs` must be a positive int or None, got {jobs!r}")
     out = check_output_file(out, inputs=inputs, resume=resume)
     signature = str(metric.signature)
     with OutputLock(out):
@@ -172,18 +180,25 @@ def score_pairs(
                         "use another --out or --no-resume to overwrite"
                     )
                 done[r.id] = r
+        pairs = list(pairs)
+        for pair in pairs:
+            if pair.id in done and done[pair.id].input not in (None, pair_hash(pair)):
+                raise InputError(f"{out}: the result for id {pair.id!r} was made from other "
+                                 "statements; use another --out or --no-resume")
+        problems = {pair.id: problem for pair in pairs if pair.id not in done
+                    and (problem := unencodable(pair)) is not None}
+        todo = [p for p in pairs if p.id not in done and p.id not in problems]
+        fresh = _fresh_scores(todo, metric, jobs=jobs, executor=executor, spec=spec)
         results: list[MetricResult] = []
-        with out.open("a" if resume else "w", encoding="utf-8") as sink:
+        with out.open("a" if resume else "w", encoding="utf-8") as sink, \
+                contextlib.closing(fresh):
             for pair in pairs:
                 cached = pair.id in done
-                if cached and done[pair.id].input not in (None, pair_hash(pair)):
-                    raise InputError(f"{out}: the result for id {pair.id!r} was made from other "
-                                     "statements; use another --out or --no-resume")
                 if cached:
                     result = done[pair.id]
                 else:
-                    problem = unencodable(pair)
-                    result = (metric.score_pair(pair) if problem is None
+                    problem = problems.get(pair.id)
+                    result = (next(fresh) if problem is None
                               else _error_result(pair, metric, problem))
                     sink.write(_line(result))
                     sink.flush()
@@ -191,3 +206,25 @@ def score_pairs(
                 if on_result is not None:
                     on_result(result, cached)
     return results
+
+
+# -- parallel hook (transted.executors) -------------------------------------------------
+_SERIAL_UP_TO = 4  # so few pairs to score: no local pool
+
+
+def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
+                  executor: Executor | None, spec: MetricSpec | None
+                  ) -> Generator[MetricResult, None, None]:
+    """Results for ``pairs`` in their order: in this process (``jobs`` None or 1, no
+    ``executor``), on a local pool of ``jobs`` processes, or on ``executor`` (which the
+    caller owns). Workers rebuild the metric from ``spec`` (default: how the registry made
+    ``metric``); only this process writes the file."""
+    if executor is None and (jobs is None or jobs == 1 or len(pairs) <= _SERIAL_UP_TO):
+        yield from serial_scores(pairs, metric)  # a pool's start-up would cost more
+        return
+    spec = spec if spec is not None else MetricSpec.of(metric)
+    if executor is not None:
+        yield from executor.scores(pairs, metric, spec)
+        return
+    with LocalExecutor(jobs) as local:
+        yield from local.scores(pairs, metric, spec)

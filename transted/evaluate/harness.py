@@ -40,6 +40,7 @@ from transted.evaluate.threshold import (
     predict,
     select_threshold,
 )
+from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.outputs import check_output_dir
 from transted.pairs import Pair
@@ -180,11 +181,14 @@ def scores_path(out_dir: str | Path, metric: str, *, split: str = "") -> Path:
 
 
 def score_metric(pairs: Sequence[Pair], metric: Metric, path: Path, *, resume: bool = True,
-                 on_result: Callable[[MetricResult, bool], None] | None = None
+                 on_result: Callable[[MetricResult, bool], None] | None = None,
+                 jobs: int | None = None, executor: Executor | None = None
                  ) -> list[MetricResult]:
-    """Stream ``metric``'s results for ``pairs`` to ``path`` (resumable)."""
+    """Stream ``metric``'s results for ``pairs`` to ``path`` (resumable); ``jobs`` /
+    ``executor`` as for :func:`transted.batch.score_pairs`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    return score_pairs(pairs, metric, path, resume=resume, on_result=on_result)
+    return score_pairs(pairs, metric, path, resume=resume, on_result=on_result, jobs=jobs,
+                       executor=executor)
 
 
 @dataclass

@@ -70,6 +70,8 @@ class Metric(ABC):
     name: ClassVar[str]
     version: ClassVar[str] = "1"
     binary: ClassVar[bool] = False
+    construction: tuple[str, dict[str, Any]] | None = None
+    """``(name, options)`` as :func:`~transted.metrics.registry.get_metric` was called."""
 
     def options(self) -> dict[str, object]:
         """The options that can change a score, in a stable order (go into the signature)."""

@@ -55,5 +55,8 @@ def get_metric(name: str, **options: Any) -> Metric:
     cls = metric_class(name)
     check_options(name, cls, options)
     if name.startswith(PUBLISHED_PREFIX):
-        return cls(key=name[len(PUBLISHED_PREFIX):], **options)  # type: ignore[call-arg]
-    return cls(**options)
+        metric: Metric = cls(key=name[len(PUBLISHED_PREFIX):], **options)  # type: ignore[call-arg]
+    else:
+        metric = cls(**options)
+    metric.construction = (name, dict(options))  # a worker process rebuilds it from this
+    return metric

@@ -1,0 +1,51 @@
+"""Metrics for the executor tests; importable by spawned workers (tests/ is on sys.path)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+from transted.metrics.ted import TEDSimilarity
+from transted.pairs import Pair
+
+
+class CrashingTED(TEDSimilarity):
+    """``ted``, except that scoring pair ``crash_id`` kills the scoring process (SIGKILL)
+    when it is not the process named by ``driver_pid`` (so only workers die)."""
+
+    name = "crashing-ted"
+
+    def __init__(self, *, crash_id: str, driver_pid: int, **options):
+        super().__init__(**options)
+        self.crash_id, self.driver_pid = crash_id, driver_pid
+
+    def _score(self, pair: Pair):
+        if pair.id == self.crash_id and os.getpid() != self.driver_pid:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super()._score(pair)
+
+
+class SlowTED(TEDSimilarity):
+    """``ted`` that takes at least ``delay`` seconds per pair (a kill lands mid-run)."""
+
+    name = "slow-ted"
+
+    def __init__(self, *, delay: float = 0.02, **options):
+        super().__init__(**options)
+        self.delay = delay
+
+    def _score(self, pair: Pair):
+        time.sleep(self.delay)
+        return super()._score(pair)
+
+
+class DiesOnStart(TEDSimilarity):
+    """A metric whose construction kills any process but the driver."""
+
+    name = "dies-on-start"
+
+    def __init__(self, *, driver_pid: int):
+        if os.getpid() != driver_pid:
+            os.kill(os.getpid(), signal.SIGKILL)
+        super().__init__()

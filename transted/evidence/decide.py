@@ -1,0 +1,299 @@
+"""Decision: close a sub-goal ``A = B`` between aligned components, named after a Lean tactic.
+
+A component pair is closed when ``A`` and ``B`` are the same term (``rfl``), the same
+polynomial side by side (sympy ``expand``, as ``ring_nf`` normalises), or z3 proves ``A ↔ B``
+valid for every value of the variables of their declared types; otherwise, if both are built
+by the same connective, componentwise (``and_congr``/``or_congr``/``imp_congr``/
+``iff_congr``/``not_congr``).
+
+VACUITY GUARD (docs/EVIDENCE.md): a decision closes ``A = B`` only if ``A`` is *contingent*:
+some assignment of the variables makes it true and another makes it false (both exhibited,
+by exact evaluation or by z3 models). ``A ↔ B`` valid for a contingent ``A`` says ``A`` and
+``B`` hold at exactly the same points, which is what a faithful restatement means; for a
+valid or unsatisfiable ``A`` (in particular a closed numeric fact) ``A ↔ B`` only says both
+are true (or both false), so two different true theorems are never closed. The decision is
+made without the hypotheses of the statement (only the binder types), so a conclusion is
+never closed by using the hypotheses to prove it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sympy
+import z3
+
+from transted.evidence.evaluate import assignments, evaluate
+from transted.evidence.lean_text import to_lean
+from transted.evidence.model import Evidence
+from transted.evidence.refute import Budget, RefuteOptions
+from transted.evidence.smt import Encoder, check_sat, prove
+from transted.evidence.terms import (
+    NUMBER_TYPES,
+    Big,
+    Num,
+    Op,
+    Quant,
+    Term,
+    Unsupported,
+    Var,
+    free_vars,
+    rename_vars,
+)
+from transted.evidence.translate import Shape, shape_of, translate_prop
+from transted.opt.node import Node
+
+__all__ = ["Closing", "decide_terms", "decide_trees", "decide_pair", "is_contingent",
+           "same_polynomial", "tactic_for"]
+
+_CONNECTIVES = {"and": "and_congr", "or": "or_congr", "imp": "imp_congr", "iff": "iff_congr",
+                "not": "not_congr"}
+_RELATIONS = ("eq", "ne", "lt", "le")
+
+
+@dataclass
+class Closing:
+    """How a component goal was closed: Lean tactic names and script lines, engines used."""
+
+    tactics: list[str] = field(default_factory=list)
+    script: list[str] = field(default_factory=list)
+    engines: set[str] = field(default_factory=set)
+
+
+# -- vacuity guard -------------------------------------------------------------------------
+def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
+                  options: RefuteOptions) -> bool:
+    """True only if assignments making ``term`` true and false were both exhibited."""
+    if not free_vars(term):
+        return False
+    seen: set[bool] = set()
+    for env in assignments(variables, limit=64, seed=options.seed):
+        try:
+            seen.add(bool(evaluate(term, env)))
+        except Unsupported:
+            continue
+        if len(seen) == 2:
+            return True
+    if budget.left_ms() <= 0:
+        return False
+    try:
+        enc = Encoder()
+        formula = enc.encode(term)
+    except Unsupported:
+        return False
+    for goal in (formula, z3.Not(formula)):
+        if (goal is formula and True in seen) or (goal is not formula and False in seen):
+            continue
+        left = int(budget.left_ms())
+        if left <= 0 or check_sat(enc, goal, timeout_ms=min(options.call_timeout_ms, left),
+                                  memory_mb=options.memory_mb).status != "sat":
+            return False
+    return True
+
+
+# -- ring_nf -------------------------------------------------------------------------------
+def _poly(term: Term) -> sympy.Expr:
+    """The term as a sympy polynomial, only where ring normalisation is sound in its type."""
+    if isinstance(term, Var):
+        return sympy.Symbol(f"{term.name}:{term.type}")
+    if isinstance(term, Num):
+        return sympy.Rational(term.value.numerator, term.value.denominator)
+    if isinstance(term, (Quant, Big)):
+        raise Unsupported("binder in a ring expression")
+    a = term.args
+    if term.op == "add":
+        return _poly(a[0]) + _poly(a[1])
+    if term.op == "mul":
+        return _poly(a[0]) * _poly(a[1])
+    if term.op == "sub" and term.type != "ℕ":  # Nat.sub truncates: not a ring operation
+        return _poly(a[0]) - _poly(a[1])
+    if term.op == "neg":
+        return -_poly(a[0])
+    if term.op == "pow" and isinstance(a[1], Num):
+        return _poly(a[0]) ** int(a[1].value)
+    if term.op == "div" and term.type in ("ℚ", "ℝ") and isinstance(a[1], Num) and a[1].value:
+        return _poly(a[0]) / sympy.Rational(a[1].value.numerator, a[1].value.denominator)
+    if term.op == "cast" and isinstance(a[0], Var):  # a cast variable is an atom
+        return sympy.Symbol(f"↑{a[0].name}:{a[0].type}:{term.type}")
+    raise Unsupported(f"{term.op} is not a ring operation here")
+
+
+def same_polynomial(a: Term, b: Term) -> bool:
+    """Both propositions are the same relation between the same polynomials, side by side."""
+    if not (isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _RELATIONS):
+        return False
+    if a.args[0].type != b.args[0].type:
+        return False
+    try:
+        return all(sympy.expand(_poly(x) - _poly(y)) == 0 for x, y in zip(a.args, b.args,
+                                                                            strict=True))
+    except Unsupported:
+        return False
+
+
+# -- tactic naming -------------------------------------------------------------------------
+def _ops(term: Term) -> list[Term]:
+    out, stack = [], [term]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        if isinstance(t, Op):
+            stack.extend(t.args)
+        elif isinstance(t, Quant):
+            stack.append(t.body)
+        elif isinstance(t, Big):
+            stack.extend((t.lo, t.hi, t.body))
+    return out
+
+
+def _linear(term: Term) -> bool:
+    for t in _ops(term):
+        if isinstance(t, Op) and t.op == "mul" and all(free_vars(x) for x in t.args):
+            return False
+        if isinstance(t, Op) and t.op in ("div", "mod", "pow") and free_vars(t.args[1]):
+            return False
+        if isinstance(t, Op) and t.op == "pow" and free_vars(t.args[0]):
+            return False
+    return True
+
+
+def tactic_for(a: Term, b: Term) -> tuple[str, list[str]]:
+    """The Lean tactic that decides ``a ↔ b`` in its fragment, and the script line(s)."""
+    goal = f"{to_lean(a)} ↔ {to_lean(b)}"
+    nodes = _ops(a) + _ops(b)
+    ops = {t.op for t in nodes if isinstance(t, Op)}
+    types = {t.type for t in nodes if isinstance(t, (Var, Num))}
+    quantified = any(isinstance(t, (Quant, Big)) for t in nodes)
+    special = ops & {"sqrt", "abs", "min", "max", "floor", "ceil", "fact", "gcd", "lcm", "prime",
+                     "inv"}
+    if quantified or special:
+        return "z3", [f"-- {goal}: decided by z3; no single Lean tactic is claimed"]
+    if types <= {"ℕ", "ℤ"} and _linear(a) and _linear(b):
+        pre = "simp only [Nat.even_iff, Nat.odd_iff, Int.even_iff, Int.odd_iff]; " \
+            if ops & {"even", "odd"} else ""
+        return "omega", [f"have : {goal} := by {pre}omega"]
+    atoms = all(isinstance(t, Op) and t.op in _RELATIONS for t in (a, b))
+    if atoms and _linear(a) and _linear(b):
+        return "linarith", [f"have : {goal} := by constructor <;> intro h <;> linarith"]
+    if atoms:
+        return "nlinarith", [f"have : {goal} := by constructor <;> intro h <;> nlinarith"]
+    return "z3", [f"-- {goal}: decided by z3; no single Lean tactic is claimed"]
+
+
+# -- decision ------------------------------------------------------------------------------
+def decide_terms(a: Term, b: Term, variables: dict[str, str], budget: Budget,
+                 options: RefuteOptions | None = None) -> Closing | None:
+    """Close ``a = b`` (propositions over ``variables``) or return None."""
+    options = options or RefuteOptions()
+    if a == b:
+        return Closing(["rfl"], [], set())
+    if budget.left_ms() <= 0 or not (free_vars(a) or free_vars(b)):
+        return None  # a closed component is never contingent: only `rfl` closes it
+    contingent: bool | None = None
+    if same_polynomial(a, b):
+        contingent = is_contingent(a, variables, budget, options)
+        if contingent:
+            return Closing(["ring_nf"], [f"have : {to_lean(a)} ↔ {to_lean(b)} := by ring_nf"],
+                           {"sympy"})
+    if _equivalent(a, b, budget, options):
+        if contingent is None:
+            contingent = is_contingent(a, variables, budget, options)
+        if contingent:
+            tactic, script = tactic_for(a, b)
+            return Closing([tactic], script, {"z3"})
+    if isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _CONNECTIVES:
+        parts = [decide_terms(x, y, variables, budget, options)
+                 for x, y in zip(a.args, b.args, strict=True)]
+        if all(p is not None for p in parts):
+            out = Closing([_CONNECTIVES[a.op]], [], set())
+            for p in parts:
+                assert p is not None
+                out.tactics += p.tactics
+                out.script += p.script
+                out.engines |= p.engines
+            return out
+    return None
+
+
+def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> bool:
+    try:
+        enc = Encoder()
+        formula = enc.encode(a) == enc.encode(b)
+    except Unsupported:
+        return False
+    left = int(budget.left_ms())
+    if left <= 0:
+        return False
+    res = prove(enc, formula, timeout_ms=min(options.call_timeout_ms, left),
+                memory_mb=options.memory_mb)
+    return res.status == "unsat"
+
+
+def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
+                 options: RefuteOptions | None = None) -> Closing | None:
+    """The search's goal ``lhs = rhs`` (proposition trees) with the goal's locals in
+    ``context`` (name → type, as a string ``"ℝ"`` or a type tree, e.g.
+    ``State.local_types()``); locals of other types stay unknown (their use abstains)."""
+    options = options or RefuteOptions()
+    env: dict[str, str] = {}
+    for name, typ in context.items():
+        label = typ.label if isinstance(typ, Node) and typ.is_leaf else typ
+        if isinstance(label, str) and label in NUMBER_TYPES:
+            env[name] = label
+    try:
+        a, b = translate_prop(lhs, env), translate_prop(rhs, env)
+    except Unsupported:
+        return None
+    return decide_terms(a, b, env, Budget(options.budget_ms), options)
+
+
+def _conj(terms: list[Term | None] | list[Term]) -> Term:
+    out: Term = Op("true", (), "Prop")
+    for t in terms:
+        assert t is not None
+        out = t if isinstance(out, Op) and out.op == "true" else Op("and", (out, t), "Prop")
+    return out
+
+
+def _align(ref: Shape, cand: Shape) -> dict[str, str] | None:
+    """Candidate variable → reference variable: by name and type, else by position and type."""
+    if ref.vars == cand.vars:
+        return {n: n for n in cand.vars}
+    if list(ref.vars.values()) == list(cand.vars.values()):
+        return dict(zip(cand.vars, ref.vars, strict=True))
+    return None
+
+
+def decide_pair(reference: Node, candidate: Node, options: RefuteOptions | None = None,
+                budget: Budget | None = None) -> Evidence:
+    """``proved`` when hypotheses (as a conjunction) and conclusions are closed pairwise."""
+    options = options or RefuteOptions()
+    budget = budget or Budget(options.budget_ms)
+    ref, cand = shape_of(reference), shape_of(candidate)
+    if not (ref.complete and cand.complete):
+        return Evidence(kind="none", reason="; ".join(ref.errors + cand.errors),
+                        ms=budget.spent_ms())
+    renaming = _align(ref, cand)
+    if renaming is None:
+        return Evidence(kind="none", reason="binders do not align by name or position and type",
+                        ms=budget.spent_ms())
+    cand_hyps = [rename_vars(h, renaming) for h in cand.hyps if h is not None]
+    cand_concl = rename_vars(cand.concl, renaming) if cand.concl is not None else None
+    closings = []
+    for a, b in ((_conj(ref.hyps), _conj(cand_hyps)), (ref.concl, cand_concl)):
+        assert a is not None and b is not None
+        c = decide_terms(a, b, ref.vars, budget, options)
+        if c is None:
+            return Evidence(kind="none", reason="a component was not decided",
+                            ms=budget.spent_ms())
+        closings.append(c)
+    if all(c.tactics == ["rfl"] for c in closings):
+        return Evidence(kind="none", reason="statements are identical terms (nothing decided)",
+                        ms=budget.spent_ms())
+    tactics = [t for c in closings for t in c.tactics]
+    script = [line for c in closings for line in c.script]
+    engines = sorted(set().union(*(c.engines for c in closings)))
+    return Evidence(kind="proved", engine="+".join(engines) or None, tactics=tactics,
+                    script=script, reason="hypotheses and conclusions closed componentwise",
+                    ms=budget.spent_ms())

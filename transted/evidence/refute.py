@@ -1,0 +1,200 @@
+"""Refutation: show that a pair's statements differ in truth, with a checked witness.
+
+A statement ``∀ vars, hyps → concl`` is *false* exactly when some assignment of its variables
+makes ``hyps → concl`` false; such an assignment is a witness. ``refuted`` is reported only
+when one whole statement is false at the witness (checked by exact evaluation, or by z3 when
+the evaluator cannot represent a value) and the other statement is true: either taken as true
+(``assume_reference``: the benchmark's reference is a theorem) or proved valid by z3. A
+witness that only separates two components (a hypothesis on one side, the conclusion on the
+other) is never reported by itself: the search looks for a falsifier of the whole candidate,
+preferring one at which the reference's own instance still holds (``ref ∧ ¬cand``), and an
+instance where both statements fail is reported as suspect, never as a refutation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import z3
+
+from transted.evidence.evaluate import Value, assignments, deadline, evaluate
+from transted.evidence.model import Evidence, Side, format_value
+from transted.evidence.smt import Encoder, check_sat, prove
+from transted.evidence.terms import Term, Unsupported
+from transted.evidence.translate import Shape, shape_of
+from transted.opt.node import Node
+
+__all__ = ["RefuteOptions", "Budget", "refute", "falsify"]
+
+
+@dataclass(frozen=True)
+class RefuteOptions:
+    """Options of the refutation engines (all go into the signature)."""
+
+    assume_reference: bool = True
+    """The benchmark case: the reference is a theorem, so a false candidate is refuted."""
+    engines: tuple[str, ...] = ("eval", "z3")
+    budget_ms: float = 200.0
+    """Wall-clock budget for the whole pair; past it the answer is ``none``."""
+    call_timeout_ms: int = 100
+    """z3 ``timeout`` per solver call."""
+    memory_mb: int = 256
+    """z3 ``max_memory`` per solver call."""
+    samples: int = 400
+    seed: int = 0
+
+    def signature(self) -> str:
+        return (f"ref:{'assume' if self.assume_reference else 'prove'}|eng:{'+'.join(self.engines)}"
+                f"|budget:{self.budget_ms:g}ms|call:{self.call_timeout_ms}ms|mem:{self.memory_mb}MB"
+                f"|samples:{self.samples}|seed:{self.seed}")
+
+
+@dataclass
+class Budget:
+    total_ms: float
+    start: float = field(default_factory=time.perf_counter)
+
+    def left_ms(self) -> float:
+        return self.total_ms - (time.perf_counter() - self.start) * 1000
+
+    def spent_ms(self) -> float:
+        return (time.perf_counter() - self.start) * 1000
+
+
+@dataclass
+class _Falsifier:
+    witness: dict[str, Value]
+    engine: str
+
+
+def _eval_or_none(term: Term, env: Mapping[str, Value]) -> bool | None:
+    try:
+        return bool(evaluate(term, env))
+    except Unsupported:
+        return None
+
+
+def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
+            other: Shape | None = None, notes: list[str] | None = None) -> _Falsifier | None:
+    """An assignment making ``shape``'s statement false, confirmed by exact evaluation
+    (or found by z3 where evaluation cannot represent the values). With ``other`` (the
+    statement taken as true), prefer assignments where ``other``'s instance holds."""
+    notes = notes if notes is not None else []
+    body = shape.prop()
+    other_body = _aligned_body(shape, other)
+    if "eval" in options.engines:
+        with deadline(max(budget.left_ms(), 0)):
+            found = _falsify_eval(body, shape, budget, options, notes)
+        if found is not None:
+            return found
+    if "z3" in options.engines and budget.left_ms() > 0:
+        try:
+            enc = Encoder()
+            neg = z3.Not(enc.encode(body))
+            queries = [neg]
+            if other_body is not None:
+                queries.insert(0, z3.And(enc.encode(other_body), neg))
+        except Unsupported as e:
+            notes.append(f"z3: {e}")
+            return None
+        for q in queries:
+            left = budget.left_ms()
+            if left <= 0:
+                notes.append("z3: budget exhausted")
+                break
+            res = check_sat(enc, q, timeout_ms=min(options.call_timeout_ms, int(left)) or 1,
+                            memory_mb=options.memory_mb)
+            if res.status == "sat" and res.model is not None:
+                witness = {k: v for k, v in res.model.items() if k in shape.vars}
+                confirm = _eval_or_none(body, witness)
+                if confirm is True:  # encodings disagree: never report
+                    notes.append(f"z3 witness {witness} not confirmed by evaluation")
+                    return None
+                return _Falsifier(witness, "z3" if confirm is None else "z3+eval")
+            if res.status == "unknown":
+                notes.append(res.reason or "z3: unknown")
+            if res.status == "unsat" and q is neg:
+                notes.append("z3: statement valid")
+    return None
+
+
+def _falsify_eval(body: Term, shape: Shape, budget: Budget, options: RefuteOptions,
+                  notes: list[str]) -> _Falsifier | None:
+    unevaluable = 0
+    for i, env in enumerate(assignments(shape.vars, limit=options.samples, seed=options.seed)):
+        if budget.left_ms() <= 0:
+            notes.append("eval: budget exhausted")
+            return None
+        value = _eval_or_none(body, env)
+        if value is None:
+            unevaluable += 1
+            if unevaluable > 50 and unevaluable > i // 2:
+                notes.append("eval: most assignments not exactly evaluable")
+                return None
+            continue
+        if not value:
+            return _Falsifier(env, "eval")
+    return None
+
+
+def _aligned_body(shape: Shape, other: Shape | None) -> Term | None:
+    """``other``'s open body, if all its variables are ``shape``'s with the same types."""
+    if other is None or not other.complete:
+        return None
+    if any(shape.vars.get(n) != t for n, t in other.vars.items()):
+        return None
+    return other.prop()
+
+
+def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bool:
+    if "z3" not in options.engines or budget.left_ms() <= 0:
+        return False
+    try:
+        enc = Encoder()
+        formula = enc.encode(shape.prop())
+    except Unsupported:
+        return False
+    res = prove(enc, formula, timeout_ms=min(options.call_timeout_ms, int(budget.left_ms())) or 1,
+                memory_mb=options.memory_mb)
+    return res.status == "unsat"
+
+
+def refute(reference: Node, candidate: Node, options: RefuteOptions | None = None) -> Evidence:
+    """``refuted`` with a witness if the two statements provably differ in truth, else ``none``.
+
+    Both arguments are proposition-form trees (``transted.opt.parse_statement``).
+    """
+    options = options or RefuteOptions()
+    budget = Budget(options.budget_ms)
+    ref, cand = shape_of(reference), shape_of(candidate)
+    notes: list[str] = []
+    sides: list[tuple[Side, Shape, Shape]] = [("candidate", cand, ref)]
+    if not options.assume_reference:
+        sides.append(("reference", ref, cand))
+    for side, false_shape, true_shape in sides:
+        if not false_shape.complete:
+            notes.append(f"{side}: " + "; ".join(false_shape.errors))
+            continue
+        found = falsify(false_shape, budget, options,
+                        other=true_shape if true_shape.complete else None, notes=notes)
+        if found is None:
+            continue
+        witness = {k: format_value(v) for k, v in found.witness.items()}
+        aligned = _aligned_body(false_shape, true_shape)
+        other_at = _eval_or_none(aligned, found.witness) if aligned is not None else None
+        if other_at is False:
+            notes.append(f"both statements false at {witness}: suspect encoding or benchmark")
+            continue
+        if side == "candidate" and options.assume_reference:
+            why = "candidate false; reference taken as true"
+        elif _statement_valid(true_shape, budget, options):
+            why = f"{side} false; the other statement proved valid by z3"
+        else:
+            notes.append(f"{side} false at {witness}, other side not proved true")
+            continue
+        return Evidence(kind="refuted", engine=found.engine, witness=witness, failing_side=side,
+                        reason=why, ms=budget.spent_ms())
+    reason = "; ".join(notes) or "no counterexample found"
+    return Evidence(kind="none", reason=reason, ms=budget.spent_ms())

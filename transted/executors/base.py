@@ -1,0 +1,259 @@
+"""What every executor shares: the metric spec, the per-process metric, the driver loop.
+
+A worker never receives a live metric: it gets a :class:`MetricSpec` (registry name and
+options, plus an optional picklable Lean backend factory) and builds the metric once per
+process (:func:`score_chunk`). The driver feeds bounded chunks of ``(index, pair)``, keeps at
+most ``max_in_flight`` chunks out, and puts results back in input order with a reorder
+buffer (:func:`in_order`). A worker that dies (segfault, OOM kill) makes its chunk suspect:
+each of its pairs is re-run alone, and a pair whose lone run kills a worker again is
+recorded as an infrastructure error — never dropped, never written twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+from transted.metrics.base import Metric, MetricResult, pair_hash
+from transted.pairs import Pair
+
+__all__ = ["MetricSpec", "LeanWorkerPolicy", "Executor", "Chunk", "WorkerDied",
+           "default_jobs", "score_chunk", "in_order", "worker_died_result"]
+
+Chunk = tuple[tuple[int, Pair], ...]
+"""``(index, pair)`` items sent to one worker call; the index is the driver's order key."""
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on (``os.sched_getaffinity``, else ``os.cpu_count``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS / Windows
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class LeanWorkerPolicy:
+    """When a worker's Lean REPL is replaced (see :class:`~transted.lean.recycling.RecyclingBackend`).
+
+    max_commands : restart the REPL after this many requests (None = never)
+    max_rss_mb : restart it when its resident memory passes this many MiB (None = never)
+    """
+
+    max_commands: int | None = 2000
+    max_rss_mb: float | None = 8192.0
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """How a worker builds its own copy of the driver's metric.
+
+    name : a registry name (``ted``, ``transted`` ...) or ``"package.module:Class"``
+    options : keyword options of that metric (picklable values only; no live backend)
+    backend_factory : picklable callable making the Lean backend, e.g.
+        ``functools.partial(LeanInteractBackend, ServerConfig(...))``; each worker wraps
+        its one backend in a recycling backend governed by ``lean_policy``
+    """
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    backend_factory: Callable[[], Any] | None = None
+    lean_policy: LeanWorkerPolicy = LeanWorkerPolicy()
+
+    @classmethod
+    def of(cls, metric: Metric) -> MetricSpec:
+        """The spec of a metric made by :func:`~transted.metrics.registry.get_metric`."""
+        if metric.construction is None:
+            raise ValueError(f"`metric`: {type(metric).__name__} was not made by get_metric; "
+                             "pass `spec=MetricSpec(...)` so workers can rebuild it")
+        name, options = metric.construction
+        if options.get("backend") is not None:
+            raise ValueError("`metric` holds a live Lean backend, which cannot be sent to "
+                             "worker processes; pass `spec=MetricSpec(name, options, "
+                             "backend_factory=...)` instead")
+        return cls(name, dict(options))
+
+    def build(self) -> Metric:
+        """A fresh metric as this spec describes (the driver's copy, or a worker's)."""
+        return self.build_with_backend()[0]
+
+    def build_with_backend(self) -> tuple[Metric, Any]:
+        """The metric and its recycling Lean backend (None without ``backend_factory``)."""
+        options = dict(self.options)
+        backend = None
+        if self.backend_factory is not None:
+            from transted.lean.recycling import RecyclingBackend
+
+            backend = RecyclingBackend(
+                self.backend_factory, max_commands=self.lean_policy.max_commands,
+                max_rss_mb=self.lean_policy.max_rss_mb)
+            options["backend"] = backend
+        if ":" in self.name and not self.name.startswith("published:"):
+            module_name, class_name = self.name.split(":", 1)
+            metric: Metric = getattr(importlib.import_module(module_name), class_name)(**options)
+            return metric, backend
+        from transted.metrics.registry import get_metric
+
+        return get_metric(self.name, **options), backend
+
+
+# -- worker side ------------------------------------------------------------------------
+_worker_metric: tuple[MetricSpec, Metric, Any] | None = None  # this process's metric, backend
+
+
+def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[int, dict[str, Any]]]:
+    """Worker task: score a chunk with this process's metric (built on first use).
+
+    Between pairs a recycling Lean backend may replace its REPL (command count, memory)."""
+    global _worker_metric
+    if _worker_metric is None or _worker_metric[0] != spec:
+        if _worker_metric is not None and _worker_metric[2] is not None:
+            _worker_metric[2].close()
+        _worker_metric = (spec, *spec.build_with_backend())
+    _, metric, backend = _worker_metric
+    if str(metric.signature) != signature:
+        # a worker with another install or Lean version would mix signatures in one file
+        raise RuntimeError(f"worker (pid {os.getpid()}) builds signature `{metric.signature}`, "
+                           f"the driver `{signature}`: every node needs the same install")
+    rows = []
+    for index, pair in chunk:
+        if backend is not None:
+            backend.between_pairs()
+        rows.append((index, metric.score_pair(pair).model_dump()))
+    return rows
+
+
+# -- driver side ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WorkerDied:
+    """A chunk's worker process ended before answering."""
+
+    reason: str
+
+
+def worker_died_result(pair: Pair, metric: Metric, reason: str) -> MetricResult:
+    """The infrastructure-error line for a pair whose lone run killed its worker."""
+    return MetricResult(id=pair.id, metric=metric.name, signature=str(metric.signature),
+                        input=pair_hash(pair), score=None, status="error",
+                        error=f"infrastructure: worker process died while scoring this pair "
+                              f"({reason})")
+
+
+Handle = Any
+
+
+class Executor(ABC):
+    """Runs :func:`score_chunk` calls somewhere; :meth:`scores` is the driver loop.
+
+    Subclasses provide start/submit/wait/close; ``workers`` is how many calls run at once.
+    """
+
+    workers: int = 1
+    chunk_size: int = 4
+    in_flight_per_worker: int = 2
+    max_deaths_before_answer: int = 3
+
+    def start(self, spec: MetricSpec, signature: str) -> None:  # noqa: B027 - optional hook
+        """Bring workers up (idempotent); called before the first submit."""
+
+    @abstractmethod
+    def submit(self, chunk: Chunk) -> Handle:
+        """Start one :func:`score_chunk` call."""
+
+    @abstractmethod
+    def wait(self, handles: Sequence[Handle]
+             ) -> list[tuple[Handle, list[tuple[int, dict[str, Any]]] | WorkerDied]]:
+        """Block until at least one call ended; return every ended call's outcome.
+
+        A call that raised anything but a worker death re-raises here (a bug aborts the
+        batch, as it does in one process)."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Stop the workers."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def scores(self, pairs: Sequence[Pair], metric: Metric, spec: MetricSpec
+               ) -> Iterator[MetricResult]:
+        """One result per pair of ``pairs``, in input order, computed on the workers."""
+        if not pairs:
+            return
+        signature = str(metric.signature)
+        self.start(spec, signature)
+        todo = iter(enumerate(pairs))
+        max_in_flight = max(1, self.workers * self.in_flight_per_worker)
+        suspects: deque[tuple[int, Pair]] = deque()
+        running: dict[Any, tuple[Chunk, bool]] = {}  # handle -> (chunk, run alone?)
+        exhausted = False
+        answered = 0  # chunks that came back; deaths before any answer mean broken workers
+        deaths = 0
+
+        def completed() -> Iterator[tuple[int, MetricResult]]:
+            nonlocal exhausted, answered, deaths
+            while True:
+                if not suspects:
+                    while not exhausted and len(running) < max_in_flight:
+                        chunk = tuple(islice(todo, self.chunk_size))
+                        if not chunk:
+                            exhausted = True
+                            break
+                        running[self.submit(chunk)] = (chunk, False)
+                elif not running:  # a suspect runs alone, so a death names its pair
+                    lone = (suspects.popleft(),)
+                    running[self.submit(lone)] = (lone, True)
+                if not running:
+                    return
+                for handle, outcome in self.wait(list(running)):
+                    chunk, alone = running.pop(handle)
+                    if isinstance(outcome, WorkerDied):
+                        # one pool breakage fails many chunks: count lone runs only
+                        deaths += alone
+                        if not answered and deaths >= self.max_deaths_before_answer:
+                            raise RuntimeError(f"{deaths} workers died, each scoring one pair, "
+                                               f"before any answered ({outcome.reason}); they cannot "
+                                               "start here (a script run without "
+                                               "`if __name__ == '__main__':`?)")
+                        if alone:
+                            index, pair = chunk[0]
+                            yield index, worker_died_result(pair, metric, outcome.reason)
+                        else:
+                            suspects.extend(chunk)
+                        continue
+                    answered += 1
+                    for index, row in outcome:
+                        yield index, MetricResult.model_validate(row)
+
+        yield from in_order(completed())
+
+
+def in_order(results: Iterable[tuple[int, MetricResult]]) -> Iterator[MetricResult]:
+    """Reorder buffer: yield results by index 0, 1, 2 ...; an index seen before is dropped.
+
+    Out-of-order results wait in the buffer until all their predecessors were yielded, so a
+    file written from this stream is always a prefix of the input order (what resume needs).
+    """
+    buffer: dict[int, MetricResult] = {}
+    next_index = 0
+    for index, result in results:
+        if index < next_index or index in buffer:
+            continue  # a retried call answered twice: keep the first answer
+        buffer[index] = result
+        while next_index in buffer:
+            yield buffer.pop(next_index)
+            next_index += 1
+
+
+def serial_scores(pairs: Iterable[Pair], metric: Metric) -> Iterator[MetricResult]:
+    """The in-process path (``jobs=1``): the driver's own metric, one pair after another."""
+    for pair in pairs:
+        yield metric.score_pair(pair)
