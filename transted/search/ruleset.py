@@ -46,14 +46,8 @@ import yaml
 
 from transted.errors import InputError
 from transted.opt.node import Node
-from transted.search.binders import (
-    ARROW,
-    binder_type,
-    bound_name,
-    free_names,
-    fresh_name,
-    substitute,
-)
+from transted.opt.scope import ARROW, binder_type, bound_name, free_names
+from transted.search.binders import fresh_name, substitute
 from transted.search.pattern import Path, instantiate, is_meta, match, metavariables
 from transted.search.scalars import Env, instance_type
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from transted.opt.node import Node
-from transted.search.binders import canonical, canonical_flat
+from transted.opt.scope import canonical, canonical_flat
 from transted.search.distance import Flat
 
 __all__ = ["Local", "State", "CLOSED"]
