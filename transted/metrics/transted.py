@@ -83,7 +83,7 @@ class TransTEDSimilarity(Metric):
         ref, cand = self.ted.trees(pair)
         size = max(ref.size(), cand.size())
         if self.provider == "offline" and self._offline is not None:
-            return search(ref, cand, self._offline, config=self.config), size
+            return search(ref, cand, self._offline, config=self.config, ted=self.ted.ted), size
         return self._lean_search(pair, ref, cand), size
 
     def _score(self, pair: Pair) -> PairScore:
@@ -101,7 +101,7 @@ class TransTEDSimilarity(Metric):
 
     def explanation(self, pair: Pair) -> Explanation:
         result, size = self.search(pair)
-        return explain(result, size)
+        return explain(result, size, self.ted.ted)
 
     # -- Lean ---------------------------------------------------------------------------
     def _lean_search(self, pair: Pair, ref: Node, cand: Node) -> SearchResult:
@@ -111,18 +111,18 @@ class TransTEDSimilarity(Metric):
         elaboration = session.elaborate(pair)
         if elaboration.status != "elaborated" or elaboration.node is None:
             # Algorithm 1, line 3: the equality does not compile → plain TED
-            return search(ref, cand, [], config=SearchConfig(max_expansions=0))
+            return search(ref, cand, [], config=SearchConfig(max_expansions=0), ted=self.ted.ted)
         lean = LeanProvider(session)
         start, _closed = lean.start(elaboration.node)
         if start is None:
-            return search(ref, cand, [], config=SearchConfig(max_expansions=0))
+            return search(ref, cand, [], config=SearchConfig(max_expansions=0), ted=self.ted.ted)
         providers: list[MoveProvider] = [lean]
         if self._offline is not None:
             providers.append(self._offline)
         from transted.search.distance import tree_distance
 
         return search_state(start, providers, config=self.config,
-                            raw_distance=tree_distance(ref, cand))
+                            raw_distance=tree_distance(ref, cand, self.ted.ted), ted=self.ted.ted)
 
     def _lean_session(self) -> Any:
         if self._session is None:

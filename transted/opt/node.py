@@ -12,7 +12,7 @@ from typing import Any
 
 from transted.errors import ParseError
 
-__all__ = ["Node", "SLOT"]
+__all__ = ["Node", "SLOT", "Flat", "flatten", "unflatten"]
 
 SLOT = "<SLOT>"
 """Marker standing for an operand position in operator labels (ASSESS §3.2.1)."""
@@ -125,3 +125,38 @@ class Node:
 
 def _escape(label: str) -> str:
     return label.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+
+
+Flat = tuple[list[str], list[list[int]]]
+"""A tree as preorder labels and child-index adjacency lists (the TED backends' input)."""
+
+
+def flatten(tree: Node) -> Flat:
+    """Preorder labels and child-index adjacency lists of ``tree`` (iterative).
+
+    This is edist's input format: ``adj[i]`` lists the preorder indices of node ``i``'s
+    children, left to right.
+    """
+    labels: list[str] = []
+    adj: list[list[int]] = []
+    stack: list[tuple[Node, int]] = [(tree, -1)]
+    while stack:
+        node, parent = stack.pop()
+        index = len(labels)
+        labels.append(node.label)
+        adj.append([])
+        if parent >= 0:
+            adj[parent].append(index)
+        stack.extend((child, index) for child in reversed(node.children))
+    return labels, adj
+
+
+def unflatten(flat: Flat) -> Node:
+    """The tree of a :data:`Flat` form (inverse of :func:`flatten`; iterative)."""
+    labels, adj = flat
+    if not labels:
+        raise ValueError("`flat` must hold at least one node")
+    built: list[Node] = [Node("")] * len(labels)
+    for i in range(len(labels) - 1, -1, -1):  # children have larger preorder indices
+        built[i] = Node(labels[i], tuple(built[j] for j in adj[i]))
+    return built[0]

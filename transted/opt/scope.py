@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from transted.opt.node import SLOT, Node
+from transted.opt.node import SLOT, Flat, Node, unflatten
 
 __all__ = ["BINDER_HEADS", "ARROW", "FORALL", "body_index", "is_binding", "binder_names",
            "bound_name", "binder_type", "with_bound_name", "binder_node", "head_name",
-           "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize", "Flat"]
+           "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize"]
 
 BINDER_HEADS = ("∀ ", "∃ ", "∃! ", "fun ", "∑ ", "∏ ", "∑' ", "∏' ", "⋃ ", "⋂ ", "⨆ ", "⨅ ",
                 "∫ ", "let ", "have ", f"{{{SLOT} | ", f"{{{SLOT} // ")
@@ -42,10 +42,6 @@ THEOREM = "theorem"
 _BRACKETS = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}
 _CANON_PREFIX = "#"
 _AFTER = ["\0after"]  # marks children after the body (outside the scope)
-
-Flat = tuple[list[str], list[list[int]]]
-"""A tree as preorder labels and adjacency lists (the TED backends' input)."""
-
 
 @lru_cache(maxsize=4096)
 def body_index(label: str) -> int | None:
@@ -381,20 +377,10 @@ def _emit_binder(binder: Node, parent: list[int], first: int,
     stack.extend(reversed(todo))
 
 
-def _unflatten(flat: Flat) -> Node:
-    labels, adj = flat
-    built: list[Node | None] = [None] * len(labels)
-    for i in range(len(labels) - 1, -1, -1):
-        built[i] = Node(labels[i], tuple(built[j] for j in adj[i]))  # type: ignore[misc]
-    node = built[0]
-    assert node is not None
-    return node
-
-
 def canonical(node: Node, env: Mapping[str, str] | None = None, level: int = 0, *,
               arrows: bool = True) -> Node:
     """Alpha-canonical form: bound names → ``#level``; see :func:`canonical_flat`."""
-    return _unflatten(canonical_flat(node, env, level, arrows=arrows))
+    return unflatten(canonical_flat(node, env, level, arrows=arrows))
 
 
 def canonicalize(node: Node) -> Node:

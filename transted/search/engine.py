@@ -24,9 +24,10 @@ from typing import Any, Literal
 import networkx as nx
 
 from transted.opt.node import Node
-from transted.search.distance import flat_distance, tree_distance
+from transted.search.distance import UNIT_TED, tree_distance
 from transted.search.providers.base import Move, MoveProvider
 from transted.search.state import State
+from transted.ted.distance import TreeEditDistance
 
 __all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics"]
 
@@ -68,7 +69,7 @@ class Step:
     name: str
     tactic: str
     state: State
-    distance: int
+    distance: float
     approximate: bool = False
 
 
@@ -81,8 +82,8 @@ class SearchResult:
     shortest path in ``graph`` (nodes: canonical goal keys; edges carry ``name``/``tactic``).
     """
 
-    distance: int
-    start_distance: int
+    distance: float
+    start_distance: float
     best: State
     path: tuple[Step, ...]
     status: Status
@@ -105,27 +106,41 @@ class SearchResult:
 
 
 def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvider, *,
-           config: SearchConfig = SearchConfig()) -> SearchResult:
-    """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1)."""
+           config: SearchConfig = SearchConfig(), ted: TreeEditDistance | None = None
+           ) -> SearchResult:
+    """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1).
+
+    ``ted`` computes every distance (its backend and cost model); unit-cost edist if None.
+    """
     if not isinstance(config, SearchConfig):
         raise TypeError(f"`config` must be a SearchConfig, got {type(config).__name__}")
+    ted = _check_ted(ted)
     return search_state(State(lhs, rhs), providers, config=config,
-                        raw_distance=tree_distance(lhs, rhs))
+                        raw_distance=tree_distance(lhs, rhs, ted), ted=ted)
 
 
 def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider, *,
-                 config: SearchConfig = SearchConfig(), raw_distance: int | None = None
-                 ) -> SearchResult:
+                 config: SearchConfig = SearchConfig(), raw_distance: float | None = None,
+                 ted: TreeEditDistance | None = None) -> SearchResult:
     """:func:`search` from a prepared goal (e.g. one elaborated by Lean, with its handle).
 
     ``raw_distance`` is the TED of the original trees when known (it also bounds d*).
     """
     if not isinstance(config, SearchConfig):
         raise TypeError(f"`config` must be a SearchConfig, got {type(config).__name__}")
+    ted = _check_ted(ted)
     providers = [providers] if isinstance(providers, MoveProvider) else list(providers)
     if raw_distance is None:
-        raw_distance = tree_distance(start.lhs, start.rhs)
-    return _Search(providers, config).run(start, raw_distance)
+        raw_distance = tree_distance(start.lhs, start.rhs, ted)
+    return _Search(providers, config, ted).run(start, raw_distance)
+
+
+def _check_ted(ted: TreeEditDistance | None) -> TreeEditDistance:
+    if ted is None:
+        return UNIT_TED
+    if not isinstance(ted, TreeEditDistance):
+        raise TypeError(f"`ted` must be a TreeEditDistance, got {type(ted).__name__}")
+    return ted
 
 
 def fill_tactics(result: SearchResult) -> Any:
@@ -143,12 +158,14 @@ def fill_tactics(result: SearchResult) -> Any:
 
 
 class _Search:
-    def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig):
+    def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig,
+                 ted: TreeEditDistance):
         self.providers = list(providers)
         self.config = config
+        self.distance = ted.flat
         self.graph = nx.DiGraph()
         self.ids: dict[tuple, int] = {}
-        self.dist: list[int] = []
+        self.dist: list[float] = []
         self.states: list[State] = []
         self.moves: dict[tuple[int, int], Move] = {}
         self.generated = 0
@@ -161,17 +178,17 @@ class _Search:
         node = len(self.states)
         self.ids[key] = node
         self.states.append(state)
-        d = flat_distance(*state.flat_sides())
+        d = self.distance(*state.flat_sides())
         self.dist.append(d)
         self.graph.add_node(node, distance=d)
         return node, True
 
-    def run(self, start: State, raw_distance: int) -> SearchResult:
+    def run(self, start: State, raw_distance: float) -> SearchResult:
         t0 = time.perf_counter()
         deadline = None if self.config.max_time is None else t0 + self.config.max_time
         root, _ = self._add(start)
         best = root
-        queue: list[tuple[int, int, int, int]] = [(self.dist[root], 0, 0, root)]
+        queue: list[tuple[float, int, int, int]] = [(self.dist[root], 0, 0, root)]
         seq, expanded, status = 1, 0, "exhausted"
         while queue and self.dist[best] > 0:
             if expanded >= self.config.max_expansions:
@@ -210,7 +227,7 @@ class _Search:
         for provider in self.providers:
             yield from provider.moves(state)
 
-    def _result(self, root: int, best: int, raw: int, status: str, expanded: int,
+    def _result(self, root: int, best: int, raw: float, status: str, expanded: int,
                 frontier: int, elapsed: float) -> SearchResult:
         best_d = self.dist[best]
         nodes = nx.shortest_path(self.graph, root, best)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from transted.opt.node import Node
+from transted.opt.node import Flat, Node
 from transted.opt.scope import canonical, canonical_flat
-from transted.search.distance import Flat
 
 __all__ = ["Local", "State", "CLOSED"]
 
