@@ -13,17 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from transted.opt.lexer import KEYWORD_STOPS
 from transted.opt.node import SLOT, Node
+from transted.opt.scope import binder_node
 
 if TYPE_CHECKING:
     from transted.opt.parser import TermParser
 
-__all__ = ["BinderGroup", "binder_node", "BINDING_LABELS"]
+__all__ = ["BinderGroup", "binder_groups", "quantifier", "lambda_", "big_operator", "integral",
+           "braces", "let_"]
 
 BINDER_PREDICATES = (">", "<", "≥", "≤", "≠", "∈", "∉", "⊆", "⊂", "⊇", "⊃")
 
-# label -> (number of leading binder children, is the binder scope the rest of the children)
-BINDING_LABELS = ("∀", "∃", "∃!", "fun", "∑", "∏", "∑'", "∏'", "⋃", "⋂", "∫", "{", "let", "have")
 
 
 @dataclass
@@ -34,18 +35,7 @@ class BinderGroup:
     predicate: tuple[str, Node] | None = None
 
 
-def binder_node(names: list[str], ty: Node | None) -> Node:
-    """``x`` / ``<SLOT> : <SLOT>``[x, T] / ``<SLOT> <SLOT> : <SLOT>``[x, y, T]."""
-    if ty is None:
-        if len(names) == 1:
-            return Node(names[0])
-        return Node(" ".join([SLOT] * len(names)), tuple(Node(n) for n in names))
-    return Node(" ".join([SLOT] * len(names)) + f" : {SLOT}", tuple(Node(n) for n in names) + (ty,))
-
-
 def _names(p: TermParser, close: str) -> list[str]:
-    from transted.opt.parser import KEYWORD_STOPS
-
     names = []
     while (p.tok.kind == "ident" and p.tok.text not in KEYWORD_STOPS) or p.at("_"):
         names.append(p.advance().text)
@@ -58,8 +48,6 @@ def _names(p: TermParser, close: str) -> list[str]:
 
 def binder_groups(p: TermParser, *, allow_predicate: bool = True, type_rbp: int = 0) -> list[BinderGroup]:
     """Binders up to ``,`` / ``=>`` / ``↦`` / ``∈``-style predicates (not consumed)."""
-    from transted.opt.parser import KEYWORD_STOPS
-
     groups: list[BinderGroup] = []
     bare: list[str] = []
     while True:

@@ -14,7 +14,7 @@ from typing import Literal
 
 from transted.errors import ParseError
 
-__all__ = ["Token", "tokenize", "is_letter_like"]
+__all__ = ["Token", "tokenize", "is_letter_like", "KEYWORD_STOPS"]
 
 Kind = Literal["ident", "num", "sym", "str", "eof"]
 
@@ -27,6 +27,10 @@ PUNCTUATION = (
 # Mathlib notations that glue a letter-like character to a symbol: ℕ+ (PNat), ℤ√d (Zsqrtd)
 GLUED_NAMES = ("ℕ+", "ℤ√")
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+KEYWORD_STOPS = {"then", "else", "from", "at", "with", "in", "where", "deriving", "by", "do",
+                 "theorem", "lemma", "example", "def", "open", "end", "namespace", "section",
+                 "let", "have", "show", "if", "calc", "forall", "exists", "using"}
+"""Keywords that end a term: never a binder or argument name."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,46 @@ SLOT = "<SLOT>"
 """Marker standing for an operand position in operator labels (ASSESS §3.2.1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Node:
     """One node of an operator tree: ``label`` and an ordered tuple of ``children``."""
 
     label: str
     children: tuple[Node, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        # iterative: trees may be deeper than Python's recursion limit
+        if self is other:
+            return True
+        if not isinstance(other, Node):
+            return NotImplemented
+        stack: list[tuple[Node, Node]] = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if a.label != b.label or len(a.children) != len(b.children):
+                return False
+            stack.extend(zip(a.children, b.children))
+        return True
+
+    def __hash__(self) -> int:
+        if not self.children:
+            return hash((self.label, ()))
+        done: list[int] = []
+        stack: list[tuple[Node, bool]] = [(self, False)]
+        while stack:
+            node, ready = stack.pop()
+            if not ready:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(node.children))
+                continue
+            k = len(node.children)
+            kids = tuple(done[len(done) - k:]) if k else ()
+            if k:
+                del done[len(done) - k:]
+            done.append(hash((node.label, kids)))
+        return done[0]
 
     @property
     def is_leaf(self) -> bool:
