@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+from typing import cast
 
 import click
 import typer
@@ -96,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         err_console.print("aborted")
         return 130
     except _CLICK_ERROR as e:
-        e.show()
-        return e.exit_code
+        click_error = cast(click.ClickException, e)  # typer's own class shares the interface
+        click_error.show()
+        return click_error.exit_code
     except _EXIT as e:
         return e.exit_code
     return result if isinstance(result, int) else 0

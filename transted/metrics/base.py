@@ -78,7 +78,7 @@ class Metric(ABC):
         """Score one pair; raise a TranstedError for input the metric cannot handle."""
 
     def score_pair(self, pair: Pair) -> MetricResult:
-        base = {"id": pair.id, "metric": self.name, "signature": str(self.signature),
+        base: dict[str, Any] = {"id": pair.id, "metric": self.name, "signature": str(self.signature),
                 "input": pair_hash(pair)}
         try:
             scored = self._score(pair)

@@ -88,11 +88,11 @@ def _bracketed_group(p: TermParser) -> BinderGroup:
         p.expect("]")
         return BinderGroup([], ty, kind)
     names = _names(p, close)
-    ty = p.expr(0) if p.accept(":") else None
+    typ = p.expr(0) if p.accept(":") else None
     if p.accept(":="):
         p.expr(0)  # default value of an optional argument: not part of the type
     p.expect(close)
-    return BinderGroup(names, ty, kind)
+    return BinderGroup(names, typ, kind)
 
 
 def _flatten(groups: list[BinderGroup]) -> list[tuple[str, Node | None, tuple[str, Node] | None]]:
@@ -296,9 +296,9 @@ def dependent_arrow(p: TermParser) -> Node | None:
     with p.binding(_bound_names([group])):
         body = p.expr(25)
     names = group.names or ["_"]
-    for name in reversed(names if p.split else [names]):
-        binder = binder_node([name] if p.split else names, group.type)
-        body = Node(f"∀ {SLOT}, {SLOT}", (binder, body))
+    groups = [[name] for name in names] if p.split else [names]
+    for group_names in reversed(groups):
+        body = Node(f"∀ {SLOT}, {SLOT}", (binder_node(group_names, group.type), body))
     return body
 
 
@@ -319,7 +319,11 @@ def let_(p: TermParser, word: str) -> Node:
             raise p.error("expected ':=' in let")
         value = Node("sorry")
     else:
-        value = p.expr(0) if not p.at("by") else (p.skip_tactic_block() or Node("by"))
+        if p.at("by"):
+            p.skip_tactic_block()
+            value = Node("by")
+        else:
+            value = p.expr(0)
     p.accept(";")
     if params:
         value = Node(f"fun {SLOT} => {SLOT}", (binder_node(_bound_names(params), None), value))

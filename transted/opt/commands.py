@@ -60,6 +60,7 @@ def tree_command(
         console.print(render(parse_statement(statement, header=header, options=options), fmt),
                       markup=False, highlight=False, soft_wrap=True)
         return 0
+    assert file is not None  # exactly one of STATEMENT / --file, checked above
     sink = out.open("w", encoding="utf-8") if out else None
     errors = total = 0
     try:

@@ -10,7 +10,7 @@ table plus punctuation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from transted.errors import ParseError
 
@@ -179,7 +179,7 @@ class _Lexer:
         else:
             kind, word = "sym", c
         self.pos = start + len(word)
-        return Token(kind, word, start, self.pos, space)
+        return Token(cast(Kind, kind), word, start, self.pos, space)
 
     def _ident_after_underscore(self) -> bool:
         nxt = self.text[self.pos + 1:self.pos + 2]

@@ -38,7 +38,7 @@ class Node:
                 continue
             if a.label != b.label or len(a.children) != len(b.children):
                 return False
-            stack.extend(zip(a.children, b.children))
+            stack.extend(zip(a.children, b.children, strict=True))
         return True
 
     def __hash__(self) -> int:

@@ -156,9 +156,9 @@ def _scopes(node: Node) -> list[tuple[Node, list[str], bool]] | None:
     if node.label == THEOREM and len(node.children) >= 2:
         out = [(c, binder_names(c), True) for c in node.children[:-1]]
         return out + [(node.children[-1], [], False)]
-    if not is_binding(node):
+    idx = body_index(node.label) if is_binding(node) else None
+    if idx is None:
         return None
-    idx = body_index(node.label)
     binder = node.children[0]
     out = [(binder, [], True)]
     out += [(c, [], False) for c in node.children[1:idx]]
@@ -203,60 +203,60 @@ def free_names(node: Node) -> frozenset[str]:
     return frozenset(out)
 
 
-def _binders_used(node: Node) -> list[bool]:
-    """For each binding node in preorder: is the name of its binder used in its scope?"""
-    used: list[bool] = []
-    env: dict[str, list[int]] = {}
-    # tasks: ("n", node) visit; ("p", names, serial) push; ("q", names) pop
-    stack: list[tuple] = [("n", node)]
+_FREE: dict[int, tuple[Node, frozenset[str]]] = {}
+_FREE_MAX = 200_000  # entries; the search's states share most subtrees, so hits are common
+
+
+def _free_cached(node: Node) -> frozenset[str]:
+    """:func:`free_names` memoised per node object, computed bottom-up (each node once)."""
+    hit = _FREE.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    if len(_FREE) > _FREE_MAX:
+        _FREE.clear()
+    stack: list[tuple[Node, bool]] = [(node, False)]
     while stack:
-        task = stack.pop()
-        if task[0] == "p":
-            for name in task[1]:
-                env.setdefault(name, []).append(task[2])
+        n, ready = stack.pop()
+        hit = _FREE.get(id(n))
+        if hit is not None and hit[0] is n:
             continue
-        if task[0] == "q":
-            for name in task[1]:
-                env[name].pop()
-            continue
-        n = task[1]
         if n.is_leaf:
-            hit = env.get(n.label)
-            if hit:
-                used[hit[-1]] = True
+            _FREE[id(n)] = (n, frozenset((n.label,)))
             continue
-        head = head_name(n.label, len(n.children)) if n.label[-1] == ">" else None
-        if head is not None and env.get(head):
-            used[env[head][-1]] = True
         parts = _scopes(n)
-        if parts is None:
-            stack.extend(("n", c) for c in reversed(n.children))
+        subjects = [c for c in n.children] if parts is None else [
+            s for s in (_subject(c, b) for c, _n, b in parts) if s is not None]
+        if not ready:
+            stack.append((n, True))
+            stack.extend((c, False) for c in subjects)
             continue
-        serial = len(used)
-        used.append(False)
-        todo: list[tuple] = []
-        opened: list[str] = []
-        for child, names, is_binder in parts:
-            if names == _AFTER:
-                todo.append(("q", opened))
-                opened = []
-                todo.append(("n", child))
-                continue
-            if is_binder:
-                typ = binder_type(child)
-                if typ is not None:
-                    todo.append(("n", typ))
-                elif not binder_names(child) and not child.is_leaf:
-                    todo.append(("n", child))
-            else:
-                todo.append(("n", child))
-            if names:
-                todo.append(("p", names, serial))
-                opened = opened + names
-        if opened:
-            todo.append(("q", opened))
-        stack.extend(reversed(todo))
-    return used
+        head = head_name(n.label, len(n.children))
+        out: set[str] = set() if head is None else {head}
+        if parts is None:
+            for c in n.children:
+                out |= _FREE[id(c)][1]
+        else:
+            bound: set[str] = set()
+            for c, names, is_binder in parts:
+                if names == _AFTER:
+                    bound = set()
+                subject = _subject(c, is_binder)
+                if subject is not None:
+                    out |= _FREE[id(subject)][1] - bound
+                if names and names != _AFTER:
+                    bound |= set(names)
+        _FREE[id(n)] = (n, frozenset(out))
+    return _FREE[id(node)][1]
+
+
+def _subject(child: Node, is_binder: bool) -> Node | None:
+    """The part of a scope child whose names are looked up (a binder: its type only)."""
+    if not is_binder:
+        return child
+    typ = binder_type(child)
+    if typ is not None:
+        return typ
+    return child if not binder_names(child) and not child.is_leaf else None
 
 
 def canonical_flat(node: Node, env: Mapping[str, str] | None = None, level: int = 0, *,
@@ -272,59 +272,66 @@ def canonical_flat(node: Node, env: Mapping[str, str] | None = None, level: int 
 
     Linear in the size of ``node`` and iterative (no recursion on the tree).
     """
-    used = _binders_used(node) if arrows else None
     names: dict[str, list[str]] = {k: [v] for k, v in (env or {}).items()}
     labels: list[str] = []
     adj: list[list[int]] = []
     depth = [level]
-    serial = 0
 
-    def emit(label: str, parent: list[int] | None) -> list[int]:
-        if parent is not None:
-            parent.append(len(labels))
+    def emit(label: str, parent: list[int]) -> list[int]:
+        parent.append(len(labels))
         labels.append(label)
         kids: list[int] = []
         adj.append(kids)
         return kids
 
     # tasks: ("n", node, parent) | ("b", binder, parent, first_level) | ("p", names) | ("q", k)
-    stack: list[tuple] = [("n", node, None)]
+    root_kids: list[int] = []
+    stack: list[tuple] = [("n", node, root_kids)]
     while stack:
         task = stack.pop()
         kind = task[0]
-        if kind == "p":
+        if kind == "n":
+            # hot path, inlined: a leaf or a node that binds nothing
+            n, parent = task[1], task[2]
+            children = n.children
+            label = n.label
+            parent.append(len(labels))
+            if not children:
+                hit = names.get(label)
+                labels.append(hit[-1] if hit else label)
+                adj.append([])
+                continue
+            if body_index(label) is None and label != THEOREM:
+                head = head_name(label, len(children)) if label[-1] == ">" else None
+                hit = names.get(head) if head is not None else None
+                labels.append(_head_label(hit[-1], len(children)) if hit else label)
+                kids: list[int] = []
+                adj.append(kids)
+                stack.extend([("n", c, kids) for c in reversed(children)])
+                continue
+            parent.pop()
+        elif kind == "p":
             for name in task[1]:
                 depth[0] += 1
                 names.setdefault(name, []).append(f"{_CANON_PREFIX}{depth[0]}")
             continue
-        if kind == "q":
+        elif kind == "q":
             for name in task[1]:
                 names[name].pop()
                 depth[0] -= 1
             continue
-        if kind == "l":
+        elif kind == "l":
             emit(task[1], task[2])
             continue
-        if kind == "b":
+        elif kind == "b":
             _emit_binder(task[1], task[2], task[3], emit, stack)
             continue
         n, parent = task[1], task[2]
-        if n.is_leaf:
-            hit = names.get(n.label)
-            emit(hit[-1] if hit else n.label, parent)
-            continue
-        head = head_name(n.label, len(n.children)) if n.label[-1] == ">" else None
-        hit = names.get(head) if head is not None else None
         parts = _scopes(n)
-        if parts is None:
-            kids = emit(_head_label(hit[-1], len(n.children)) if hit else n.label, parent)
-            stack.extend(("n", c, kids) for c in reversed(n.children))
-            continue
-        mine = serial
-        serial += 1
-        if (used is not None and n.label == FORALL and not used[mine]
-                and bound_name(n.children[0]) is not None
-                and binder_type(n.children[0]) is not None):
+        assert parts is not None
+        if (arrows and n.label == FORALL and binder_type(n.children[0]) is not None
+                and (name := bound_name(n.children[0])) is not None
+                and name not in _free_cached(n.children[1])):
             # Lean's `T → body`: the binder is dropped, the body keeps the outer levels
             kids = emit(ARROW, parent)
             typ = binder_type(n.children[0])
@@ -354,7 +361,7 @@ def canonical_flat(node: Node, env: Mapping[str, str] | None = None, level: int 
 
 
 def _emit_binder(binder: Node, parent: list[int], first: int,
-                 emit: Callable[[str, list[int] | None], list[int]], stack: list[tuple]) -> None:
+                 emit: Callable[[str, list[int]], list[int]], stack: list[tuple]) -> None:
     """A binder child: its names become ``#first+1``, ``#first+2``…; its type stays outside."""
     if not binder_names(binder):
         stack.append(("n", binder, parent))
