@@ -214,26 +214,30 @@ def _free_cached(node: Node) -> frozenset[str]:
         return hit[1]
     if len(_FREE) > _FREE_MAX:
         _FREE.clear()
-    stack: list[tuple[Node, bool]] = [(node, False)]
+    stack: list[tuple[Node, list | None, bool]] = [(node, None, False)]
     while stack:
-        n, ready = stack.pop()
+        n, parts, ready = stack.pop()
         hit = _FREE.get(id(n))
         if hit is not None and hit[0] is n:
             continue
-        if n.is_leaf:
+        children = n.children
+        if not children:
             _FREE[id(n)] = (n, frozenset((n.label,)))
             continue
-        parts = _scopes(n)
-        subjects = [c for c in n.children] if parts is None else [
-            s for s in (_subject(c, b) for c, _n, b in parts) if s is not None]
+        plain = body_index(n.label) is None and n.label != THEOREM
         if not ready:
-            stack.append((n, True))
-            stack.extend((c, False) for c in subjects)
+            parts = None if plain else _scopes(n)
+            stack.append((n, parts, True))
+            if parts is None:
+                stack.extend((c, None, False) for c in children)
+            else:
+                stack.extend((sub, None, False) for c, _n, b in parts
+                             if (sub := _subject(c, b)) is not None)
             continue
-        head = head_name(n.label, len(n.children))
+        head = head_name(n.label, len(children)) if n.label[-1] == ">" else None
         out: set[str] = set() if head is None else {head}
         if parts is None:
-            for c in n.children:
+            for c in children:
                 out |= _FREE[id(c)][1]
         else:
             bound: set[str] = set()
