@@ -31,7 +31,11 @@ class Node:
             return True
         if not isinstance(other, Node):
             return NotImplemented
-        stack: list[tuple[Node, Node]] = [(self, other)]
+        if self.label != other.label or len(self.children) != len(other.children):
+            return False
+        if not self.children:
+            return True
+        stack: list[tuple[Node, Node]] = list(zip(self.children, other.children, strict=True))
         while stack:
             a, b = stack.pop()
             if a is b:
