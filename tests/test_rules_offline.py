@@ -128,6 +128,9 @@ def test_coerced_leaves_take_the_region_type():
 @pytest.mark.parametrize("body, message", [
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a', rhs: '?a', foo: 1}]",
      "unknown key"),
+    # `tactic` was loaded and never used; it is no longer a key (the tactic is derived)
+    ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a', rhs: '?a',"
+     " tactic: 'simp'}]", "unknown key.*tactic"),
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a + 1', rhs: '?b'}]",
      "does not bind"),
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a + 1', rhs: '?a',"
