@@ -89,3 +89,22 @@ def test_bracket_notation_round_trips(spec):
         return Node(s) if isinstance(s, str) else Node(s[0], tuple(build(c) for c in s[1]))
     node = build(spec)
     assert Node.from_text(str(node)) == node
+
+
+@pytest.mark.parametrize("body, message", [
+    ('infix:\n  - {symbol: "⊕", prec: "high", assoc: left}\n',
+     r"infix\.0 \(symbol '⊕'\): field 'prec'"),
+    ('prefix:\n  - {symbol: "√", prec: 100, colour: red}\n',
+     r"prefix\.0 \(symbol '√'\): field 'colour': Extra inputs"),
+    ('infix:\n  - {symbol: "⊕", prec: 65, assoc: sideways}\n', r"field 'assoc'"),
+    ('binder_body_prec:\n  "∑": {prec: -1}\n', r"binder_body_prec\.∑: field 'prec'"),
+])
+def test_bad_notation_files_name_file_entry_and_field(tmp_path, body, message):
+    from transted.errors import InputError
+    from transted.opt.notation import load_notation
+
+    path = tmp_path / "extra.yaml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(InputError, match=message) as info:
+        load_notation(str(path))
+    assert str(path) in str(info.value)

@@ -11,7 +11,7 @@ import pytest
 
 from transted.errors import InputError
 from transted.opt import parse_term
-from transted.search.binders import canonical
+from transted.opt.scope import canonical
 from transted.search.reduction import beta_reduce
 from transted.search.ruleset import load_rules
 
@@ -162,6 +162,9 @@ def test_coerced_leaves_take_the_region_type():
 @pytest.mark.parametrize("body, message", [
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a', rhs: '?a', foo: 1}]",
      "unknown key"),
+    # `tactic` was loaded and never used; it is no longer a key (the tactic is derived)
+    ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a', rhs: '?a',"
+     " tactic: 'simp'}]", "unknown key.*tactic"),
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a + 1', rhs: '?b'}]",
      "does not bind"),
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a + 1', rhs: '?a',"

@@ -7,13 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transted.opt import parse_term
-from transted.search.binders import (
-    canonical,
-    canonical_flat,
-    free_names,
-    fresh_name,
-    substitute,
-)
+from transted.opt.scope import canonical, canonical_flat, free_names
+from transted.search.binders import fresh_name, substitute
 from transted.search.distance import flatten, tree_distance
 from transted.search.state import Local, State
 

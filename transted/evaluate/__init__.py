@@ -11,8 +11,9 @@ runs of a translator. References: ASSESS §4.1–4.3, Table 3, Fig. 3.
 from transted.evaluate.agreement import Agreement, agreement_score, bootstrap_ci
 from transted.evaluate.harness import EvalConfig, MetricEvaluation
 from transted.evaluate.labels import EPLA_CATEGORIES, gold_labels, parse_positive
+from transted.evaluate.outcome import EvalRun
 from transted.evaluate.regress import Regression, compare_runs, write_regression
-from transted.evaluate.run import EvalRun, run_eval
+from transted.evaluate.run import run_eval
 from transted.evaluate.threshold import cross_validated_predictions, predict, select_threshold
 
 __all__ = [

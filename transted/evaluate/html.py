@@ -30,7 +30,7 @@ from transted.evaluate.harness import scores_path
 
 if TYPE_CHECKING:
     from transted.evaluate.harness import MetricEvaluation
-    from transted.evaluate.run import EvalRun
+    from transted.evaluate.outcome import EvalRun
     from transted.opt.node import Node
 
 __all__ = ["REPORT_HTML", "write_html_report", "render_html", "disagreement_ids"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from transted.evaluate.harness import load_metric, score_metric, scores_path
-from transted.evaluate.report import to_json_safe
+from transted.evaluate.outcome import to_json_safe
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, read_pairs
 

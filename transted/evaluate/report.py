@@ -11,33 +11,14 @@ import csv
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from transted.evaluate.harness import MetricEvaluation
-    from transted.evaluate.run import EvalRun
+from transted.evaluate.harness import MetricEvaluation
+from transted.evaluate.outcome import KAPPA_CURVE_CSV, KAPPA_CURVE_PNG, EvalRun, to_json_safe
 
-__all__ = ["write_reports", "summary_markdown", "to_json_safe", "KAPPA_CURVE_CSV",
-           "KAPPA_CURVE_PNG"]
-
-KAPPA_CURVE_CSV = "kappa_curve.csv"
-KAPPA_CURVE_PNG = "kappa_curve.png"
-
-
-def to_json_safe(value: Any) -> Any:
-    """NaN/inf → None and numpy scalars → Python, recursively."""
-    if isinstance(value, dict):
-        return {k: to_json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json_safe(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
+__all__ = ["write_reports", "summary_markdown"]
 
 def write_reports(run: EvalRun, out: Path) -> dict[str, Path]:
     """Write every report file into ``out``; returns their paths by kind."""

@@ -8,15 +8,10 @@ file), ``OUT/summary.json``, ``OUT/summary.md``, ``OUT/pairs.csv``, ``OUT/disagr
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
-from numpy.typing import NDArray
 
 from transted.evaluate.harness import (
     EvalConfig,
-    MetricEvaluation,
     claim_out_dir,
     collect,
     evaluate_metric,
@@ -26,50 +21,14 @@ from transted.evaluate.harness import (
     scores_path,
 )
 from transted.evaluate.labels import gold_labels, problem_group
+from transted.evaluate.outcome import EvalRun
+from transted.evaluate.report import write_reports
 from transted.metrics.base import MetricResult
-from transted.pairs import Pair, read_pairs
+from transted.pairs import read_pairs
 
-__all__ = ["EvalRun", "run_eval", "parse_metric_list"]
+__all__ = ["run_eval", "parse_metric_list"]
 
 Progress = Callable[[str, str, int], Callable[[MetricResult, bool], None] | None]
-
-
-@dataclass
-class EvalRun:
-    """The outcome of :func:`run_eval`: inputs, per-metric evaluations, written files."""
-
-    data: Path
-    pairs: list[Pair]
-    labels: NDArray[np.bool_]
-    config: EvalConfig
-    evaluations: list[MetricEvaluation]
-    signature: str
-    data_digest: str
-    dev: Path | None = None
-    dev_digest: str = ""
-    files: dict[str, Path] | None = None
-
-    def summary(self) -> dict[str, object]:
-        """The content of ``summary.json``; an undefined value is None (JSON null)."""
-        from transted.evaluate.report import KAPPA_CURVE_CSV, KAPPA_CURVE_PNG, to_json_safe
-
-        return to_json_safe({
-            "metrics": {ev.name: ev.summary(self.config) for ev in self.evaluations},
-            "eval": {
-                "signature": self.signature,
-                "data": {"path": str(self.data), "sha256": self.data_digest,
-                         "n": len(self.pairs), "n_positive": int(self.labels.sum())},
-                "dev": ({"path": str(self.dev), "sha256": self.dev_digest}
-                        if self.dev else None),
-                "threshold_mode": self.config.threshold_mode,
-                "n_problems": len({problem_group(p) for p in self.pairs}),
-                "oracle_rule": self.config.oracle_rule,
-                "positive": list(self.config.positive),
-                "n_boot": self.config.n_boot, "seed": self.config.seed,
-                "confidence": self.config.confidence,
-                "kappa_curve": KAPPA_CURVE_CSV, "plot": KAPPA_CURVE_PNG,
-            },
-        })
 
 
 def parse_metric_list(spec: str) -> list[str]:
@@ -132,7 +91,5 @@ def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
     run = EvalRun(data, pairs, labels, config, evaluations,
                   str(config.signature(data_digest, dev_digest)), data_digest,
                   Path(dev) if dev is not None else None, dev_digest)
-    from transted.evaluate.report import write_reports
-
     run.files = write_reports(run, out)
     return run

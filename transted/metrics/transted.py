@@ -138,16 +138,16 @@ class TransTEDSimilarity(Metric):
         budget = self.config.budget()  # the per-pair deadline starts before parsing
         ref, cand = self.ted.trees(pair)
         size = max(ref.size(), cand.size())
-        raw = tree_distance(ref, cand)
+        raw = tree_distance(ref, cand, self.ted.ted)
         self.open()
         start = prepare_start(self.providers, pair, State(ref, cand), budget)
         if start is None:
             # Algorithm 1, line 3: a provider's method does not apply (the equality does not
             # elaborate in Lean) → plain TED
             return search_state(State(ref, cand), [], config=SearchConfig(max_expansions=0),
-                                raw_distance=raw), size
+                                raw_distance=raw, ted=self.ted.ted), size
         return search_state(start, self.providers, config=self.config, raw_distance=raw,
-                            budget=budget), size
+                            budget=budget, ted=self.ted.ted), size
 
     def _score(self, pair: Pair) -> PairScore:
         result, size = self.search(pair)
@@ -168,5 +168,5 @@ class TransTEDSimilarity(Metric):
 
     def explanation(self, pair: Pair) -> Explanation:
         result, size = self.search(pair)
-        return explain(result, size)
+        return explain(result, size, self.ted.ted)
 

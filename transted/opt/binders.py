@@ -13,17 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from transted.opt.lexer import KEYWORD_STOPS
 from transted.opt.node import SLOT, Node
+from transted.opt.scope import binder_node
 
 if TYPE_CHECKING:
     from transted.opt.parser import TermParser
 
-__all__ = ["BinderGroup", "binder_node", "BINDING_LABELS"]
+__all__ = ["BinderGroup", "binder_groups", "quantifier", "lambda_", "big_operator", "integral",
+           "braces", "let_"]
 
 BINDER_PREDICATES = (">", "<", "≥", "≤", "≠", "∈", "∉", "⊆", "⊂", "⊇", "⊃")
 
-# label -> (number of leading binder children, is the binder scope the rest of the children)
-BINDING_LABELS = ("∀", "∃", "∃!", "fun", "∑", "∏", "∑'", "∏'", "⋃", "⋂", "∫", "{", "let", "have")
 
 
 @dataclass
@@ -34,18 +35,7 @@ class BinderGroup:
     predicate: tuple[str, Node] | None = None
 
 
-def binder_node(names: list[str], ty: Node | None) -> Node:
-    """``x`` / ``<SLOT> : <SLOT>``[x, T] / ``<SLOT> <SLOT> : <SLOT>``[x, y, T]."""
-    if ty is None:
-        if len(names) == 1:
-            return Node(names[0])
-        return Node(" ".join([SLOT] * len(names)), tuple(Node(n) for n in names))
-    return Node(" ".join([SLOT] * len(names)) + f" : {SLOT}", tuple(Node(n) for n in names) + (ty,))
-
-
 def _names(p: TermParser, close: str) -> list[str]:
-    from transted.opt.parser import KEYWORD_STOPS
-
     names = []
     while (p.tok.kind == "ident" and p.tok.text not in KEYWORD_STOPS) or p.at("_"):
         names.append(p.advance().text)
@@ -58,8 +48,6 @@ def _names(p: TermParser, close: str) -> list[str]:
 
 def binder_groups(p: TermParser, *, allow_predicate: bool = True, type_rbp: int = 0) -> list[BinderGroup]:
     """Binders up to ``,`` / ``=>`` / ``↦`` / ``∈``-style predicates (not consumed)."""
-    from transted.opt.parser import KEYWORD_STOPS
-
     groups: list[BinderGroup] = []
     bare: list[str] = []
     while True:
@@ -100,11 +88,11 @@ def _bracketed_group(p: TermParser) -> BinderGroup:
         p.expect("]")
         return BinderGroup([], ty, kind)
     names = _names(p, close)
-    ty = p.expr(0) if p.accept(":") else None
+    typ = p.expr(0) if p.accept(":") else None
     if p.accept(":="):
         p.expr(0)  # default value of an optional argument: not part of the type
     p.expect(close)
-    return BinderGroup(names, ty, kind)
+    return BinderGroup(names, typ, kind)
 
 
 def _flatten(groups: list[BinderGroup]) -> list[tuple[str, Node | None, tuple[str, Node] | None]]:
@@ -308,9 +296,9 @@ def dependent_arrow(p: TermParser) -> Node | None:
     with p.binding(_bound_names([group])):
         body = p.expr(25)
     names = group.names or ["_"]
-    for name in reversed(names if p.split else [names]):
-        binder = binder_node([name] if p.split else names, group.type)
-        body = Node(f"∀ {SLOT}, {SLOT}", (binder, body))
+    groups = [[name] for name in names] if p.split else [names]
+    for group_names in reversed(groups):
+        body = Node(f"∀ {SLOT}, {SLOT}", (binder_node(group_names, group.type), body))
     return body
 
 
@@ -331,7 +319,11 @@ def let_(p: TermParser, word: str) -> Node:
             raise p.error("expected ':=' in let")
         value = Node("sorry")
     else:
-        value = p.expr(0) if not p.at("by") else (p.skip_tactic_block() or Node("by"))
+        if p.at("by"):
+            p.skip_tactic_block()
+            value = Node("by")
+        else:
+            value = p.expr(0)
     p.accept(";")
     if params:
         value = Node(f"fun {SLOT} => {SLOT}", (binder_node(_bound_names(params), None), value))

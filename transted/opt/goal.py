@@ -71,7 +71,8 @@ def _term(text: str, source: str, offset: int, opens: tuple[str, ...], *, allow_
 
 def parse_goal(text: str, *, opens: tuple[str, ...] = ()) -> Goal:
     """Parse one goal; errors carry the line and column within ``text``."""
-    case, hyps, target = None, [], None
+    case, target = None, None
+    hyps: list[Hypothesis] = []
     for offset, entry in _entries(text):
         stripped = entry.strip()
         if stripped.startswith("case ") and not hyps and target is None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from transted.errors import ParseError
 
-__all__ = ["Token", "tokenize", "is_letter_like"]
+__all__ = ["Token", "tokenize", "is_letter_like", "KEYWORD_STOPS"]
 
 Kind = Literal["ident", "num", "sym", "str", "eof"]
 
@@ -28,6 +28,10 @@ PUNCTUATION = (
 # Mathlib notations that glue a letter-like character to a symbol: ℕ+ (PNat), ℤ√d (Zsqrtd)
 GLUED_NAMES = ("ℕ+", "ℤ√")
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+KEYWORD_STOPS = {"then", "else", "from", "at", "with", "in", "where", "deriving", "by", "do",
+                 "theorem", "lemma", "example", "def", "open", "end", "namespace", "section",
+                 "let", "have", "show", "if", "calc", "forall", "exists", "using"}
+"""Keywords that end a term: never a binder or argument name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +182,7 @@ class _Lexer:
         else:
             kind, word = "sym", c
         self.pos = start + len(word)
-        return Token(kind, word, start, self.pos, space)
+        return Token(cast(Kind, kind), word, start, self.pos, space)
 
     def _ident_after_underscore(self) -> bool:
         nxt = self.text[self.pos + 1:self.pos + 2]

@@ -12,18 +12,56 @@ from typing import Any
 
 from transted.errors import ParseError
 
-__all__ = ["Node", "SLOT"]
+__all__ = ["Node", "SLOT", "Flat", "flatten", "unflatten"]
 
 SLOT = "<SLOT>"
 """Marker standing for an operand position in operator labels (ASSESS §3.2.1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Node:
     """One node of an operator tree: ``label`` and an ordered tuple of ``children``."""
 
     label: str
     children: tuple[Node, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        # iterative: trees may be deeper than Python's recursion limit
+        if self is other:
+            return True
+        if not isinstance(other, Node):
+            return NotImplemented
+        if self.label != other.label or len(self.children) != len(other.children):
+            return False
+        if not self.children:
+            return True
+        stack: list[tuple[Node, Node]] = list(zip(self.children, other.children, strict=True))
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if a.label != b.label or len(a.children) != len(b.children):
+                return False
+            stack.extend(zip(a.children, b.children, strict=True))
+        return True
+
+    def __hash__(self) -> int:
+        if not self.children:
+            return hash((self.label, ()))
+        done: list[int] = []
+        stack: list[tuple[Node, bool]] = [(self, False)]
+        while stack:
+            node, ready = stack.pop()
+            if not ready:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(node.children))
+                continue
+            k = len(node.children)
+            kids = tuple(done[len(done) - k:]) if k else ()
+            if k:
+                del done[len(done) - k:]
+            done.append(hash((node.label, kids)))
+        return done[0]
 
     @property
     def is_leaf(self) -> bool:
@@ -125,3 +163,38 @@ class Node:
 
 def _escape(label: str) -> str:
     return label.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+
+
+Flat = tuple[list[str], list[list[int]]]
+"""A tree as preorder labels and child-index adjacency lists (the TED backends' input)."""
+
+
+def flatten(tree: Node) -> Flat:
+    """Preorder labels and child-index adjacency lists of ``tree`` (iterative).
+
+    This is edist's input format: ``adj[i]`` lists the preorder indices of node ``i``'s
+    children, left to right.
+    """
+    labels: list[str] = []
+    adj: list[list[int]] = []
+    stack: list[tuple[Node, int]] = [(tree, -1)]
+    while stack:
+        node, parent = stack.pop()
+        index = len(labels)
+        labels.append(node.label)
+        adj.append([])
+        if parent >= 0:
+            adj[parent].append(index)
+        stack.extend((child, index) for child in reversed(node.children))
+    return labels, adj
+
+
+def unflatten(flat: Flat) -> Node:
+    """The tree of a :data:`Flat` form (inverse of :func:`flatten`; iterative)."""
+    labels, adj = flat
+    if not labels:
+        raise ValueError("`flat` must hold at least one node")
+    built: list[Node] = [Node("")] * len(labels)
+    for i in range(len(labels) - 1, -1, -1):  # children have larger preorder indices
+        built[i] = Node(labels[i], tuple(built[j] for j in adj[i]))
+    return built[0]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from transted.errors import InputError
 from transted.opt.node import SLOT
@@ -58,24 +59,72 @@ class NotationTable:
         return set(self.infix) | set(self.prefix) | set(self.postfix) | set(self.aliases)
 
 
+class _Entry(BaseModel):
+    """One notation entry of the YAML file (schema in the file's header comment)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    symbol: str = Field(min_length=1)
+    prec: int = Field(ge=0)
+    assoc: Literal["left", "right", "none"] = "none"
+    arg: int = Field(default=MAX_PREC, ge=0)
+    label: str = ""
+    aliases: list[str] = []
+    source: str = ""
+
+
+class _BodyPrec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    prec: int = Field(ge=0)
+    source: str = ""
+
+
+class _File(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    infix: list[_Entry] = []
+    prefix: list[_Entry] = []
+    postfix: list[_Entry] = []
+    binder_body_prec: dict[str, _BodyPrec] = {}
+
+
+def _describe(path: Path | str, data: object, error: ValidationError) -> str:
+    first = error.errors()[0]
+    loc = list(first["loc"])
+    where = ".".join(str(x) for x in loc[:2])
+    entry: object = data
+    for key in loc[:2]:
+        try:
+            entry = entry[key]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            entry = None
+            break
+    symbol = entry.get("symbol") if isinstance(entry, dict) else None
+    field = ".".join(str(x) for x in loc[2:]) or str(loc[-1])
+    named = f" (symbol {symbol!r})" if symbol else ""
+    return f"{path}: {where}{named}: field {field!r}: {first['msg']}"
+
+
 def _read(path: Path | str, text: str, table: dict) -> None:
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as e:
         raise InputError(f"{path}: invalid YAML: {e}") from e
+    try:
+        parsed = _File.model_validate(data)
+    except ValidationError as e:
+        raise InputError(_describe(path, data, e)) from None
     for kind in ("infix", "prefix", "postfix"):
-        for i, entry in enumerate(data.get(kind, []) or []):
-            try:
-                op = Operator(symbol=entry["symbol"], kind=kind, prec=int(entry["prec"]),
-                              assoc=entry.get("assoc", "none"), arg=int(entry.get("arg", MAX_PREC)),
-                              label=entry.get("label", ""), source=entry.get("source", ""))
-            except (KeyError, TypeError, ValueError) as e:
-                raise InputError(f"{path}: {kind}[{i}]: bad notation entry {entry!r}: {e}") from e
+        for entry in getattr(parsed, kind):
+            op = Operator(symbol=entry.symbol, kind=kind, prec=entry.prec,  # type: ignore[arg-type]
+                          assoc=entry.assoc, arg=entry.arg, label=entry.label,
+                          source=entry.source)
             table[kind][op.symbol] = op
-            for alias in entry.get("aliases", []) or []:
+            for alias in entry.aliases:
                 table["aliases"][alias] = op.symbol
-    for sym, entry in (data.get("binder_body_prec") or {}).items():
-        table["binder_body_prec"][sym] = int(entry["prec"])
+    for sym, body in parsed.binder_body_prec.items():
+        table["binder_body_prec"][sym] = body.prec
 
 
 @lru_cache(maxsize=8)

@@ -24,16 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from transted.opt.node import SLOT
-from transted.search.binders import (
-    ARROW,
-    FORALL,
-    binder_type,
-    bound_name,
-    free_names,
-    fresh_name,
-    is_binder,
-    rename_free,
-)
+from transted.opt.scope import ARROW, FORALL, binder_type, body_index, bound_name, free_names
+from transted.search.binders import fresh_name, rename_free
 from transted.search.providers.base import Move
 from transted.search.state import Local, State
 
@@ -41,7 +33,7 @@ __all__ = ["congruence_moves"]
 
 _FUN = f"fun {SLOT} => {SLOT}"
 _APP_PREFIX = f"{SLOT} {SLOT}"
-_NO_INTRO = ("let ", "∫ ")
+_NO_INTRO = ("let ", "have ", "∫ ")
 
 
 def congruence_moves(state: State) -> Iterator[Move]:
@@ -60,13 +52,13 @@ def congruence_moves(state: State) -> Iterator[Move]:
             yield Move("implies_congr", "refine implies_congr ?_ rfl",
                        State(lhs.children[0], rhs.children[0], state.context))
         return
-    if is_binder(lhs):
-        last = len(lhs.children) - 1
-        if differ == [last]:
+    body = body_index(lhs.label)
+    if body is not None and len(lhs.children) >= 2:
+        if differ == [body]:
             intro = _intro(state)
             if intro is not None:
                 yield intro
-        elif len(differ) == 1 and 0 < differ[0] < last:
+        elif len(differ) == 1 and 0 < differ[0] != body:
             i = differ[0]
             yield Move("congrArg", "congr 1",
                        State(lhs.children[i], rhs.children[i], state.context))
@@ -85,13 +77,17 @@ def _intro(state: State) -> Move | None:
     xl, xr = bound_name(bl), bound_name(br)
     if xl is None or xr is None:
         return None
-    body_l, body_r = lhs.children[-1], rhs.children[-1]
+    body = body_index(lhs.label)
+    assert body is not None
+    body_l, body_r = lhs.children[body], rhs.children[body]
     avoid = state.names() | (free_names(body_l) - {xl}) | (free_names(body_r) - {xr})
     name = fresh_name(xl, avoid)
     if name != xl:
         body_l = rename_free(body_l, xl, name)
     if name != xr:
         body_r = rename_free(body_r, xr, name)
+    if len(lhs.children) != body + 1:  # ∫'s ∂μ after the body: no congruence lemma here
+        return None
     new = State(body_l, body_r, state.context + (Local(name, binder_type(bl)),))
     if lhs.label == FORALL:
         return Move("forall_congr", f"apply forall_congr; intro {name}", new)

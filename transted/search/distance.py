@@ -1,34 +1,28 @@
 """The one place the search computes a tree edit distance (the heuristic of Algorithm 1).
 
-A seam: the search calls only :func:`tree_distance`. It calls edist's Cython Zhang–Shasha
-directly with unit costs (ASSESS Definition 2/3) on trees flattened once per state by
-``transted.ted``'s :func:`~transted.ted.backends.flatten` — the hot path skips the backend
-object's argument checks; tests cross-check it against zss. Callers memoise per state (see :mod:`transted.search.engine`).
+A seam: the search asks a :class:`~transted.ted.distance.TreeEditDistance` (the metric's
+backend and ``CostModel``; unit-cost edist by default, ASSESS Definition 2/3) for every
+distance, on trees flattened once per state by :func:`~transted.opt.node.flatten`. A new
+cost model is honoured here with no change. Callers memoise per state (see
+:mod:`transted.search.engine`).
 """
 
 from __future__ import annotations
 
-from edist.ted import standard_ted
+from transted.opt.node import Flat, Node, flatten
+from transted.ted.distance import TreeEditDistance
 
-from transted.opt.node import Node
-from transted.ted.backends import flatten
+__all__ = ["UNIT_TED", "tree_distance", "flat_distance", "flatten", "Flat"]
 
-__all__ = ["tree_distance", "flat_distance", "flatten", "Flat"]
-
-Flat = tuple[list[str], list[list[int]]]
-
-
-def tree_distance(a: Node, b: Node) -> int:
-    """Unit-cost tree edit distance between ``a`` and ``b`` (Zhang & Shasha 1989)."""
-    if a == b:
-        return 0
-    la, aa = flatten(a)
-    lb, ab = flatten(b)
-    return int(standard_ted(la, aa, lb, ab))
+UNIT_TED = TreeEditDistance(cache_size=0)
+"""Unit costs on edist: the distance when the caller names none."""
 
 
-def flat_distance(a: Flat, b: Flat) -> int:
+def tree_distance(a: Node, b: Node, ted: TreeEditDistance = UNIT_TED) -> float:
+    """Tree edit distance between ``a`` and ``b`` under ``ted``'s cost model."""
+    return ted.flat(flatten(a), flatten(b))
+
+
+def flat_distance(a: Flat, b: Flat, ted: TreeEditDistance = UNIT_TED) -> float:
     """:func:`tree_distance` of two already-flattened trees."""
-    if a[0] == b[0] and a[1] == b[1]:
-        return 0
-    return int(standard_ted(a[0], a[1], b[0], b[1]))
+    return ted.flat(a, b)

@@ -29,9 +29,10 @@ import networkx as nx
 
 from transted.opt.node import Node
 from transted.search.budget import Budget, BudgetExceeded
-from transted.search.distance import flat_distance, tree_distance
+from transted.search.distance import UNIT_TED, tree_distance
 from transted.search.providers.base import Move, MoveProvider, provider_moves
 from transted.search.state import State
+from transted.ted.distance import TreeEditDistance
 
 __all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics"]
 
@@ -89,7 +90,7 @@ class Step:
     name: str
     tactic: str
     state: State
-    distance: int
+    distance: float
     approximate: bool = False
 
 
@@ -102,8 +103,8 @@ class SearchResult:
     shortest path in ``graph`` (nodes: canonical goal keys; edges carry ``name``/``tactic``).
     """
 
-    distance: int
-    start_distance: int
+    distance: float
+    start_distance: float
     best: State
     path: tuple[Step, ...]
     status: Status
@@ -126,29 +127,33 @@ class SearchResult:
 
 
 def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvider, *,
-           config: SearchConfig = SearchConfig(), budget: Budget | None = None
-           ) -> SearchResult:
+           config: SearchConfig = SearchConfig(), budget: Budget | None = None,
+           ted: TreeEditDistance | None = None) -> SearchResult:
     """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1).
 
     ``providers`` are opened already (see :mod:`~transted.search.providers.base`); their
     moves are tried in the given order. ``budget`` defaults to one made from ``config``
     (pass one to count work done before the search, e.g. parsing, against the deadline).
+    ``ted`` computes every distance (its backend and cost model); unit-cost edist if None.
     """
     if not isinstance(config, SearchConfig):
         raise TypeError(f"`config` must be a SearchConfig, got {type(config).__name__}")
+    ted = _check_ted(ted)
     return search_state(State(lhs, rhs), providers, config=config,
-                        raw_distance=tree_distance(lhs, rhs), budget=budget)
+                        raw_distance=tree_distance(lhs, rhs, ted), budget=budget, ted=ted)
 
 
 def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider, *,
-                 config: SearchConfig = SearchConfig(), raw_distance: int | None = None,
-                 budget: Budget | None = None) -> SearchResult:
+                 config: SearchConfig = SearchConfig(), raw_distance: float | None = None,
+                 budget: Budget | None = None, ted: TreeEditDistance | None = None
+                 ) -> SearchResult:
     """:func:`search` from a prepared goal (e.g. one elaborated by Lean, with its handle).
 
     ``raw_distance`` is the TED of the original trees when known (it also bounds d*).
     """
     if not isinstance(config, SearchConfig):
         raise TypeError(f"`config` must be a SearchConfig, got {type(config).__name__}")
+    ted = _check_ted(ted)
     # one provider or several (``hasattr``: providers written before the protocol gained
     # ``version``/``open``/``prepare`` are still accepted, see ``provider_moves``)
     providers = ([providers] if hasattr(providers, "moves")  # type: ignore[list-item]
@@ -156,8 +161,16 @@ def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider,
     if budget is None:
         budget = config.budget()
     if raw_distance is None:
-        raw_distance = tree_distance(start.lhs, start.rhs)
-    return _Search(providers, config).run(start, raw_distance, budget)
+        raw_distance = tree_distance(start.lhs, start.rhs, ted)
+    return _Search(providers, config, ted).run(start, raw_distance, budget)
+
+
+def _check_ted(ted: TreeEditDistance | None) -> TreeEditDistance:
+    if ted is None:
+        return UNIT_TED
+    if not isinstance(ted, TreeEditDistance):
+        raise TypeError(f"`ted` must be a TreeEditDistance, got {type(ted).__name__}")
+    return ted
 
 
 def fill_tactics(result: SearchResult) -> Any:
@@ -175,13 +188,15 @@ def fill_tactics(result: SearchResult) -> Any:
 
 
 class _Search:
-    def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig):
+    def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig,
+                 ted: TreeEditDistance):
         self.providers = list(providers)
         self._generators = [provider_moves(p) for p in self.providers]
         self.config = config
+        self.distance = ted.flat
         self.graph = nx.DiGraph()
         self.ids: dict[tuple, int] = {}
-        self.dist: list[int] = []
+        self.dist: list[float] = []
         self.states: list[State] = []
         self.moves: dict[tuple[int, int], Move] = {}
         self.generated = 0
@@ -191,7 +206,7 @@ class _Search:
         node = self.ids.get(key)
         if node is not None:
             return node, False
-        d = flat_distance(*state.flat_sides())  # first: a BudgetExceeded here leaves no trace
+        d = self.distance(*state.flat_sides())  # first: a BudgetExceeded here leaves no trace
         node = len(self.states)
         self.ids[key] = node
         self.states.append(state)
@@ -199,11 +214,11 @@ class _Search:
         self.graph.add_node(node, distance=d)
         return node, True
 
-    def run(self, start: State, raw_distance: int, budget: Budget) -> SearchResult:
+    def run(self, start: State, raw_distance: float, budget: Budget) -> SearchResult:
         t0 = time.perf_counter()
         root, _ = self._add(start)
         best = root
-        queue: list[tuple[int, int, int, int]] = [(self.dist[root], 0, 0, root)]
+        queue: list[tuple[float, int, int, int]] = [(self.dist[root], 0, 0, root)]
         seq, expanded = 1, 0
         try:  # a long computation inside a move may stop with BudgetExceeded (deadline)
             while queue and self.dist[best] > 0:
@@ -248,7 +263,7 @@ class _Search:
                 return
             yield from generate(state, budget)
 
-    def _result(self, root: int, best: int, raw: int, status: str, expanded: int,
+    def _result(self, root: int, best: int, raw: float, status: str, expanded: int,
                 frontier: int, elapsed: float) -> SearchResult:
         best_d = self.dist[best]
         nodes = nx.shortest_path(self.graph, root, best)

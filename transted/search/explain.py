@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from edist.ted import standard_ted_backtrace
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
 from transted.opt.node import Node
-from transted.search.distance import flatten
+from transted.search.distance import UNIT_TED
 from transted.search.engine import SearchResult
 from transted.search.lean_text import to_lean
+from transted.ted.distance import TreeEditDistance, similarity_from
 
 __all__ = ["Explanation", "explain", "tree_diff"]
 
@@ -30,8 +30,8 @@ _STYLE = {"=": "green", "~": "yellow", "-": "red", "+": "cyan"}
 class Explanation:
     """What ``--explain`` prints, as data."""
 
-    distance: int
-    start_distance: int
+    distance: float
+    start_distance: float
     similarity: float
     status: str
     script: tuple[str, ...]
@@ -79,29 +79,28 @@ class Explanation:
         return Group(head, script, goal, table)
 
 
-def tree_diff(lhs: Node, rhs: Node) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Per-node marks (preorder) of an optimal unit-cost TED alignment of ``lhs``, ``rhs``."""
-    (la, aa), (lb, ab) = flatten(lhs), flatten(rhs)
+def tree_diff(lhs: Node, rhs: Node, ted: TreeEditDistance = UNIT_TED
+              ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Per-node marks (preorder) of an optimal TED alignment of ``lhs``, ``rhs`` under ``ted``."""
+    la, lb = lhs.labels(), rhs.labels()
     left, right = ["-"] * len(la), ["+"] * len(lb)
-    for op in standard_ted_backtrace(la, aa, lb, ab):
-        i, j = op._left, op._right
+    for i, j in ted.alignment(lhs, rhs):
         if i >= 0 and j >= 0:
             mark = "=" if la[i] == lb[j] else "~"
             left[i], right[j] = mark, mark
     return tuple(left), tuple(right)
 
 
-def explain(result: SearchResult, size: int) -> Explanation:
+def explain(result: SearchResult, size: int, ted: TreeEditDistance = UNIT_TED) -> Explanation:
     """Gather what to print for ``result``; ``size`` = max(|T1|, |T2|) of the original trees."""
     best = result.best
     lhs, rhs = (best.canonical_lhs, best.canonical_rhs) if not best.closed else (best.lhs,
                                                                                  best.rhs)
     return Explanation(distance=result.distance, start_distance=result.start_distance,
-                       similarity=min(1.0, max(0.0, 1 - result.distance / size))
-                       if size else 1.0,
+                       similarity=similarity_from(result.distance, size, size),
                        status=result.status, script=tuple(result.script),
                        approximate=tuple(s.approximate for s in result.path),
-                       lhs=lhs, rhs=rhs, marks=tree_diff(lhs, rhs))
+                       lhs=lhs, rhs=rhs, marks=tree_diff(lhs, rhs, ted))
 
 
 def _tree_lines(tree: Node, marks: tuple[str, ...]) -> list[str]:

@@ -9,7 +9,8 @@ and ``B.2``; after these reductions it reads ``-1``.
 from __future__ import annotations
 
 from transted.opt.node import SLOT, Node
-from transted.search.binders import bound_name, substitute
+from transted.opt.scope import bound_name
+from transted.search.binders import substitute
 
 __all__ = ["reduce_definitional", "beta_reduce", "LET", "APP", "FUN"]
 

@@ -46,14 +46,8 @@ import yaml
 
 from transted.errors import InputError
 from transted.opt.node import Node
-from transted.search.binders import (
-    ARROW,
-    binder_type,
-    bound_name,
-    free_names,
-    fresh_name,
-    substitute,
-)
+from transted.opt.scope import ARROW, binder_type, bound_name, free_names
+from transted.search.binders import fresh_name, substitute
 from transted.search.pattern import Path, instantiate, is_meta, match, metavariables
 from transted.search.scalars import Env, instance_type
 
@@ -63,7 +57,10 @@ DEFAULT_RULES = "offline.yaml"
 _CONDITIONS = {"type_in": None, "not_free": 2, "distinct": 2, "independent": 2, "untyped": 1,
                "function": 2}
 _KEYS = {"name", "lemma", "statement", "source", "lhs", "rhs", "params", "reversible",
-         "when", "subst", "fresh", "tactic", "note"}
+         "when", "subst", "fresh", "note"}
+# No `tactic` key: a move's Lean text is derived from `lemma` and the rewrite position
+# (rw / nth_rw / simp only, providers.offline), so a hand-written tactic could not be kept
+# true to the move; an unknown key is refused, never silently dropped.
 _MV = "zzMV_"  # metavariables are renamed to plain identifiers while the Lean parser runs
 
 
@@ -82,7 +79,6 @@ class Rule:
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()
     subst: tuple[tuple[str, str, str, Node], ...] = ()
     fresh: tuple[str, ...] = ()
-    tactic: str | None = None
 
     def directions(self) -> Iterator[tuple[Node, Node, bool]]:
         """``(from, to, backward)``: forward always, backward if the rule is reversible."""
@@ -240,7 +236,7 @@ def _rule(entry: Any, index: int, origin: str, parse: Callable[[str], Node]) -> 
     params = tuple((str(k), str(v)) for k, v in (entry.get("params") or {}).items())
     return Rule(name=entry["name"], lemma=entry["lemma"], statement=entry["statement"],
                 source=entry["source"], lhs=lhs, rhs=rhs, params=params, reversible=reversible,
-                when=when, subst=subst, fresh=fresh, tactic=entry.get("tactic"))
+                when=when, subst=subst, fresh=fresh)
 
 
 def parse_pattern(text: str, parse: Callable[[str], Node]) -> Node:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 
 from transted.opt.node import SLOT, Node
-from transted.search.binders import ARROW, binder_type, bound_name, is_binder
+from transted.opt.scope import ARROW, binder_type, body_index, bound_name
 from transted.search.pattern import Path
 
 __all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral"]
@@ -48,7 +48,7 @@ def env_at(tree: Node, path: Path, outer: Env) -> dict[str, Node | None]:
     env = dict(outer)
     node = tree
     for i in path:
-        if is_binder(node) and i == len(node.children) - 1:
+        if i == body_index(node.label) and len(node.children) >= 2:
             name = bound_name(node.children[0])
             if name is not None:
                 env[name] = binder_type(node.children[0])

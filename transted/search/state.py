@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from transted.opt.node import Node
-from transted.search.binders import canonical, canonical_flat
-from transted.search.distance import Flat
+from transted.opt.node import Flat, Node
+from transted.opt.scope import canonical, canonical_flat
 
 __all__ = ["Local", "State", "CLOSED"]
 

@@ -40,7 +40,7 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import Any, ClassVar
 
-from transted.opt.node import Node
+from transted.opt.node import Flat, Node, flatten, unflatten
 from transted.ted.cost import CostModel
 
 __all__ = [
@@ -55,26 +55,6 @@ __all__ = [
     "check_cost",
     "flatten",
 ]
-
-
-def flatten(tree: Node) -> tuple[list[str], list[list[int]]]:
-    """Preorder labels and child-index adjacency lists of ``tree`` (iterative).
-
-    This is edist's input format: ``adj[i]`` lists the preorder indices of node ``i``'s
-    children, left to right.
-    """
-    labels: list[str] = []
-    adj: list[list[int]] = []
-    stack: list[tuple[Node, int]] = [(tree, -1)]
-    while stack:
-        node, parent = stack.pop()
-        index = len(labels)
-        labels.append(node.label)
-        adj.append([])
-        if parent >= 0:
-            adj[parent].append(index)
-        stack.extend((child, index) for child in reversed(node.children))
-    return labels, adj
 
 
 class TEDBackend(ABC):
@@ -98,6 +78,11 @@ class TEDBackend(ABC):
 
     @abstractmethod
     def _distance(self, t1: Node, t2: Node, cost: CostModel) -> float: ...
+
+    def flat_distance(self, t1: Flat, t2: Flat, cost: CostModel) -> float:
+        """:meth:`distance` of two trees given in :data:`~transted.opt.node.Flat` form."""
+        check_cost(self, cost)
+        return float(self._distance(unflatten(t1), unflatten(t2), cost))
 
     @classmethod
     def library_version(cls) -> str:
@@ -154,13 +139,19 @@ class EdistBackend(TEDBackend):
     distribution = "edist"
 
     def _distance(self, t1: Node, t2: Node, cost: CostModel) -> float:
+        return self._flat(flatten(t1), flatten(t2), cost)
+
+    def flat_distance(self, t1: Flat, t2: Flat, cost: CostModel) -> float:
+        check_cost(self, cost)
+        return float(self._flat(t1, t2, cost))
+
+    @staticmethod
+    def _flat(t1: Flat, t2: Flat, cost: CostModel) -> float:
         from edist import ted as edist_ted
 
-        x_nodes, x_adj = flatten(t1)
-        y_nodes, y_adj = flatten(t2)
         if cost.is_unit:
-            return edist_ted.standard_ted(x_nodes, x_adj, y_nodes, y_adj)
-        return edist_ted.ted(x_nodes, x_adj, y_nodes, y_adj, _edist_delta(cost))
+            return edist_ted.standard_ted(t1[0], t1[1], t2[0], t2[1])
+        return edist_ted.ted(t1[0], t1[1], t2[0], t2[1], _edist_delta(cost))
 
 
 def _edist_delta(cost: CostModel) -> Any:

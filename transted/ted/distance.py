@@ -20,9 +20,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from transted.opt.node import Node
+from edist.ted import standard_ted, standard_ted_backtrace, ted_backtrace
+
+from transted.opt.node import Flat, Node, flatten
 from transted.signature import Signature
-from transted.ted.backends import DEFAULT_BACKEND, TEDBackend, check_cost, get_backend
+from transted.ted.backends import (
+    DEFAULT_BACKEND,
+    EdistBackend,
+    TEDBackend,
+    _edist_delta,
+    check_cost,
+    get_backend,
+)
 from transted.ted.bounds import TEDBounds, estimate
 from transted.ted.cost import CostModel, UnitCost
 
@@ -117,6 +126,7 @@ class TreeEditDistance:
         self._memo: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._by_id: OrderedDict[tuple[int, int], tuple[Node, Node, float]] = OrderedDict()
         self._hits = self._misses = 0
+        self._unit_edist = self.cost.is_unit and isinstance(self.backend, EdistBackend)
 
     def __call__(self, t1: Node, t2: Node) -> float:
         """The edit distance from ``t1`` to ``t2``."""
@@ -145,6 +155,33 @@ class TreeEditDistance:
     def _compute(self, t1: Node, t2: Node) -> float:
         self.bounds.check(estimate(t1, t2, backend=self.backend.name))
         return self.backend.distance(t1, t2, self.cost)
+
+    def flat(self, t1: Flat, t2: Flat) -> float:
+        """The edit distance between two trees in :data:`~transted.opt.node.Flat` form.
+
+        No memo: the search keeps one distance per state. Unit costs on edist take its
+        integer fast path (an ``int`` comes back); any other cost model or backend goes
+        through :meth:`TEDBackend.flat_distance`.
+        """
+        if t1[0] == t2[0] and t1[1] == t2[1]:
+            return 0
+        if self._unit_edist:
+            return int(standard_ted(t1[0], t1[1], t2[0], t2[1]))
+        return self.backend.flat_distance(t1, t2, self.cost)
+
+    def alignment(self, t1: Node, t2: Node) -> list[tuple[int, int]]:
+        """An optimal edit script under this cost model as preorder index pairs ``(i, j)``.
+
+        ``j == -1`` deletes node ``i`` of ``t1``; ``i == -1`` inserts node ``j`` of ``t2``;
+        otherwise ``i`` is kept or relabelled into ``j``. Computed by edist's backtrace
+        whatever the distance backend (all backends give the same distance).
+        """
+        (la, aa), (lb, ab) = flatten(t1), flatten(t2)
+        if self.cost.is_unit:
+            ops = standard_ted_backtrace(la, aa, lb, ab)
+        else:
+            ops = ted_backtrace(la, aa, lb, ab, _edist_delta(self.cost))
+        return [(op._left, op._right) for op in ops]
 
     def _key(self, a: str, b: str) -> tuple[str, str]:
         # A symmetric cost model gives d(a, b) = d(b, a): one entry serves both orders.

@@ -20,7 +20,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from transted.opt.node import Node
-from transted.search.binders import bound_name, free_names, is_binder
+from transted.opt.scope import body_index, bound_name, free_names
 from transted.search.budget import Budget
 from transted.search.congruence import congruence_moves
 from transted.search.lean_text import to_lean
@@ -190,7 +190,7 @@ def _bound_on_path(tree: Node, path: Path) -> set[str]:
     names: set[str] = set()
     node = tree
     for i in path:
-        if is_binder(node) and i == len(node.children) - 1:
+        if i == body_index(node.label) and len(node.children) >= 2:
             name = bound_name(node.children[0])
             if name:
                 names.add(name)
