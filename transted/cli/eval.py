@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from transted.cli.console import err_console, print_json, print_line, state
-from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
+from transted.cli.options import FormatOption, JsonAlias, MetricOption, load_metrics, output_format
 from transted.evaluate.harness import EvalConfig
 
 __all__ = ["register"]
@@ -43,8 +43,9 @@ def eval_command(
                                       "Metric names (repeatable or comma list), e.g. -m ted -m published:gted."),
     dev: Path | None = typer.Option(None, "--dev", help="Labelled dev file for 'calibrated'."),
     threshold_mode: str | None = typer.Option(
-        None, "--threshold-mode", help="oracle | calibrated | fixed | cv "
-        "(default: calibrated with --dev, fixed with --threshold, else the library's default)."),
+        None, "--threshold-mode", help=f"{' | '.join(EvalConfig.MODES)}; `default` applies each "
+        "metric's shipped threshold (derived once, not on DATA's labels) "
+        "(unset: calibrated with --dev, fixed with --threshold, else the library's default)."),
     threshold: float | None = typer.Option(None, "--threshold", help="Threshold for 'fixed'."),
     oracle_rule: str = typer.Option(_D.oracle_rule, "--oracle-rule",
                                     help="accuracy (midpoints) | gted (0.001 grid, kappa first)."),
@@ -63,7 +64,11 @@ def eval_command(
     from transted.evaluate.report import summary_markdown
 
     fmt = output_format(fmt, as_json)
-    names = metric_list(metrics)
+    names = load_metrics(metrics, distinct_names=True)  # -m ted:cost=semantic
+    if out is not None:
+        from transted.outputs import check_output_dir
+
+        check_output_dir(out)
     # A refused value raises ValueError naming the parameter; cli.main exits with 2 on it.
     with _progress_bar() as hook:
         run = evaluate(data, metrics=names, out=out, threshold_mode=threshold_mode,
@@ -97,14 +102,14 @@ def regress_command(
     from transted.evaluate.regress import compare_runs, regression_markdown, write_regression
 
     fmt = output_format(fmt, as_json)
-    names = metric_list(metric)
+    names = load_metrics(metric, distinct_names=True)
     old_in: Any = old
     new_in: Any = new
     if references is not None:
         old_in = joined_pairs(references, str(old), key)
         new_in = joined_pairs(references, str(new), key)
     for name in names:
-        folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
+        folder = out / name.name.replace(":", "_") if out is not None and len(names) > 1 else out
         reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
         if folder is not None:
             write_regression(reg, folder, top=top)
