@@ -70,7 +70,8 @@ def score_command(
             raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
                                      "per metric)", param_hint="--metric")
         target = _out_path(Path(str(out)), scorer.name, len(scorers))
-        if target.exists() and not target.is_file():  # /dev/stdout, a pipe: stream, no resume
+        if target.exists() and not target.is_file() and not target.is_dir():
+            # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
             with target.open("w", encoding="utf-8") as stream:
                 _run_batch(pairs, scorer, None, resume, stream=stream)
         else:
@@ -144,7 +145,8 @@ def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
     lines = [f"{result.metric}: costed edits (tree of `ted`, "
              f"{sum(e.cost for e in edits):g} in all):"]
     lines += [f"  {escape_control(line)}" for line in format_edits(edits)] or ["  none"]
-    for side, names in (result.details.get("auto_bound") or {}).items():
+    auto = result.details.get("auto_bound") or ted.trees_with_auto_bound(pair)[2]  # type: ignore[union-attr]
+    for side, names in auto.items():
         lines.append(f"  auto-bound in the {side}: {escape_control(', '.join(names))}")
     return lines
 
