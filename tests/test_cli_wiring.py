@@ -102,6 +102,13 @@ def test_out_equal_to_input_refused_and_input_unchanged(tmp_path, capsys):
     assert refs.read_bytes() == before
 
 
+def test_tree_out_equal_to_its_file_refused(tmp_path, capsys):
+    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    before = data.read_bytes()
+    assert main(["tree", "--file", str(data), "--out", str(data)]) == 2
+    assert data.read_bytes() == before and "is the input file" in capsys.readouterr().err
+
+
 def test_directory_as_out_is_one_line(tmp_path, capsys):
     data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
     assert main(["score", str(data), "-m", "ted", "--out", str(tmp_path)]) == 2

@@ -60,6 +60,10 @@ def tree_command(
         console.print(render(parse_statement(statement, header=header, options=options), fmt),
                       markup=False, highlight=False, soft_wrap=True)
         return 0
+    if out is not None and str(out) != "-":
+        from transted.outputs import check_output_file
+
+        check_output_file(out, inputs=[file] if file is not None else [], resume=False)
     sink = out.open("w", encoding="utf-8") if out is not None and str(out) != "-" else None
     errors = total = 0
     try:
