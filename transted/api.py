@@ -93,16 +93,21 @@ def score(reference: str | Statement | dict[str, Any], candidate: str | Statemen
 def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "transted", *,
                out: str | Path | None = None, resume: bool = True,
                on_result: Callable[[Result, bool], None] | None = None,
-               **options: Any) -> list[Result]:
+               inputs: Iterable[str | Path] = (), **options: Any) -> list[Result]:
     """Score every pair; with ``out`` the results stream to that JSONL file and a re-run
     resumes (:func:`transted.batch.score_pairs`). ``on_result(result, was_cached)`` follows
-    progress. Results come back in input order."""
+    progress. ``inputs``: the files the pairs came from (``pairs`` itself when a path), which
+    ``out`` may not be. Results come back in input order."""
     scorer = _metric(metric, options)
     items = as_pairs(pairs)
     if out is not None:
         from transted.batch import score_pairs
 
-        return score_pairs(items, scorer, out, resume=resume, on_result=on_result)
+        sources = list(inputs)
+        if isinstance(pairs, (str, Path)) and str(pairs) != "-":
+            sources.append(pairs)
+        return score_pairs(items, scorer, out, resume=resume, on_result=on_result,
+                           inputs=sources)
     results = []
     for pair in items:
         result = scorer.score_pair(pair)
@@ -113,7 +118,7 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
 
 
 def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None, *,
-             metrics: Sequence[str] = ("ted",), out: str | Path | None = None,
+             metrics: Sequence[str | Metric] = ("ted",), out: str | Path | None = None,
              threshold_mode: str | None = None, threshold: float | None = None,
              dev: str | Path | None = None, resume: bool = True, progress: Any = None,
              **config: Any) -> Any:

@@ -13,15 +13,19 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+import warnings
 from importlib.metadata import entry_points
+from typing import Any
 
 import click
 import typer
 from rich.markup import escape
 
 from transted import __version__
+from transted.batch import RepairedOutputWarning
 from transted.cli.console import console, err_console, state
-from transted.errors import TranstedError
+from transted.errors import TranstedError, escape_control
+from transted.outputs import OutputPathError
 
 __all__ = ["app", "get_app", "main", "console", "err_console", "COMMAND_MODULES"]
 
@@ -52,6 +56,7 @@ COMMAND_MODULES = (
     "transted.cli.metrics",   # metrics
     "transted.cli.search",    # search
     "transted.cli.eval",      # eval, regress
+    "transted.cli.sensitivity",  # sensitivity
     "transted.cli.lean",      # setup, doctor
     "transted.cli.fol",       # fol parse|perturb, lfi
 )
@@ -102,6 +107,26 @@ def version_command() -> None:
     console.print(f"transted {__version__}", highlight=False)
 
 
+def _error_text(e: TranstedError) -> str:
+    """The error's message; a parse error's excerpt is cut to the terminal's width (printed
+    unwrapped, so the caret stays under its character)."""
+    from transted.errors import ParseError, caret_excerpt
+
+    if isinstance(e, ParseError):
+        where = f"{escape_control(e.source, keep_newlines=False)}:" if e.source else ""
+        excerpt = caret_excerpt(e.text, e.line, e.column, width=max(err_console.width - 1, 10))
+        return f"{where}{e.line}:{e.column}: {escape_control(e.reason)}\n{excerpt}"
+    return escape_control(str(e))
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """Library warnings (a repaired result file ...) as notes on stderr, not tracebacks."""
+    from transted.cli.console import note
+
+    note(f"note: {escape_control(str(message))}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 input/processing error, 2 usage error,
     3 regression gate failed: `regress --fail-on`)."""
@@ -109,10 +134,18 @@ def main(argv: list[str] | None = None) -> int:
     state.quiet = False
     command = typer.main.get_command(app)
     try:
-        result = command.main(args=argv if argv is not None else sys.argv[1:],
-                              prog_name="transted", standalone_mode=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", RepairedOutputWarning)
+            warnings.showwarning = _show_warning
+            result = command.main(args=argv if argv is not None else sys.argv[1:],
+                                  prog_name="transted", standalone_mode=False)
+    except OutputPathError as e:  # a usage error: the user named an output that cannot be used
+        err_console.print("[bold red]error:[/] " + escape(escape_control(str(e), keep_newlines=False)),
+                          highlight=False, soft_wrap=True)
+        return 2
     except TranstedError as e:
-        err_console.print("[bold red]error:[/] " + escape(str(e)), highlight=False, soft_wrap=True)
+        err_console.print("[bold red]error:[/] " + escape(_error_text(e)), highlight=False,
+                          soft_wrap=True)
         return 1
     except ValueError as e:  # an argument value the library refused (it names the parameter)
         err_console.print("[bold red]error:[/] " + escape(str(e)), highlight=False, soft_wrap=True)

@@ -25,9 +25,12 @@ state = _State()
 
 
 def note(text: str) -> None:
-    """A line for the user on stderr (silenced by ``--quiet``); printed verbatim."""
+    """A line for the user on stderr (silenced by ``--quiet``); printed verbatim, with terminal
+    control characters of echoed user text (keys, file names) escaped."""
+    from transted.errors import escape_control
+
     if not state.quiet:
-        err_console.print(text, markup=False, highlight=False, soft_wrap=True)
+        err_console.print(escape_control(text), markup=False, highlight=False, soft_wrap=True)
 
 
 def print_json(payload: Any, *, indent: bool = True) -> None:

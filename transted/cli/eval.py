@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from transted.cli.console import err_console, print_json, print_line, state
-from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
+from transted.cli.options import FormatOption, JsonAlias, MetricOption, load_metrics, output_format
 from transted.evaluate.harness import EvalConfig
 
 __all__ = ["register", "EXIT_REGRESSION"]
@@ -47,8 +47,9 @@ def eval_command(
                                       "Metric names (repeatable or comma list), e.g. -m ted -m published:gted."),
     dev: Path | None = typer.Option(None, "--dev", help="Labelled dev file for 'calibrated'."),
     threshold_mode: str | None = typer.Option(
-        None, "--threshold-mode", help="oracle | calibrated | fixed | cv "
-        "(default: calibrated with --dev, fixed with --threshold, else the library's default)."),
+        None, "--threshold-mode", help=f"{' | '.join(EvalConfig.MODES)}; `default` applies each "
+        "metric's shipped threshold (derived once, not on DATA's labels) "
+        "(unset: calibrated with --dev, fixed with --threshold, else the library's default)."),
     threshold: float | None = typer.Option(None, "--threshold", help="Threshold for 'fixed'."),
     oracle_rule: str = typer.Option(_D.oracle_rule, "--oracle-rule",
                                     help="accuracy (midpoints) | gted (0.001 grid, kappa first)."),
@@ -67,7 +68,11 @@ def eval_command(
     from transted.evaluate.report import summary_markdown
 
     fmt = output_format(fmt, as_json)
-    names = metric_list(metrics)
+    names = load_metrics(metrics, distinct_names=True)  # -m ted:cost=semantic
+    if out is not None:
+        from transted.outputs import check_output_dir
+
+        check_output_dir(out)
     # A refused value raises ValueError naming the parameter; cli.main exits with 2 on it.
     with _progress_bar() as hook:
         run = evaluate(data, metrics=names, out=out, threshold_mode=threshold_mode,
@@ -117,7 +122,7 @@ def regress_command(
     from transted.evaluate.regress import compare_runs, regression_markdown, write_regression
 
     fmt = output_format(fmt, as_json)
-    names = metric_list(metric)
+    names = load_metrics(metric, distinct_names=True)
     if fail_on is None and (max_drop, threshold, alpha) != (None, None, None):
         raise ValueError("--max-drop, --threshold and --alpha set the gate: give --fail-on "
                          "worse|verdict-flip too")
@@ -128,7 +133,7 @@ def regress_command(
         new_in = joined_pairs(references, str(new), key)
     failed = []
     for name in names:
-        folder = out / name.replace(":", "_") if out is not None and len(names) > 1 else out
+        folder = out / name.name.replace(":", "_") if out is not None and len(names) > 1 else out
         reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
         reg.old_path, reg.new_path = str(old), str(new)  # joined pairs carry no file name
         gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop or 0.0,
@@ -146,8 +151,8 @@ def regress_command(
             print_line(regression_markdown(reg, top=top))
             print_line(gate.message(top=top) if fail_on else gate.significance_line())
         if fail_on and gate.failed:
-            failed.append(name)
-            err_console.print(f"regression gate failed for {name}: "
+            failed.append(name.name)
+            err_console.print(f"regression gate failed for {name.name}: "
                               + "; ".join(gate.reasons), highlight=False, markup=False,
                               soft_wrap=True)
     if failed:

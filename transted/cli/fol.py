@@ -36,7 +36,7 @@ def parse_command(
 ) -> int:
     """Parse one formula, or report parser coverage over a file."""
     fmt = output_format(fmt, as_json)
-    from transted.errors import ParseError, ResourceLimitError
+    from transted.errors import ParseError, ResourceLimitError, escape_control
     from transted.fol.le import parse_le
     from transted.fol.syntax import atoms, format_formula, parse_formula
     from transted.fol.tokens import fol_tokens
@@ -57,8 +57,9 @@ def parse_command(
             console.print(f"{payload['parsed']} of {len(texts)} distinct formulas parse; "
                           f"{len(rejected)} rejected:", highlight=False)
             for item in rejected:
-                console.print(f"  {item['formula']!r}\n      {item['reason']}", markup=False,
-                              highlight=False)
+                console.print(f"  {escape_control(repr(item['formula']))}\n"
+                              f"      {escape_control(item['reason'])}", markup=False,
+                              highlight=False, soft_wrap=True)
         return 0
     if formula is None:
         raise typer.BadParameter("give a FORMULA or --file", param_hint="FORMULA")
@@ -74,7 +75,8 @@ def parse_command(
         print_json(payload, indent=fmt == "json")
     else:
         for key, value in payload.items():
-            console.print(f"{key}: {value}", markup=False, highlight=False, soft_wrap=True)
+            console.print(f"{key}: {escape_control(str(value))}", markup=False, highlight=False,
+                          soft_wrap=True)
     return 0
 
 

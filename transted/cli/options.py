@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 __all__ = ["FORMATS", "metric_list", "metric_options", "output_format", "FormatOption",
-           "JsonAlias", "MetricOption", "OptionOption", "is_stdout"]
+           "JsonAlias", "MetricOption", "OptionOption", "is_stdout", "metric_specs", "load_metrics"]
 
 FORMATS = ("text", "json", "jsonl")
 
@@ -45,8 +45,19 @@ def output_format(fmt: str, as_json: bool = False, *, allowed: tuple[str, ...] =
 
 def metric_list(values: list[str] | None) -> list[str]:
     """``["ted,bleu", "identity"]`` → ``["ted", "bleu", "identity"]``; empty or repeated names
-    are a usage error."""
-    names = [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+    are a usage error. A ``name:key=value,key=value`` spec stays one item (its options)."""
+    names: list[str] = []
+    for value in values or []:
+        for chunk in (c.strip() for c in value.split(",")):
+            if not chunk:
+                continue
+            if "=" in chunk and ":" not in chunk[: chunk.index("=")]:
+                if not names or "=" not in names[-1]:
+                    raise typer.BadParameter(f"option {chunk!r} does not follow a "
+                                             "name:key=value metric", param_hint="--metric")
+                names[-1] += "," + chunk  # a further option of the spec before it
+            else:
+                names.append(chunk)
     if not names:
         raise typer.BadParameter("give at least one metric name", param_hint="--metric")
     repeated = sorted({n for n in names if names.count(n) > 1})
@@ -69,6 +80,48 @@ def metric_options(items: list[str]) -> dict[str, object]:
         except json.JSONDecodeError:
             options[key.replace("-", "_")] = raw
     return options
+
+
+def _split_spec(spec: str) -> tuple[str, list[str]]:
+    """``"ted:cost=semantic,normalize=false"`` → ``("ted", ["cost=semantic", ...])``; the
+    name may itself hold ``:`` (``published:gted``), so it ends at the last ``:`` before the
+    first ``=``."""
+    if "=" not in spec:
+        return spec, []
+    colon = spec.rfind(":", 0, spec.index("="))
+    return spec[:colon], [item for item in spec[colon + 1:].split(",") if item]
+
+
+def metric_specs(values: list[str] | None) -> list[tuple[str, dict[str, object]]]:
+    """``-m`` values → ``[(name, options)]``: ``-m ted:cost=semantic -m bleu`` →
+    ``[("ted", {"cost": "semantic"}), ("bleu", {})]``."""
+    specs = []
+    for spec in metric_list(values):
+        name, items = _split_spec(spec)
+        try:
+            specs.append((name, metric_options(items)))
+        except typer.BadParameter as e:
+            raise typer.BadParameter(f"{spec!r}: {e.message}", param_hint="--metric") from e
+    return specs
+
+
+def load_metrics(values: list[str] | None, extra: dict[str, object] | None = None, *,
+                 distinct_names: bool = False) -> list[Any]:
+    """The metric objects of ``-m`` (per-metric ``name:key=value`` options over ``extra``,
+    the ``-O`` options), each checked by the registry's option validation (an unknown name or
+    option is a ``ValueError`` naming it → exit 2). ``distinct_names``: refuse the same metric
+    twice (commands that file results by metric name)."""
+    from transted.api import load_metric
+
+    specs = metric_specs(values)
+    if distinct_names:
+        names = [name for name, _ in specs]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise typer.BadParameter(f"{', '.join(repeated)} given twice (results are filed by "
+                                     "metric name; run it again with another --out)",
+                                     param_hint="--metric")
+    return [load_metric(name, **{**(extra or {}), **options}) for name, options in specs]
 
 
 def is_stdout(out: Path | str | None) -> bool:

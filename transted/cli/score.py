@@ -16,7 +16,7 @@ from transted.cli.options import (
     MetricOption,
     OptionOption,
     is_stdout,
-    metric_list,
+    load_metrics,
     metric_options,
     output_format,
 )
@@ -40,11 +40,8 @@ def score_command(
 ) -> int:
     """Score pairs: `score DATA.jsonl [--out OUT.jsonl]`, `score --references R --candidates C`,
     or `score REF CAND`; -m repeatable."""
-    from transted.api import load_metric
-
     fmt = output_format(fmt, as_json)
-    options = metric_options(option)
-    scorers = [load_metric(name, **options) for name in metric_list(metric)]
+    scorers = load_metrics(metric, metric_options(option))
     inputs = inputs or []
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
@@ -54,12 +51,14 @@ def score_command(
             raise typer.BadParameter("give either INPUTS or --references/--candidates",
                                      param_hint="INPUTS")
         pairs = joined_pairs(references, candidates, key)
+        sources = [references, candidates]
     elif len(inputs) == 2:
         return _pair_mode(inputs[0], inputs[1], header, scorers, fmt, explain)
     elif len(inputs) == 1:
         from transted.api import as_pairs
 
         pairs = as_pairs(inputs[0])
+        sources = [inputs[0]]
     else:
         raise typer.BadParameter("give one pair file, two statements, or --references and "
                                  "--candidates", param_hint="INPUTS")
@@ -67,12 +66,16 @@ def score_command(
         if is_stdout(out):
             _run_batch(pairs, scorer, None, resume)
             continue
+        if len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
+            raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
+                                     "per metric)", param_hint="--metric")
         target = _out_path(Path(str(out)), scorer.name, len(scorers))
-        if target.exists() and not target.is_file():  # /dev/stdout, a pipe: stream, no resume
+        if target.exists() and not target.is_file() and not target.is_dir():
+            # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
             with target.open("w", encoding="utf-8") as stream:
                 _run_batch(pairs, scorer, None, resume, stream=stream)
         else:
-            _run_batch(pairs, scorer, target, resume)
+            _run_batch(pairs, scorer, target, resume, inputs=sources)
     return 0
 
 
@@ -114,6 +117,9 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
         for scorer, r in zip(scorers, results, strict=True):
             if r.status == "ok" and hasattr(scorer, "explain"):
                 console.print(scorer.explain(pair))
+            if r.status == "ok":
+                for line in explain_edits(scorer, pair, r):
+                    print_line(line)
     return 0 if all(r.status == "ok" for r in results) else 1
 
 
@@ -125,30 +131,65 @@ def _out_path(out: Path, metric: str, n_metrics: int) -> Path:
     return out.with_name(f"{out.stem}.{safe}{out.suffix or '.jsonl'}")
 
 
+def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
+    """``--explain`` lines of a tree metric (``ted``, ``transted``): the costed edits between
+    the two trees (which relation, numeral, type or hypothesis differs, at what cost) and the
+    implicit names Lean would auto-bind; empty for other metrics."""
+    from transted.errors import escape_control
+    from transted.ted.edits import format_edits
+
+    ted = scorer if hasattr(scorer, "costed_edits") else getattr(scorer, "ted", None)
+    if not hasattr(ted, "costed_edits"):
+        return []
+    edits = ted.costed_edits(pair)  # type: ignore[union-attr]
+    lines = [f"{result.metric}: costed edits (tree of `ted`, "
+             f"{sum(e.cost for e in edits):g} in all):"]
+    lines += [f"  {escape_control(line)}" for line in format_edits(edits)] or ["  none"]
+    auto = result.details.get("auto_bound") or ted.trees_with_auto_bound(pair)[2]  # type: ignore[union-attr]
+    for side, names in auto.items():
+        lines.append(f"  auto-bound in the {side}: {escape_control(', '.join(names))}")
+    return lines
+
+
 def _print_result(result: Any) -> None:
+    from transted.errors import escape_control
+
     score = "null" if result.score is None else f"{result.score:.6f}"
     console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
+    verdict = result.verdict or "none (no shipped threshold)"
+    by = f" (decided by {result.decided_by})" if result.decided_by == "evidence" else ""
+    print_line(f"  verdict: {verdict}{by}")
     for key, value in result.details.items():
         if not isinstance(value, (dict, list)):
-            console.print(f"  {key}: {value}", markup=False, highlight=False)
+            print_line(f"  {key}: {escape_control(str(value))}")
     if result.error:
         console.print(f"[red]{result.status}:[/] ", end="")
-        console.print(result.error, markup=False, highlight=False)
+        print_line(escape_control(result.error))
     print_line(f"signature: {result.signature}")
 
 
 def aggregate_line(results: list[Any], cached: int = 0) -> str:
-    """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 5 already done``."""
+    """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 0 too_large;
+    verdicts: 40 equivalent, 48 not-equivalent, 2 none; 5 already done`` — every status of
+    :data:`transted.metrics.base.Status`, and any other a result carries."""
+    from typing import get_args
+
+    from transted.metrics.base import Status
+
     scores = [r.score for r in results if r.score is not None]
-    counts = {s: sum(r.status == s for r in results) for s in ("ok", "error", "unavailable")}
+    statuses = list(get_args(Status))
+    statuses += sorted({r.status for r in results} - set(statuses))
+    counts = ", ".join(f"{sum(r.status == s for r in results)} {'errors' if s == 'error' else s}"
+                       for s in statuses)
+    verdicts = ", ".join(f"{sum(r.verdict == v for r in results)} {v or 'none'}"
+                         for v in ("equivalent", "not-equivalent", None))
     mean = f"mean {sum(scores) / len(scores):.4f} over {len(scores)} scored" if scores else \
         "no score"
-    return (f"{len(results)} pairs: {mean}; {counts['ok']} ok, {counts['error']} errors, "
-            f"{counts['unavailable']} unavailable, {cached} already done")
+    return f"{len(results)} pairs: {mean}; {counts}; verdicts: {verdicts}; {cached} already done"
 
 
 def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
-               stream: IO[str] | None = None) -> None:
+               stream: IO[str] | None = None, inputs: list[str] | None = None) -> None:
     """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
     from transted.api import score_many
 
@@ -166,7 +207,8 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
                     stream.flush()
             advance()
 
-        results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result)
+        results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
+                             inputs=[i for i in inputs or [] if i != "-"])
     summary = f"{aggregate_line(results, cached[0])}\nsignature: {scorer.signature}"
     if out is None:
         note(summary)  # stdout carries the result lines

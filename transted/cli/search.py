@@ -37,6 +37,9 @@ def search_command(
     explain: bool = typer.Option(False, "--explain", help="Print the tree diff of the best goal."),
     graph: Path | None = typer.Option(None, "--graph", help="Write the explored graph: .graphml, .gexf, .dot/.gv, or .png/.svg/.pdf (needs Graphviz)."),
     max_expansions: int = typer.Option(_D.max_expansions, help="Goals expanded at most."),
+    max_work: int = typer.Option(_D.max_work or 0, "--max-work",
+                                 help="Moves generated at most: a deterministic budget, the same "
+                                      "on every machine (0 = no limit)."),
     max_time: float = typer.Option(_D.max_time or 0.0, help="Wall-clock seconds (0 = no limit)."),
     rules: Path | None = typer.Option(None, "--rules", help="Rule file (default: packaged offline.yaml)."),
     fmt: str = FormatOption(),
@@ -51,7 +54,10 @@ def search_command(
     fmt = output_format(fmt, as_json)
     if graph is not None:
         check_graph_path(graph)  # refuse an unknown suffix before searching
+    if max_work < 0:
+        raise typer.BadParameter("must be >= 0", param_hint="--max-work")
     metric = load_metric("transted", max_expansions=max_expansions, max_time=max_time or None,
+                         max_work=max_work or None,
                          rules=str(rules) if rules else None, field=_field(reference, candidate))
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
                 candidate=Statement(statement=candidate, header=header))

@@ -10,7 +10,7 @@ import typer
 from transted.errors import TranstedError
 from transted.opt import OptOptions, parse_statement
 from transted.opt.render import FORMATS, render
-from transted.pairs import Pair, iter_jsonl
+from transted.pairs import iter_jsonl, validate_pair
 
 __all__ = ["register"]
 
@@ -28,7 +28,7 @@ def _statements_of(path: Path, field: str) -> list[tuple[str, str, str | None]]:
         if "formal_statement" in obj:
             rows.append((f"{path.name}:{number} {obj.get('name', '')}".strip(), obj["formal_statement"], obj.get("header")))
             continue
-        pair = Pair.model_validate(obj)
+        pair = validate_pair(obj, path, number)
         for side in ("reference", "candidate"):
             st = getattr(pair, side)
             text = st.pretty if field == "pretty" else st.statement
@@ -60,6 +60,10 @@ def tree_command(
         console.print(render(parse_statement(statement, header=header, options=options), fmt),
                       markup=False, highlight=False, soft_wrap=True)
         return 0
+    if out is not None and str(out) != "-":
+        from transted.outputs import check_output_file
+
+        check_output_file(out, inputs=[file] if file is not None else [], resume=False)
     sink = out.open("w", encoding="utf-8") if out is not None and str(out) != "-" else None
     errors = total = 0
     try:

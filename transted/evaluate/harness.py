@@ -159,11 +159,14 @@ def claim_out_dir(out: str | Path, data: str | Path, dev: str | Path | None = No
     }, indent=1) + "\n", encoding="utf-8")
 
 
-def load_metric(name: str) -> Metric:
+def load_metric(name: str | Metric) -> Metric:
     """:func:`transted.metrics.registry.get_metric` (unknown names raise ``ValueError``), with a
-    missing implementation reported as an :class:`InputError` naming the metric."""
+    missing implementation reported as an :class:`InputError` naming the metric; a ready
+    Metric object (built with options) is used as it is."""
     from transted.metrics.registry import get_metric
 
+    if isinstance(name, Metric):
+        return name
     try:
         return get_metric(name)
     except ModuleNotFoundError as e:

@@ -216,4 +216,24 @@ def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int) -> list[str]:
         out += [f"Annotator comment: {comment}", ""]
     out += ["Reference:", "```lean", pair.reference.statement.strip(), "```",
             "Candidate:", "```lean", pair.candidate.statement.strip(), "```", ""]
+    if ev.name in _TREE_METRICS:
+        out += _edit_lines(pair)
     return out
+
+
+_TREE_METRICS = ("ted", "transted")
+
+
+def _edit_lines(pair: Any) -> list[str]:
+    """What differs between the default trees, by cost class (``format_edits``)."""
+    from transted.errors import TranstedError
+    from transted.metrics.ted import TEDSimilarity
+    from transted.ted.edits import costed_edits, format_edits
+
+    try:
+        ref, cand = TEDSimilarity().trees(pair)
+    except TranstedError as e:  # another field or tree option than the default
+        return [f"Costed edits: not shown ({str(e).splitlines()[0]}).", ""]
+    lines = format_edits(costed_edits(ref, cand)) or ["none (same tree)"]
+    return ["Costed edits (default `ted` trees, semantic cost classes):", ""] + \
+        [f"- {line}" for line in lines] + [""]

@@ -23,7 +23,7 @@ from transted.evaluate.harness import (
 from transted.evaluate.labels import gold_labels, problem_group
 from transted.evaluate.outcome import EvalRun
 from transted.evaluate.report import write_reports
-from transted.metrics.base import MetricResult
+from transted.metrics.base import Metric, MetricResult
 from transted.pairs import read_pairs
 
 __all__ = ["run_eval", "parse_metric_list"]
@@ -43,7 +43,7 @@ def parse_metric_list(spec: str) -> list[str]:
     return names
 
 
-def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
+def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path, *,
              config: EvalConfig | None = None, dev: str | Path | None = None,
              resume: bool = True, progress: Progress | None = None) -> EvalRun:
     """Score ``data`` with every metric, measure agreement, write the report folder.
@@ -51,7 +51,8 @@ def run_eval(data: str | Path, metrics: Sequence[str], out: str | Path, *,
     Parameters
     ----------
     data : pair file with expert labels (``label`` or ``meta.epla_category``)
-    metrics : registry names (``ted``, ``bleu``, ``identity``, ``published:<key>`` ...)
+    metrics : registry names (``ted``, ``bleu``, ``identity``, ``published:<key>`` ...) or
+        Metric objects built with options
     out : output folder (created); re-running with it resumes the scoring
     config : :class:`EvalConfig`; default oracle thresholds
     dev : labelled pair file for ``threshold_mode="calibrated"`` (and only then)

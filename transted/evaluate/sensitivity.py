@@ -217,7 +217,7 @@ def plot_heatmap(report: SensitivityReport, path: Path) -> None:
     plt.close(fig)
 
 
-def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str], out: str | Path, *,
+def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric], out: str | Path, *,
                 pairs_out: str | Path | None = None, seed: int = 0,
                 per_kind: int | None = None, resume: bool = True,
                 progress: Callable[[str, int], Callable[[MetricResult, bool], None] | None]

@@ -13,7 +13,7 @@ __all__ = ["read_formulas"]
 
 def read_formulas(path: Path, *, conclusions: bool = False) -> list[str]:
     """Distinct formulas of ``path`` in order of first appearance (see the module docstring)."""
-    from transted.pairs import iter_jsonl
+    from transted.pairs import iter_jsonl  # errors name file:line(:col)
 
     found: dict[str, None] = {}
     if path.suffix == ".jsonl":
@@ -29,11 +29,9 @@ def read_formulas(path: Path, *, conclusions: bool = False) -> list[str]:
             for text in texts:
                 found.setdefault(text, None)
     else:
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise InputError(f"{path}: cannot read: {e.strerror}") from e
-        for line in lines:
+        from transted.pairs import read_text
+
+        for line in read_text(path).splitlines():  # bad bytes name file:line:col
             if line.strip():
                 found.setdefault(line, None)
     return list(found)

@@ -1,0 +1,73 @@
+"""``transted sensitivity STATEMENTS.jsonl...``: build the Lean perturbation suite from statement
+files and score it with each metric (:func:`transted.evaluate.sensitivity.sensitivity`); prints
+``DIR/sensitivity.md`` (mean score and share on the correct side per kind of rewrite)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from transted.cli.console import print_json, print_line, progress_bar
+from transted.cli.options import FormatOption, JsonAlias, MetricOption, load_metrics, output_format
+
+__all__ = ["register", "sensitivity_command"]
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[str, int], Callable[[Any, bool], None]]]:
+    """The library's ``progress(metric, n)`` hook: the console's progress bar, one per metric
+    in turn (the previous one closes first: rich shows one live display at a time)."""
+    current = [ExitStack()]
+
+    def hook(metric: str, total: int) -> Callable[[Any, bool], None]:
+        current[0].close()
+        current[0] = ExitStack()
+        return current[0].enter_context(progress_bar(f"{metric} (sensitivity)", total))
+    try:
+        yield hook
+    finally:
+        current[0].close()
+
+
+def sensitivity_command(
+    statements: list[Path] = typer.Argument(..., help="Statement files (JSONL: formal_statement, header?)."),
+    metrics: list[str] = MetricOption(["transted,ted,bleu"],
+                                      "Metric (repeatable or comma list; options as "
+                                      "-m ted:cost=semantic)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Report folder (sensitivity.csv/.md/.png, scores; re-run resumes)."),
+    pairs_out: Path | None = typer.Option(None, "--pairs-out", help="Also write the generated pairs here (JSONL)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the generator and of --per-kind sampling."),
+    per_kind: int | None = typer.Option(None, "--per-kind", min=1, help="Score at most K pairs per kind (seeded sample)."),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
+    fmt: str = FormatOption(),
+    as_json: bool = JsonAlias(),
+) -> None:
+    """How each metric scores faithful rewrites vs one-symbol meaning changes of real statements."""
+    from transted.evaluate.sensitivity import sensitivity
+    from transted.outputs import check_output_dir, check_output_file
+
+    fmt = output_format(fmt, as_json)
+    loaded = load_metrics(metrics, distinct_names=True)
+    check_output_dir(out)
+    if pairs_out is not None:
+        check_output_file(pairs_out, inputs=statements, resume=False)
+    with _progress() as hook:
+        report = sensitivity(statements, loaded, out, pairs_out=pairs_out, seed=seed,
+                             per_kind=per_kind, resume=resume, progress=hook)
+    if fmt != "text":
+        print_json({"metrics": report.metrics, "kinds": report.kinds,
+                    "signatures": report.signatures,
+                    "rows": [vars(r) for r in report.rows],
+                    "files": {k: str(v) for k, v in (report.files or {}).items()}},
+                   indent=fmt == "json")
+    else:
+        print_line((out / "sensitivity.md").read_text(encoding="utf-8").rstrip("\n"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sensitivity`` to the transted CLI."""
+    app.command("sensitivity")(sensitivity_command)
