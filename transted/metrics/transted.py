@@ -38,6 +38,7 @@ from transted.search.providers.registry import (
 )
 from transted.search.state import State
 from transted.ted.distance import similarity_from
+from transted.ted.statement_distance import statement_distance_function, statement_norm
 
 __all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES"]
 
@@ -59,6 +60,9 @@ class TransTEDSimilarity(Metric):
         (:class:`SearchConfig`); ``max_time`` is a hard per-pair deadline
     rules : path of a rule file (default: the packaged ``rules/offline.yaml``)
     field : ``statement`` or ``pretty`` (as for ``ted``)
+    cost : ``"unit"`` (ASSESS: unit-cost TED as heuristic and score) or ``"semantic"`` (the
+        semantic cost table with hypotheses and binders aligned as units,
+        :mod:`transted.ted.statement_distance`), used by the search and the score alike
     project, timeout : Lean project directory and per-request timeout (Lean providers)
     backend : a ready :class:`~transted.lean.backend.ReplBackend` (tests: a replay backend)
     provider_options : further settings for third-party providers (their ``options()``
@@ -77,7 +81,7 @@ class TransTEDSimilarity(Metric):
                  max_time: float | None = DEFAULTS.max_time,
                  queue_cap: int = DEFAULTS.queue_cap, max_depth: int = DEFAULTS.max_depth,
                  max_work: int | None = DEFAULTS.max_work,
-                 rules: str | None = None, field: Field = "statement",
+                 rules: str | None = None, field: Field = "statement", cost: str = "unit",
                  project: str | None = None, timeout: float = 60.0, backend: Any = None,
                  provider_options: dict[str, Any] | None = None):
         if provider is not None:
@@ -91,7 +95,9 @@ class TransTEDSimilarity(Metric):
                                                    else providers)
         self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
                                    queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
-        self.ted = TEDSimilarity(field=field)
+        self.ted = TEDSimilarity(field=field, cost=cost)
+        self.cost_name = cost
+        self.distance = statement_distance_function(self.ted.ted, cost)
         self.rules_path = rules
         self.context = ProviderContext(rules=rules, project=project, timeout=timeout,
                                        backend=backend, extra=dict(provider_options or {}))
@@ -138,21 +144,28 @@ class TransTEDSimilarity(Metric):
         budget = self.config.budget()  # the per-pair deadline starts before parsing
         ref, cand = self.ted.trees(pair)
         size = max(ref.size(), cand.size())
-        raw = tree_distance(ref, cand, self.ted.ted)
+        raw = tree_distance(ref, cand, self.distance)
         self.open()
         start = prepare_start(self.providers, pair, State(ref, cand), budget)
         if start is None:
             # Algorithm 1, line 3: a provider's method does not apply (the equality does not
             # elaborate in Lean) → plain TED
             return search_state(State(ref, cand), [], config=SearchConfig(max_expansions=0),
-                                raw_distance=raw, ted=self.ted.ted), size
+                                raw_distance=raw, ted=self.distance), size
         return search_state(start, self.providers, config=self.config, raw_distance=raw,
-                            budget=budget, ted=self.ted.ted), size
+                            budget=budget, ted=self.distance), size
+
+    def norm(self, pair: Pair) -> float:
+        """The similarity's normaliser for ``pair``: max(|T1|, |T2|) under unit cost, the
+        dearer statement's deletion cost under ``semantic`` (as ``ted`` with that cost)."""
+        ref, cand = self.ted.trees(pair)
+        return statement_norm(self.ted.ted, self.cost_name, ref, cand)
 
     def _score(self, pair: Pair) -> PairScore:
         result, size = self.search(pair)
         # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
-        similarity = similarity_from(result.distance, size, size)
+        norm = self.norm(pair)
+        similarity = similarity_from(result.distance, norm, norm)
         details: dict[str, Any] = {
             "distance": result.distance, "ted_distance": result.start_distance,
             "status": result.status, "script": result.script,
@@ -167,6 +180,7 @@ class TransTEDSimilarity(Metric):
         return self.explanation(pair).renderable()
 
     def explanation(self, pair: Pair) -> Explanation:
-        result, size = self.search(pair)
-        return explain(result, size, self.ted.ted)
+        result, _size = self.search(pair)
+        norm = self.norm(pair)
+        return explain(result, norm, self.ted.ted)
 

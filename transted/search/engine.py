@@ -29,10 +29,11 @@ import networkx as nx
 
 from transted.opt.node import Node
 from transted.search.budget import Budget, BudgetExceeded
-from transted.search.distance import UNIT_TED, tree_distance
+from transted.search.distance import UNIT_TED, SearchDistance, sides_distance, tree_distance
 from transted.search.providers.base import Move, MoveProvider, provider_moves
 from transted.search.state import State
 from transted.ted.distance import TreeEditDistance
+from transted.ted.hypotheses import HypothesisAlignedDistance
 
 __all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics"]
 
@@ -128,7 +129,7 @@ class SearchResult:
 
 def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvider, *,
            config: SearchConfig = SearchConfig(), budget: Budget | None = None,
-           ted: TreeEditDistance | None = None) -> SearchResult:
+           ted: SearchDistance | None = None) -> SearchResult:
     """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1).
 
     ``providers`` are opened already (see :mod:`~transted.search.providers.base`); their
@@ -145,7 +146,7 @@ def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvide
 
 def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider, *,
                  config: SearchConfig = SearchConfig(), raw_distance: float | None = None,
-                 budget: Budget | None = None, ted: TreeEditDistance | None = None
+                 budget: Budget | None = None, ted: SearchDistance | None = None
                  ) -> SearchResult:
     """:func:`search` from a prepared goal (e.g. one elaborated by Lean, with its handle).
 
@@ -165,11 +166,12 @@ def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider,
     return _Search(providers, config, ted).run(start, raw_distance, budget)
 
 
-def _check_ted(ted: TreeEditDistance | None) -> TreeEditDistance:
+def _check_ted(ted: SearchDistance | None) -> SearchDistance:
     if ted is None:
         return UNIT_TED
-    if not isinstance(ted, TreeEditDistance):
-        raise TypeError(f"`ted` must be a TreeEditDistance, got {type(ted).__name__}")
+    if not isinstance(ted, (TreeEditDistance, HypothesisAlignedDistance)):
+        raise TypeError(f"`ted` must be a TreeEditDistance or a HypothesisAlignedDistance, "
+                        f"got {type(ted).__name__}")
     return ted
 
 
@@ -189,11 +191,11 @@ def fill_tactics(result: SearchResult) -> Any:
 
 class _Search:
     def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig,
-                 ted: TreeEditDistance):
+                 ted: SearchDistance):
         self.providers = list(providers)
         self._generators = [provider_moves(p) for p in self.providers]
         self.config = config
-        self.distance = ted.flat
+        self.distance = sides_distance(ted)
         self.graph = nx.DiGraph()
         self.ids: dict[tuple, int] = {}
         self.dist: list[float] = []
@@ -206,7 +208,7 @@ class _Search:
         node = self.ids.get(key)
         if node is not None:
             return node, False
-        d = self.distance(*state.flat_sides())  # first: a BudgetExceeded here leaves no trace
+        d = self.distance(*state.flat_sides(), state.lhs, state.rhs)  # first: a BudgetExceeded here leaves no trace
         node = len(self.states)
         self.ids[key] = node
         self.states.append(state)

@@ -91,8 +91,9 @@ def tree_diff(lhs: Node, rhs: Node, ted: TreeEditDistance = UNIT_TED
     return tuple(left), tuple(right)
 
 
-def explain(result: SearchResult, size: int, ted: TreeEditDistance = UNIT_TED) -> Explanation:
-    """Gather what to print for ``result``; ``size`` = max(|T1|, |T2|) of the original trees."""
+def explain(result: SearchResult, size: float, ted: TreeEditDistance = UNIT_TED) -> Explanation:
+    """Gather what to print for ``result``; ``size`` is the similarity's normaliser of the
+    original trees (max(|T1|, |T2|) under unit cost)."""
     best = result.best
     lhs, rhs = (best.canonical_lhs, best.canonical_rhs) if not best.closed else (best.lhs,
                                                                                  best.rhs)

@@ -74,7 +74,7 @@ class TEDResult:
                 "signature": self.signature}
 
 
-def similarity_from(distance: float, size1: int, size2: int) -> float:
+def similarity_from(distance: float, size1: float, size2: float) -> float:
     """TED similarity ``1 - d / max(|T1|, |T2|)`` (ASSESS §3.2, Definition 3), in [0, 1].
 
     ASSESS states the value lies in [0, 1], but under unit costs d can exceed

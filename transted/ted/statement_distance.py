@@ -8,8 +8,6 @@ normalised by the dearer statement's deletion cost.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from transted.opt.node import Node
 from transted.ted.cost import CostModel, UnitCost
 from transted.ted.distance import TreeEditDistance, similarity_from
@@ -32,7 +30,7 @@ def make_cost(name: str) -> CostModel:
 
 
 def statement_distance_function(ted: TreeEditDistance, cost_name: str
-                                ) -> Callable[[Node, Node], float]:
+                                ) -> TreeEditDistance | HypothesisAlignedDistance:
     """The distance between two statement trees that ``cost_name`` asks for."""
     if cost_name == "unit":
         return ted
