@@ -123,6 +123,10 @@ def regress_command(
 
     fmt = output_format(fmt, as_json)
     names = load_metrics(metric, distinct_names=True)
+    if out is not None:
+        from transted.outputs import check_output_dir
+
+        check_output_dir(out)
     if fail_on is None and (max_drop, threshold, alpha) != (None, None, None):
         raise ValueError("--max-drop, --threshold and --alpha set the gate: give --fail-on "
                          "worse|verdict-flip too")
