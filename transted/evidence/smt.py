@@ -214,7 +214,7 @@ def check_sat(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
         why = s.reason_unknown()
         if (time.perf_counter() - start) * 1000 >= timeout_ms or why == "timeout":
             return SolverResult("unknown", reason="z3: timeout")  # the wall-clock safety net
-        if why == "canceled" and rlimit is not None:
+        if rlimit is not None and (why == "canceled" or "resource limit" in why):
             why = "resource limit (rlimit)"
         return SolverResult("unknown", reason=f"z3: {why}")
     if r == z3.unsat:
