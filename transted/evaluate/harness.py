@@ -34,13 +34,13 @@ from transted.batch import score_pairs
 from transted.errors import InputError
 from transted.evaluate.agreement import Agreement, agreement_score, bootstrap_ci
 from transted.evaluate.labels import DEFAULT_POSITIVE, parse_positive
-from transted.evidence.api import evidence_summary
 from transted.evaluate.threshold import (
     ORACLE_RULES,
     cross_validated_predictions,
     predict,
     select_threshold,
 )
+from transted.evidence.api import evidence_summary
 from transted.metrics.base import Metric, MetricResult
 from transted.outputs import check_output_dir
 from transted.pairs import Pair
