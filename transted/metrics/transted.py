@@ -206,6 +206,7 @@ class TransTEDSimilarity(Metric):
         ``none`` with both in the reason, never a definite answer."""
         found: list[Evidence] = []
         notes: list[str] = []
+        ms = 0.0
         if self.evidence:
             try:
                 ref = parse_statement(pair.reference.statement, header=pair.reference.header)
@@ -214,6 +215,7 @@ class TransTEDSimilarity(Metric):
                 notes.append(f"not parsed for evidence: {e}")
             else:
                 ev = pair_evidence(ref, cand, self.evidence_options)
+                ms = ev.ms
                 if ev.kind != "none":
                     found.append(ev)
                 elif ev.reason:
@@ -233,11 +235,11 @@ class TransTEDSimilarity(Metric):
         kinds = {e.kind for e in found}
         if len(kinds) > 1:
             why = "; ".join(f"{e.kind} by {e.engine}: {e.reason}" for e in found)
-            return Evidence(kind="none", reason=f"conflicting evidence ({why})")
+            return Evidence(kind="none", reason=f"conflicting evidence ({why})", ms=ms)
         if found:
-            return found[0]
+            return found[0].model_copy(update={"ms": ms})
         return Evidence(kind="none", reason="; ".join(notes) or
-                        ("evidence off" if not self.evidence else "no evidence"))
+                        ("evidence off" if not self.evidence else "no evidence"), ms=ms)
 
     def explain(self, pair: Pair) -> Any:
         """A rich renderable: distance, similarity, Lean script, tree diff of the best goal."""
