@@ -92,3 +92,49 @@ def test_proved_pair_scores_one():
                              "theorem b (x : ℝ) : x + x + x = 6 ↔ x = 2"))
     assert res.details["evidence"] == "proved" and res.score == 1.0
     assert "ring_nf" in res.details["evidence_detail"]["tactics"]
+
+
+def test_provider_findings_are_merged_into_the_evidence_fields():
+    from transted.search.providers.base import Evidence as Finding
+    from transted.search.providers.base import Provider
+
+    class Refuter(Provider):
+        name, version = "fake-lean", "1"
+
+        def moves(self, state, budget):
+            return iter(())
+
+        def evidence(self):
+            return [Finding("refuted", self.name, {"tactic": "plausible",
+                                                   "witness": {"x": "3"}, "issue": "3 ≠ 4"})]
+
+    m = TransTEDSimilarity(providers="congruence", evidence=False)
+    m.providers.append(Refuter())
+    res = m.score_pair(_pair("theorem a (x : ℕ) : x + 1 = 1 + x",
+                             "theorem b (x : ℕ) : x + 1 = 2 + x"))
+    assert res.details["evidence"] == "refuted" and res.score == 0.0
+    d = res.details["evidence_detail"]
+    assert (d["engine"], d["witness"], d["script"], d["reason"]) == (
+        "fake-lean", {"x": "3"}, ["plausible"], "3 ≠ 4")
+
+
+def test_conflicting_findings_give_none():
+    from transted.search.providers.base import Evidence as Finding
+    from transted.search.providers.base import Provider
+
+    class Liar(Provider):
+        name, version = "liar", "1"
+
+        def moves(self, state, budget):
+            return iter(())
+
+        def evidence(self):
+            return [Finding("proved", self.name, {})]
+
+    m = TransTEDSimilarity(providers="congruence")
+    m.providers.append(Liar())
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 4",
+                             "theorem b (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 5"))
+    assert res.details["evidence"] == "none"
+    assert "conflicting evidence" in res.details["evidence_detail"]["reason"]
+    assert res.score == res.details["graded_score"]

@@ -222,13 +222,15 @@ class TransTEDSimilarity(Metric):
                     notes.append(ev.reason)
         for p in collect_evidence(self.providers):
             d = dict(p.detail)
-            witness = d.get("witness")
+            witness, side = d.get("witness"), d.get("failing_side")
             found.append(Evidence(
                 kind=p.kind, engine=p.provider,
                 witness={str(k): str(v) for k, v in witness.items()}
                 if isinstance(witness, dict) else {},
-                failing_side="candidate" if p.kind == "refuted" else None,
-                reason=str(d.get("reason", f"reported by the {p.provider} provider"))))
+                failing_side=side if side in ("reference", "candidate") else None,
+                script=[str(d["tactic"])] if d.get("tactic") else [],
+                reason=str(d.get("reason") or d.get("issue") or
+                           f"reported by the {p.provider} provider")))
         if result.status == "found":
             found.append(Evidence(kind="proved", engine="search", script=list(result.script),
                                   reason="the search closed the goal"))
