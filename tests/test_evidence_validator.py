@@ -45,3 +45,18 @@ def test_plugged_into_generate_suite_counts_validator_discards():
     assert sum(v.checked.values()) == len(plain.pairs) - 1  # the identical pair is not checked
     assert dropped == sum(v.discarded.values())
     assert v.generator_bugs == []
+
+
+def test_renamed_false_benchmark_statement_is_not_refuted():
+    # miniF2F `induction_sum_odd` is false as Lean reads it (n = 0: 1 ≠ 0); its alpha-renamed
+    # copy fails at the same point, so the pair is suspect, never `refuted` (was reported as
+    # a generator bug before the reference was aligned by position)
+    v = EvidenceValidator()
+    keep, _ = v(_pair("theorem s (n : ℕ) : (∑ k in Finset.range n, 2 * k) + 1 = n ^ 2",
+                      "theorem s (m : ℕ) : (∑ k in Finset.range m, 2 * k) + 1 = m ^ 2",
+                      True, "rename_bound"))
+    assert keep and v.generator_bugs == []
+    ev = v.evidence(_pair("theorem s (n : ℕ) : (∑ k in Finset.range n, 2 * k) + 1 = n ^ 2",
+                          "theorem s (m : ℕ) : (∑ k in Finset.range m, 2 * k) + 1 = m ^ 2",
+                          True, "rename_bound"))
+    assert ev.kind == "none" and "both statements false" in (ev.reason or "")

@@ -22,7 +22,7 @@ import z3
 from transted.evidence.evaluate import Value, assignments, deadline, evaluate
 from transted.evidence.model import Evidence, Side, format_value
 from transted.evidence.smt import Encoder, check_sat, prove
-from transted.evidence.terms import Term, Unsupported
+from transted.evidence.terms import Term, Unsupported, rename_vars
 from transted.evidence.translate import Shape, shape_of
 from transted.opt.node import Node
 
@@ -152,12 +152,15 @@ def _falsify_eval(body: Term, shape: Shape, budget: Budget, options: RefuteOptio
 
 
 def _aligned_body(shape: Shape, other: Shape | None) -> Term | None:
-    """``other``'s open body, if all its variables are ``shape``'s with the same types."""
+    """``other``'s open body over ``shape``'s variables: aligned by name and type, else (a
+    renamed statement) by position and type; None when neither aligns."""
     if other is None or not other.complete:
         return None
-    if any(shape.vars.get(n) != t for n, t in other.vars.items()):
-        return None
-    return other.prop()
+    if all(shape.vars.get(n) == t for n, t in other.vars.items()):
+        return other.prop()
+    if list(shape.vars.values()) == list(other.vars.values()):
+        return rename_vars(other.prop(), dict(zip(other.vars, shape.vars, strict=True)))
+    return None
 
 
 def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bool:
