@@ -158,12 +158,15 @@ def _pair_exchanges(refuter_response: dict) -> list[tuple[dict, dict]]:
 def test_metric_reports_lean_refutation_as_evidence():
     pair = Pair(id="p", reference=REF, candidate=CAND)
     backend = ReplayBackend(_pair_exchanges(constructed_thrown(FOUND)), source="constructed")
-    metric = get_metric("transted", providers="lean", backend=backend, max_expansions=0)
+    # evidence=False: only the provider's finding (the offline engines would refute it too)
+    metric = get_metric("transted", providers="lean", backend=backend, max_expansions=0,
+                        evidence=False)
     result = metric.score_pair(pair)
     assert result.status == "ok", result.error
-    assert result.details["evidence"] == [{"kind": "refuted", "provider": "lean",
-                                           "tactic": REFUTER, "witness": {"x": "3"},
-                                           "issue": "3 ≤ 2 does not hold"}]
+    assert result.details["evidence"] == "refuted" and result.score == 0.0
+    d = result.details["evidence_detail"]
+    assert (d["engine"], d["witness"], d["script"], d["reason"]) == (
+        "lean", {"x": "3"}, [REFUTER], "3 ≤ 2 does not hold")
     assert "closers:decide,omega,norm_num,linarith,nlinarith,positivity,ring_nf" in str(
         metric.signature) and "refuter:plausible" in str(metric.signature)
 
@@ -173,8 +176,8 @@ def test_no_counterexample_no_evidence():
     backend = ReplayBackend(_pair_exchanges(constructed_thrown("plausible: Gave up")),
                             source="constructed")
     result = get_metric("transted", providers="lean", backend=backend,
-                        max_expansions=0).score_pair(pair)
-    assert result.status == "ok" and "evidence" not in result.details
+                        max_expansions=0, evidence=False).score_pair(pair)
+    assert result.status == "ok" and result.details["evidence"] == "none"
 
 
 @pytest.mark.lean

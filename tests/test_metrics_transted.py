@@ -49,8 +49,9 @@ def test_never_below_ted_on_the_dev_set(dev_pairs):
         assert a.status == b.status
         if a.score is None:
             continue
-        assert b.score >= a.score - 1e-12, pair.id   # d* <= TED(T1, T2)
-        raised += b.score > a.score
+        graded = b.details["graded_score"]  # before the evidence rule (refuted → 0)
+        assert graded >= a.score - 1e-12, pair.id   # d* <= TED(T1, T2)
+        raised += graded > a.score
     assert raised >= 10  # the search does something on real data
 
 

@@ -56,7 +56,7 @@ def test_the_parts_compose_to_offline_move_for_move():
 
 def test_metric_with_the_parts_scores_the_dev_pairs_like_offline():
     pairs = read_pairs(DEV)[:12]
-    offline = get_metric("transted")
+    offline = get_metric("transted", providers="offline")
     parts = get_metric("transted", providers="congruence,definitional,numerals,rules")
     for pair in pairs:
         a, b = offline.score_pair(pair), parts.score_pair(pair)

@@ -40,6 +40,7 @@ from transted.evaluate.threshold import (
     predict,
     select_threshold,
 )
+from transted.evidence.api import evidence_summary
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.outputs import check_output_dir
@@ -218,6 +219,10 @@ class MetricEvaluation:
     evidence: list[object] = field(default_factory=list)
     """Per pair: ``details["evidence"]`` of its result (``proved``/``refuted``/None)."""
     n_evidence: int = 0
+    evidence_detail: list[object] = field(default_factory=list)
+    """Per pair: ``details["evidence_detail"]`` (witness, failing side, script, reason) or None."""
+    evidence_stats: dict[str, dict] = field(default_factory=dict)
+    """``evidence_counts`` and ``evidence_precision`` (:func:`transted.evidence.evidence_summary`)."""
     modes: dict[str, dict[str, object]] = field(default_factory=dict)
     """Mode → {threshold, accuracy, kappa} for oracle, cv and default (the side-by-side table)."""
     abstain: dict[str, object] = field(default_factory=dict)
@@ -240,6 +245,8 @@ class MetricEvaluation:
             "errors_predicted": "negative",
             "n_evidence": self.n_evidence, "default_threshold": self.default_threshold,
             "modes": self.modes, "abstain": self.abstain,
+            "evidence_counts": self.evidence_stats.get("evidence_counts"),
+            "evidence_precision": self.evidence_stats.get("evidence_precision"),
         }
         if self.threshold_mode in ("oracle", "calibrated", "cv"):
             entry["oracle_rule"] = config.oracle_rule
@@ -263,7 +270,8 @@ def collect(name: str, signature: str, results: Sequence[MetricResult],
     status = "unavailable" if results and unavailable == len(results) else "ok"
     return MetricEvaluation(name, signature, binary, scores, errors, unavailable, status,
                             default_threshold=default_threshold,
-                            evidence=[r.details.get("evidence") for r in results])
+                            evidence=[r.details.get("evidence") for r in results],
+                            evidence_detail=[r.details.get("evidence_detail") for r in results])
 
 
 def evaluate_metric(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig, *,
@@ -295,6 +303,8 @@ def evaluate_metric(ev: MetricEvaluation, labels: NDArray[np.bool_], config: Eva
         ev.threshold_mode = config.threshold_mode
         ev.predictions = predict(ev.scores, ev.threshold)
     ev.predictions, ev.n_evidence = apply_evidence(ev.predictions, ev.evidence)
+    ev.evidence_stats = evidence_summary(evidence_kinds(ev) or ["none"] * len(labels),
+                                         [bool(x) for x in labels])
     ev.agreement = agreement_score(labels, ev.predictions)
     ev.intervals = bootstrap_ci(labels, ev.predictions, n_boot=config.n_boot, seed=config.seed,
                                 confidence=config.confidence)
@@ -302,6 +312,11 @@ def evaluate_metric(ev: MetricEvaluation, labels: NDArray[np.bool_], config: Eva
     if not ev.binary:
         ev.modes = mode_comparison(ev, labels, config, groups)
     return ev
+
+
+def evidence_kinds(ev: MetricEvaluation) -> list[str]:
+    """Per pair ``proved``/``refuted``/``none`` (a metric without evidence: all ``none``)."""
+    return [e if e in ("proved", "refuted") else "none" for e in ev.evidence]
 
 
 def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]

@@ -75,10 +75,42 @@ def summary_markdown(run: EvalRun) -> str:
         lines.append(_table_row(ev))
     lines += ["", _mode_note(run), ""]
     lines += _modes_table(run)
+    lines += _evidence_table(run)
     lines += ["Signatures:", ""]
     lines += [f"- `{ev.signature}`" for ev in run.evaluations]
     lines += [f"- `{run.signature}`", ""]
     return "\n".join(lines)
+
+
+def _evidence_table(run: EvalRun) -> list[str]:
+    """Per metric: pairs with each kind of semantic evidence, precision of the definite ones."""
+    rows = [ev for ev in run.evaluations if ev.evidence_stats]
+    if not rows:
+        return []
+    lines = ["Semantic evidence (docs/EVIDENCE.md): precision = share of `proved` pairs the "
+             "experts call equivalent, of `refuted` pairs they call not equivalent.", "",
+             "| Metric | proved | refuted | none | proved precision | refuted precision |",
+             "|---|---|---|---|---|---|"]
+    for ev in rows:
+        c, p = ev.evidence_stats["evidence_counts"], ev.evidence_stats["evidence_precision"]
+        lines.append(f"| {ev.name} | {c['proved']} | {c['refuted']} | {c['none']} | "
+                     f"{_pct(p['proved'])} | {_pct(p['refuted'])} |")
+    return lines + [""]
+
+
+def evidence_line(kind: object, detail: object) -> str:
+    """``Evidence: refuted (eval) — candidate false at n = 2; …`` for one pair."""
+    if not isinstance(detail, dict):
+        return f"Evidence: {kind or 'none'}"
+    parts = [f"Evidence: {kind}" + (f" ({detail['engine']})" if detail.get("engine") else "")]
+    if detail.get("witness"):
+        at = ", ".join(f"{k} = {v}" for k, v in detail["witness"].items())
+        parts.append(f"{detail.get('failing_side')} false at {at}")
+    if detail.get("script"):
+        parts.append("script: `" + "; ".join(detail["script"]) + "`")
+    if detail.get("reason"):
+        parts.append(str(detail["reason"]))
+    return " — ".join(parts)
 
 
 def _modes_table(run: EvalRun) -> list[str]:
@@ -209,6 +241,9 @@ def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int) -> list[str]:
     out = [f"### `{pair.id}` — {kind}",
            f"score {ev.scores[i]:.4f}, threshold {_num(ev.threshold, 4)}{margin}; experts: "
            f"{'equivalent' if run.labels[i] else 'not equivalent'}", ""]
+    if ev.evidence and i < len(ev.evidence):
+        detail = ev.evidence_detail[i] if i < len(ev.evidence_detail) else None
+        out += [evidence_line(ev.evidence[i], detail), ""]
     if pair.informal:
         out += [f"> {pair.informal.strip()}", ""]
     comment = pair.meta.get("comment")

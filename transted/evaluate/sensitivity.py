@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from transted.batch import score_pairs
 from transted.metrics.base import Metric, MetricResult
@@ -221,11 +222,13 @@ def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric
                 pairs_out: str | Path | None = None, seed: int = 0,
                 per_kind: int | None = None, resume: bool = True,
                 progress: Callable[[str, int], Callable[[MetricResult, bool], None] | None]
-                | None = None) -> SensitivityReport:
+                | None = None, validators: Sequence[Any] = ()) -> SensitivityReport:
     """``transted sensitivity`` as a library call: build the suite from statement files
     (``formal_statement`` + ``header`` per line), score it with the named metrics, write
     ``sensitivity.csv/.md/.png`` and ``discards.json`` into ``out`` (and the pairs to
-    ``pairs_out``, with ``<pairs_out>.discards.json``)."""
+    ``pairs_out``, with ``<pairs_out>.discards.json``). ``validators`` are passed to
+    :func:`~transted.evaluate.perturb_lean.generate_suite` (e.g.
+    :class:`~transted.evaluate.evidence_validator.EvidenceValidator`)."""
     import json
 
     from transted.evaluate.harness import load_metric
@@ -238,7 +241,7 @@ def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric
 
     loaded = [load_metric(name) for name in metrics]  # fail fast, before generating
     stmts = [s for path in statements for s in read_statements(path)]
-    suite = generate_suite(stmts, seed=seed)
+    suite = generate_suite(stmts, seed=seed, validators=validators)
     if pairs_out is not None:
         write_suite(suite, pairs_out)
     out = Path(out)

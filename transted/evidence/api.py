@@ -38,7 +38,7 @@ def pair_evidence(reference: Node, candidate: Node,
         return proved.model_copy(update={"ms": budget.spent_ms()})
     reason = f"refute: {ev.reason}; decide: {proved.reason}"
     if budget.left_ms() <= 0:
-        reason = f"budget {options.budget_ms:g} ms exhausted; " + reason
+        reason = f"timeout (safety net {options.budget_ms:g} ms); " + reason
     return Evidence(kind="none", reason=reason, ms=budget.spent_ms())
 
 

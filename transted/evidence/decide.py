@@ -87,7 +87,8 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
             continue
         left = int(budget.left_ms())
         if left <= 0 or check_sat(enc, goal, timeout_ms=min(options.call_timeout_ms, left),
-                                  memory_mb=options.memory_mb).status != "sat":
+                                  memory_mb=options.memory_mb,
+                                  rlimit=options.rlimit).status != "sat":
             return False
     return True
 
@@ -226,7 +227,7 @@ def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> boo
     if left <= 0:
         return False
     res = prove(enc, formula, timeout_ms=min(options.call_timeout_ms, left),
-                memory_mb=options.memory_mb)
+                memory_mb=options.memory_mb, rlimit=options.rlimit)
     return res.status == "unsat"
 
 

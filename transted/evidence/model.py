@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 __all__ = ["Evidence", "EvidenceKind", "Side", "format_value", "EVIDENCE_VERSION"]
 
-EVIDENCE_VERSION = "1"
+EVIDENCE_VERSION = "2"  # 2: rlimit budgets, reference aligned by position when refuting
 """Bump when an encoding, the vacuity rule or the abstention rules change (goes into signatures)."""
 
 EvidenceKind = Literal["proved", "refuted", "none"]

@@ -22,7 +22,7 @@ import z3
 from transted.evidence.evaluate import Value, assignments, deadline, evaluate
 from transted.evidence.model import Evidence, Side, format_value
 from transted.evidence.smt import Encoder, check_sat, prove
-from transted.evidence.terms import Term, Unsupported
+from transted.evidence.terms import Term, Unsupported, rename_vars
 from transted.evidence.translate import Shape, shape_of
 from transted.opt.node import Node
 
@@ -36,19 +36,31 @@ class RefuteOptions:
     assume_reference: bool = True
     """The benchmark case: the reference is a theorem, so a false candidate is refuted."""
     engines: tuple[str, ...] = ("eval", "z3")
-    budget_ms: float = 200.0
-    """Wall-clock budget for the whole pair; past it the answer is ``none``."""
-    call_timeout_ms: int = 100
-    """z3 ``timeout`` per solver call."""
+    budget_ms: float = 2000.0
+    """Wall-clock safety net for the whole pair; past it the answer is ``none`` with reason
+    ``timeout`` (the work itself is bounded by ``rlimit`` and ``samples``, which do not depend
+    on machine load)."""
+    call_timeout_ms: int = 1000
+    """z3 ``timeout`` per solver call (safety net; reported as ``timeout``)."""
     memory_mb: int = 256
     """z3 ``max_memory`` per solver call."""
     samples: int = 400
+    """Exact-evaluation assignments per statement (the evaluation engine's deterministic bound)."""
     seed: int = 0
+    rlimit: int | None = 200_000
+    """z3 resource limit per solver call (deterministic; None: time limits only)."""
+
+    def __post_init__(self) -> None:
+        if self.rlimit is not None and (not isinstance(self.rlimit, int) or self.rlimit <= 0):
+            raise ValueError(f"`rlimit` must be a positive int or None, got {self.rlimit!r}")
+        if not isinstance(self.samples, int) or self.samples < 0:
+            raise ValueError(f"`samples` must be a non-negative int, got {self.samples!r}")
 
     def signature(self) -> str:
+        rl = "none" if self.rlimit is None else str(self.rlimit)
         return (f"ref:{'assume' if self.assume_reference else 'prove'}|eng:{'+'.join(self.engines)}"
-                f"|budget:{self.budget_ms:g}ms|call:{self.call_timeout_ms}ms|mem:{self.memory_mb}MB"
-                f"|samples:{self.samples}|seed:{self.seed}")
+                f"|rlimit:{rl}|samples:{self.samples}|seed:{self.seed}"
+                f"|budget:{self.budget_ms:g}ms|call:{self.call_timeout_ms}ms|mem:{self.memory_mb}MB")
 
 
 @dataclass
@@ -102,10 +114,10 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
         for q in queries:
             left = budget.left_ms()
             if left <= 0:
-                notes.append("z3: budget exhausted")
+                notes.append("z3: timeout")
                 break
             res = check_sat(enc, q, timeout_ms=min(options.call_timeout_ms, int(left)) or 1,
-                            memory_mb=options.memory_mb)
+                            memory_mb=options.memory_mb, rlimit=options.rlimit)
             if res.status == "sat" and res.model is not None:
                 witness = {k: v for k, v in res.model.items() if k in shape.vars}
                 confirm = _eval_or_none(body, witness)
@@ -125,7 +137,7 @@ def _falsify_eval(body: Term, shape: Shape, budget: Budget, options: RefuteOptio
     unevaluable = 0
     for i, env in enumerate(assignments(shape.vars, limit=options.samples, seed=options.seed)):
         if budget.left_ms() <= 0:
-            notes.append("eval: budget exhausted")
+            notes.append("eval: timeout")
             return None
         value = _eval_or_none(body, env)
         if value is None:
@@ -140,12 +152,15 @@ def _falsify_eval(body: Term, shape: Shape, budget: Budget, options: RefuteOptio
 
 
 def _aligned_body(shape: Shape, other: Shape | None) -> Term | None:
-    """``other``'s open body, if all its variables are ``shape``'s with the same types."""
+    """``other``'s open body over ``shape``'s variables: aligned by name and type, else (a
+    renamed statement) by position and type; None when neither aligns."""
     if other is None or not other.complete:
         return None
-    if any(shape.vars.get(n) != t for n, t in other.vars.items()):
-        return None
-    return other.prop()
+    if all(shape.vars.get(n) == t for n, t in other.vars.items()):
+        return other.prop()
+    if list(shape.vars.values()) == list(other.vars.values()):
+        return rename_vars(other.prop(), dict(zip(other.vars, shape.vars, strict=True)))
+    return None
 
 
 def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bool:
@@ -157,7 +172,7 @@ def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bo
     except Unsupported:
         return False
     res = prove(enc, formula, timeout_ms=min(options.call_timeout_ms, int(budget.left_ms())) or 1,
-                memory_mb=options.memory_mb)
+                memory_mb=options.memory_mb, rlimit=options.rlimit)
     return res.status == "unsat"
 
 

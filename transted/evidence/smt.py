@@ -10,12 +10,15 @@ SMT-LIB's Euclidean division, the same as ``Int.ediv``/``Int.emod`` and, on ℕ,
 nothing. A ℚ variable is a z3 Real: a model is accepted only if its values are rational, and a
 validity proof only if no quantifier is nested inside (the universal theory of ordered fields
 is the same over ℚ and ℝ for the linear fragment; we keep to quantifier-free bodies).
-Every call has a time limit (``timeout``, ms) and a memory limit (``max_memory``, MB).
+Every call has a resource limit (``rlimit``: deterministic, the same answer under any machine
+load), a time limit (``timeout``, ms; a safety net, reported as ``timeout``) and a memory
+limit (``max_memory``, MB).
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -184,15 +187,18 @@ class SolverResult:
     reason: str | None = None
 
 
-def _solver(enc: Encoder, timeout_ms: int, memory_mb: int) -> z3.Solver:
+def _solver(enc: Encoder, timeout_ms: int, memory_mb: int, rlimit: int | None) -> z3.Solver:
     s = z3.Solver(ctx=enc.ctx)
     s.set("timeout", max(1, int(timeout_ms)))
     s.set("max_memory", int(memory_mb))
+    if rlimit is not None:
+        # z3's resource counter: the same answer on a loaded machine as on an idle one
+        s.set("rlimit", int(rlimit))
     return s
 
 
 def check_sat(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
-              memory_mb: int = 256) -> SolverResult:
+              memory_mb: int = 256, rlimit: int | None = None) -> SolverResult:
     """Is ``formula`` ∧ side conditions satisfiable? A model is returned with exact values."""
     if enc.nested_quantifier and "ℚ" in enc.types.values():
         return SolverResult("unknown", reason="ℚ variables with a nested quantifier")
@@ -200,11 +206,17 @@ def check_sat(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
         # measured: `¬ ∃ x y : ℤ, 3*x^2 + 2 = y^2` ran for minutes past a 100 ms timeout
         return SolverResult("unknown", reason="nonlinear arithmetic under a quantifier "
                                               "(z3 does not honour its time limit there)")
-    s = _solver(enc, timeout_ms, memory_mb)
+    s = _solver(enc, timeout_ms, memory_mb, rlimit)
     s.add(*enc.side, formula)
+    start = time.perf_counter()
     r = s.check()
     if r == z3.unknown:
-        return SolverResult("unknown", reason=f"z3: {s.reason_unknown()}")
+        why = s.reason_unknown()
+        if (time.perf_counter() - start) * 1000 >= timeout_ms or why == "timeout":
+            return SolverResult("unknown", reason="z3: timeout")  # the wall-clock safety net
+        if rlimit is not None and (why == "canceled" or "resource limit" in why):
+            why = "resource limit (rlimit)"
+        return SolverResult("unknown", reason=f"z3: {why}")
     if r == z3.unsat:
         return SolverResult("unsat")
     m = s.model()
@@ -224,6 +236,7 @@ def check_sat(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
 
 
 def prove(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
-          memory_mb: int = 256) -> SolverResult:
+          memory_mb: int = 256, rlimit: int | None = None) -> SolverResult:
     """``unsat`` means ``formula`` is valid (under the side conditions) — proved."""
-    return check_sat(enc, z3.Not(formula), timeout_ms=timeout_ms, memory_mb=memory_mb)
+    return check_sat(enc, z3.Not(formula), timeout_ms=timeout_ms, memory_mb=memory_mb,
+                     rlimit=rlimit)

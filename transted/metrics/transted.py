@@ -10,7 +10,18 @@ Moves come from the providers named in ``providers`` (registry:
 congruence, numerals, definitional reductions; no Lean), ``lean`` (``rw?`` and Table 1 in a
 Lean REPL, starting from Lean's own elaboration of the equality; if the equality does not
 elaborate, Algorithm 1 line 3 falls back to the plain TED), their parts, or a third-party
-provider. This metric only composes them; their start-up lives in the providers.
+provider. This metric only composes them; their start-up lives in the providers. The
+default is ``offline,decide``: the offline rules plus closing moves by decision procedures
+(:mod:`transted.search.providers.decision`).
+
+Semantic evidence (``evidence=True``, the default; docs/EVIDENCE.md): the pair is also given
+to :func:`transted.evidence.pair_evidence` (refutation by counterexample, then decision;
+``assume_reference``: the reference is a theorem). Provider findings (e.g. the Lean
+provider's ``plausible`` counterexample) and a goal closed by the search are merged into the
+same result fields: ``details["evidence"]`` is ``"proved"``/``"refuted"``/``"none"`` and
+``details["evidence_detail"]`` the evidence record. The score follows
+:func:`transted.evidence.apply_score_rule` (refuted → 0, proved → 1, none → graded); the
+graded score stays in ``details["graded_score"]``; the rule is in the signature.
 """
 
 from __future__ import annotations
@@ -19,8 +30,17 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, ClassVar
 
+from transted.errors import TranstedError
+from transted.evidence import (
+    Evidence,
+    RefuteOptions,
+    apply_score_rule,
+    evidence_signature,
+    pair_evidence,
+)
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
+from transted.opt import parse_statement
 from transted.pairs import Pair
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, SearchResult, search_state
@@ -40,12 +60,13 @@ from transted.search.state import State
 from transted.ted.distance import similarity_from
 from transted.ted.statement_distance import statement_distance_function, statement_norm
 
-__all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES"]
+__all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES", "DEFAULT_PROVIDERS"]
 
 PROVIDER_ALIASES: dict[str, tuple[str, ...]] = {
     "offline": ("offline",), "lean": ("lean",), "both": ("lean", "offline")}
 """The former closed ``provider`` option, kept as an alias of ``providers``."""
 PROVIDERS: tuple[str, ...] = tuple(PROVIDER_ALIASES)
+DEFAULT_PROVIDERS = "offline,decide"
 
 
 class TransTEDSimilarity(Metric):
@@ -67,12 +88,16 @@ class TransTEDSimilarity(Metric):
     backend : a ready :class:`~transted.lean.backend.ReplBackend` (tests: a replay backend)
     provider_options : further settings for third-party providers (their ``options()``
         put what matters into the signature)
+    evidence : pair-level semantic evidence (refutation + decision) and its score rule
+    assume_reference : the reference is taken as a theorem (a false candidate is refuted)
+    evidence_options : the engines' options (:class:`~transted.evidence.RefuteOptions`;
+        overrides ``assume_reference``)
 
     Providers are opened on the first pair and closed by :meth:`close` (or ``with``).
     """
 
     name: ClassVar[str] = "transted"
-    version: ClassVar[str] = "2"  # 2: trees normalised by default (transted.opt.normalize)
+    version: ClassVar[str] = "3"  # 3: evidence + score rule, providers offline,decide; 2: normalised trees
     DEFAULTS: ClassVar[SearchConfig] = SearchConfig()
 
     def __init__(self, *, providers: str | Sequence[str] | None = None,
@@ -83,7 +108,16 @@ class TransTEDSimilarity(Metric):
                  max_work: int | None = DEFAULTS.max_work,
                  rules: str | None = None, field: Field = "statement", cost: str = "unit",
                  project: str | None = None, timeout: float = 60.0, backend: Any = None,
-                 provider_options: dict[str, Any] | None = None):
+                 provider_options: dict[str, Any] | None = None,
+                 evidence: bool = True, assume_reference: bool = True,
+                 evidence_options: RefuteOptions | None = None):
+        if not isinstance(evidence, bool):
+            raise ValueError(f"`evidence` must be a bool, got {evidence!r}")
+        if not isinstance(assume_reference, bool):
+            raise ValueError(f"`assume_reference` must be a bool, got {assume_reference!r}")
+        self.evidence = evidence
+        self.evidence_options = (evidence_options if evidence_options is not None
+                                 else RefuteOptions(assume_reference=assume_reference))
         if provider is not None:
             if providers is not None:
                 raise ValueError("give `providers` or its former spelling `provider`, not both")
@@ -91,7 +125,7 @@ class TransTEDSimilarity(Metric):
                 raise ValueError(f"`provider` must be one of {', '.join(PROVIDERS)}, got "
                                  f"{provider!r}")
             providers = PROVIDER_ALIASES[provider]
-        self.provider_names = parse_provider_names("offline" if providers is None
+        self.provider_names = parse_provider_names(DEFAULT_PROVIDERS if providers is None
                                                    else providers)
         self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
                                    queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
@@ -136,6 +170,7 @@ class TransTEDSimilarity(Metric):
                 if key in opts and opts[key] != value:
                     key = f"{provider.name}.{key}"  # two providers, one option name
                 opts[key] = value
+        opts["evidence"] = evidence_signature(self.evidence_options) if self.evidence else "off"
         return opts
 
     # -- scoring -----------------------------------------------------------------------------
@@ -170,10 +205,56 @@ class TransTEDSimilarity(Metric):
             "distance": result.distance, "ted_distance": result.start_distance,
             "status": result.status, "script": result.script,
             "expanded": result.stats["expanded"], "size": size}
-        evidence = collect_evidence(self.providers)
-        if evidence:  # reported, not yet scored: the scoring rule is the evidence issue's
-            details["evidence"] = [e.as_dict() for e in evidence]
-        return PairScore(similarity, details)
+        ev = self._evidence(pair, result)
+        details["graded_score"] = similarity
+        details["evidence"] = ev.kind
+        details["evidence_detail"] = ev.model_dump()
+        scored = apply_score_rule(similarity, ev)
+        return PairScore(similarity if scored is None else scored, details)
+
+    def _evidence(self, pair: Pair, result: SearchResult) -> Evidence:
+        """Pair-level evidence merged with the providers' findings and the search's proof.
+
+        Definite findings that contradict each other (a soundness bug somewhere) give
+        ``none`` with both in the reason, never a definite answer."""
+        found: list[Evidence] = []
+        notes: list[str] = []
+        ms = 0.0
+        if self.evidence:
+            try:
+                ref = parse_statement(pair.reference.statement, header=pair.reference.header)
+                cand = parse_statement(pair.candidate.statement, header=pair.candidate.header)
+            except TranstedError as e:
+                notes.append(f"not parsed for evidence: {e}")
+            else:
+                ev = pair_evidence(ref, cand, self.evidence_options)
+                ms = ev.ms
+                if ev.kind != "none":
+                    found.append(ev)
+                elif ev.reason:
+                    notes.append(ev.reason)
+        for p in collect_evidence(self.providers):
+            d = dict(p.detail)
+            witness, side = d.get("witness"), d.get("failing_side")
+            found.append(Evidence(
+                kind=p.kind, engine=p.provider,
+                witness={str(k): str(v) for k, v in witness.items()}
+                if isinstance(witness, dict) else {},
+                failing_side=side if side in ("reference", "candidate") else None,
+                script=[str(d["tactic"])] if d.get("tactic") else [],
+                reason=str(d.get("reason") or d.get("issue") or
+                           f"reported by the {p.provider} provider")))
+        if result.status == "found":
+            found.append(Evidence(kind="proved", engine="search", script=list(result.script),
+                                  reason="the search closed the goal"))
+        kinds = {e.kind for e in found}
+        if len(kinds) > 1:
+            why = "; ".join(f"{e.kind} by {e.engine}: {e.reason}" for e in found)
+            return Evidence(kind="none", reason=f"conflicting evidence ({why})", ms=ms)
+        if found:
+            return found[0].model_copy(update={"ms": ms})
+        return Evidence(kind="none", reason="; ".join(notes) or
+                        ("evidence off" if not self.evidence else "no evidence"), ms=ms)
 
     def explain(self, pair: Pair) -> Any:
         """A rich renderable: distance, similarity, Lean script, tree diff of the best goal."""

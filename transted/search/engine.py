@@ -116,7 +116,8 @@ class SearchResult:
     def script(self) -> list[str]:
         """The path as Lean tactic lines (``rfl`` appended when the goal was closed)."""
         lines = [step.tactic for step in self.path]
-        return lines + ["rfl"] if self.status == "found" else lines
+        closed_by_move = bool(self.path) and self.best.closed  # a closing tactic ends it
+        return lines + ["rfl"] if self.status == "found" and not closed_by_move else lines
 
     def to_dict(self) -> dict[str, Any]:
         return {"distance": self.distance, "start_distance": self.start_distance,

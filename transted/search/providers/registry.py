@@ -36,6 +36,7 @@ BUILTIN_PROVIDERS: dict[str, str] = {
     "numerals": "transted.search.providers.offline:NumeralProvider.from_context",
     "rules": "transted.search.providers.offline:RuleProvider.from_context",
     "lean": "transted.search.providers.lean:LeanProvider.from_context",
+    "decide": "transted.search.providers.decision:DecisionProvider.from_context",
 }
 """The providers that ship with transted. ``offline`` = congruence, definitional, numerals,
 rules in that order (the default)."""

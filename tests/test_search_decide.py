@@ -1,0 +1,140 @@
+"""The `decide` move provider: closing moves by decision procedures, vacuity guard at search level."""
+
+from transted.metrics.transted import TransTEDSimilarity
+from transted.opt import parse_statement
+from transted.pairs import Pair
+from transted.search.providers.decision import DecisionProvider
+from transted.search.providers.registry import make_provider
+from transted.search.state import State
+
+
+def _pair(ref: str, cand: str) -> Pair:
+    return Pair(id="p", reference={"statement": ref}, candidate={"statement": cand})
+
+
+def test_registry_builds_decide():
+    assert isinstance(make_provider("decide"), DecisionProvider)
+
+
+def test_two_true_numeric_facts_are_not_closed():
+    m = TransTEDSimilarity(providers="offline,decide", evidence=False)
+    res = m.score_pair(_pair("theorem a : 2 + 2 = 4", "theorem b : 3 * 3 = 9"))
+    assert res.details["status"] != "found"
+    assert res.score < 1.0
+
+
+def test_even_vs_mod_closes_via_omega():
+    m = TransTEDSimilarity(providers="congruence,decide", evidence=False)
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : Even n) : P n",
+                             "theorem b (n : ℕ) (h : n % 2 = 0) : P n"))
+    assert res.details["status"] == "found" and res.score == 1.0
+    closing = res.details["script"][-1]
+    assert "omega" in closing and closing.startswith("exact propext (by ")
+    assert res.details["script"][-1] != "rfl"  # the closing tactic ends the script
+
+
+def test_without_decide_the_same_pair_is_not_closed():
+    m = TransTEDSimilarity(providers="congruence", evidence=False)
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : Even n) : P n",
+                             "theorem b (n : ℕ) (h : n % 2 = 0) : P n"))
+    assert res.details["status"] != "found"
+
+
+def test_closed_whole_statements_yield_no_move():
+    from transted.search.budget import Budget
+    p = DecisionProvider()
+    lhs, rhs = parse_statement("theorem a : 2 + 2 = 4"), parse_statement("theorem b : 3 * 3 = 9")
+    assert list(p.moves(State(lhs, rhs), Budget())) == []
+
+
+def test_spent_budget_yields_nothing():
+    from transted.search.budget import Budget
+    p = DecisionProvider()
+    lhs = parse_statement("theorem a (x : ℝ) : 3 * x = 6")
+    rhs = parse_statement("theorem a (x : ℝ) : x + x + x = 6")
+    budget = Budget(max_work=0)
+    assert list(p.moves(State(lhs, rhs), budget)) == []
+
+
+# -- the metric: evidence fields and score rule ------------------------------------------
+def test_refuted_pair_scores_zero_and_keeps_the_graded_score():
+    m = TransTEDSimilarity()
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 4",
+                             "theorem b (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 5"))
+    assert res.details["evidence"] == "refuted"
+    detail = res.details["evidence_detail"]
+    assert detail["failing_side"] == "candidate" and detail["witness"] == {"n": "2"}
+    assert res.score == 0.0 and 0.5 < res.details["graded_score"] < 1.0
+    assert detail["ms"] > 0  # the pair-level engines' time
+    assert res.verdict == "not-equivalent" or res.verdict is None
+
+
+def test_evidence_off_keeps_the_graded_score():
+    m = TransTEDSimilarity(evidence=False)
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 4",
+                             "theorem b (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 5"))
+    assert res.details["evidence"] == "none"
+    assert res.score == res.details["graded_score"] > 0.5
+    assert "|evidence:off" in str(m.signature)
+
+
+def test_signature_names_the_rule_and_the_engines():
+    sig = str(TransTEDSimilarity().signature)
+    assert "metric:transted" in sig and "|v:3|" in sig
+    assert "refuted-cap:0" in sig and "rlimit:200000" in sig and "ref:assume" in sig
+    assert "decide@1" in sig
+    assert "ref:prove" in str(TransTEDSimilarity(assume_reference=False).signature)
+
+
+def test_proved_pair_scores_one():
+    m = TransTEDSimilarity(providers="congruence")
+    res = m.score_pair(_pair("theorem a (x : ℝ) : 3 * x = 6 ↔ x = 2",
+                             "theorem b (x : ℝ) : x + x + x = 6 ↔ x = 2"))
+    assert res.details["evidence"] == "proved" and res.score == 1.0
+    assert "ring_nf" in res.details["evidence_detail"]["tactics"]
+
+
+def test_provider_findings_are_merged_into_the_evidence_fields():
+    from transted.search.providers.base import Evidence as Finding
+    from transted.search.providers.base import Provider
+
+    class Refuter(Provider):
+        name, version = "fake-lean", "1"
+
+        def moves(self, state, budget):
+            return iter(())
+
+        def evidence(self):
+            return [Finding("refuted", self.name, {"tactic": "plausible",
+                                                   "witness": {"x": "3"}, "issue": "3 ≠ 4"})]
+
+    m = TransTEDSimilarity(providers="congruence", evidence=False)
+    m.providers.append(Refuter())
+    res = m.score_pair(_pair("theorem a (x : ℕ) : x + 1 = 1 + x",
+                             "theorem b (x : ℕ) : x + 1 = 2 + x"))
+    assert res.details["evidence"] == "refuted" and res.score == 0.0
+    d = res.details["evidence_detail"]
+    assert (d["engine"], d["witness"], d["script"], d["reason"]) == (
+        "fake-lean", {"x": "3"}, ["plausible"], "3 ≠ 4")
+
+
+def test_conflicting_findings_give_none():
+    from transted.search.providers.base import Evidence as Finding
+    from transted.search.providers.base import Provider
+
+    class Liar(Provider):
+        name, version = "liar", "1"
+
+        def moves(self, state, budget):
+            return iter(())
+
+        def evidence(self):
+            return [Finding("proved", self.name, {})]
+
+    m = TransTEDSimilarity(providers="congruence")
+    m.providers.append(Liar())
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 4",
+                             "theorem b (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 5"))
+    assert res.details["evidence"] == "none"
+    assert "conflicting evidence" in res.details["evidence_detail"]["reason"]
+    assert res.score == res.details["graded_score"]

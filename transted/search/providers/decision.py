@@ -1,0 +1,100 @@
+"""``decide``: close a goal between aligned components with a decision procedure.
+
+After the congruence moves have aligned binders and hypotheses, a goal ``A = B`` between two
+propositions over the goal's locals (``x : ℕ ⊢ Even x = (x % 2 = 0)``) is closed when
+:func:`transted.evidence.decide_trees` proves ``A ↔ B`` (``rfl``, sympy ``ring_nf``, z3 named
+``omega``/``linarith``/``nlinarith``, componentwise ``and_congr``…). The move goes to the
+closed goal and its tactic is the Lean text that would close ``A = B`` (``propext`` turns the
+``↔`` into the equality), so ``SearchResult.script`` replays in Lean.
+
+Vacuity guard (the engine's rule, docs/EVIDENCE.md): a decision closes ``A = B`` only if ``A``
+is contingent over the goal's locals, so a whole statement ``P = Q`` between two true closed
+theorems (``2 + 2 = 4`` vs ``3 * 3 = 9``) is never closed: only aligned components that pin
+down the same set of points are.
+
+Budget: the engine's own bounds are deterministic (z3 ``rlimit``, sample counts); the pair's
+search budget is honoured by not starting a decision once it is spent, and the decision's
+wall-clock safety net is capped by the search deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from transted.evidence.decide import Closing, decide_trees
+from transted.evidence.refute import RefuteOptions
+from transted.search.budget import Budget
+from transted.search.providers.base import Move, Provider
+from transted.search.state import CLOSED, State
+
+if TYPE_CHECKING:
+    from transted.pairs import Pair
+    from transted.search.providers.registry import ProviderContext
+
+__all__ = ["DecisionProvider", "closing_tactic"]
+
+
+def closing_tactic(closing: Closing) -> tuple[str, bool]:
+    """Lean text closing the goal ``A = B`` for ``closing``; approximate when it is not one
+    named tactic (a componentwise closing, or a z3 decision no Lean tactic is claimed for)."""
+    if closing.tactics == ["rfl"]:
+        return "rfl", False
+    if len(closing.script) == 1 and ":= by " in closing.script[0] and len(closing.tactics) == 1:
+        proof = closing.script[0].split(":= by ", 1)[1]
+        return f"exact propext (by {proof})", False
+    lines = [line for line in closing.script if not line.startswith("--")]
+    z3_only = len(lines) < len(closing.script)
+    # each `have : Aᵢ ↔ Bᵢ` rewrites one component; what is left is closed by `rfl`
+    return "; ".join([*lines, "simp only [*]"]), True if z3_only or len(lines) > 1 else False
+
+
+class DecisionProvider(Provider):
+    """Closing moves by decision procedures (registry name ``decide``).
+
+    Parameters
+    ----------
+    options : the engines' options (rlimit, samples, seed, safety nets)
+    """
+
+    name = "decide"
+    version = "1"
+
+    def __init__(self, options: RefuteOptions | None = None):
+        self.engine_options = options if options is not None else RefuteOptions()
+        self._tried: dict[tuple, Closing | None] = {}
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> DecisionProvider:
+        extra: dict[str, Any] = context.extra
+        keys = ("rlimit", "samples", "seed", "budget_ms", "call_timeout_ms", "memory_mb")
+        given = {k: extra[f"decide.{k}"] for k in keys if f"decide.{k}" in extra}
+        return cls(RefuteOptions(**given))
+
+    def options(self) -> dict[str, object]:
+        o = self.engine_options
+        return {"decide": f"rlimit:{o.rlimit}|samples:{o.samples}|seed:{o.seed}"
+                          f"|budget:{o.budget_ms:g}ms|call:{o.call_timeout_ms}ms"}
+
+    def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
+        self._tried = {}
+        return start
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        if state.closed or budget.spent():
+            return
+        key = state.key
+        if key not in self._tried:
+            options = self.engine_options
+            if budget.deadline is not None:
+                left_ms = (budget.deadline - budget._clock()) * 1000
+                if left_ms <= 0:
+                    return
+                options = replace(options, budget_ms=min(options.budget_ms, left_ms))
+            self._tried[key] = decide_trees(state.lhs, state.rhs, state.local_types(), options)
+        closing = self._tried[key]
+        if closing is None:
+            return
+        tactic, approximate = closing_tactic(closing)
+        yield Move("+".join(closing.tactics), tactic, CLOSED, approximate)
