@@ -2,14 +2,17 @@
 
 :func:`derive_threshold` is the procedure and ``benchmarks/derive_thresholds.py`` re-derives
 ``transted/metrics/thresholds.yaml`` (read by :mod:`transted.metrics.decision`) from the data
-shipped in the repository (the expert-labelled dev pairs and the Lean sensitivity suite); a test
-checks the file against the procedure.
+shipped in the repository; a test checks the file against the procedure.
 
-**Procedure** (:data:`PROCEDURE`): pool the labelled sources (dev pairs; suite pairs except
-the ``identical`` control row); the threshold maximises the *mean over sources of the
-balanced accuracy* (mean of the true-positive and true-negative rates), so neither the larger
-source nor the majority class decides alone; candidates are the midpoints between distinct
-scores; among equally good candidates the median one is taken. No test set is consulted.
+**Procedure** (:data:`PROCEDURE`): the threshold maximises the balanced accuracy (mean of the
+true-positive and true-negative rates, so the majority class does not decide alone) on the
+expert-labelled dev pairs; candidates are the midpoints between distinct scores; among equally
+good candidates the median one is taken. The Lean sensitivity suite is scored too and reported
+at that threshold (which kinds the rule lets through), but it does not choose the threshold:
+its one-edit meaning changes and lemma-closable rewrites lie in a score band (0.74–1.0) that
+real translations do not occupy, and pooling it with the dev pairs put every metric's threshold
+at 0.99 or above, where 47–53% of the dev pairs are judged correctly (docs/SENSITIVITY.md).
+Definite evidence, not the threshold, is what catches such edits. No test set is consulted.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from transted.evaluate.threshold import candidate_thresholds, sweep
 
 __all__ = ["PROCEDURE", "derive_threshold", "source_balanced_accuracy", "data_digest"]
 
-PROCEDURE = ("argmax over midpoints of the mean over sources (dev, sensitivity suite) of "
-             "balanced accuracy; ties: median candidate")
+PROCEDURE = ("argmax over midpoints of balanced accuracy on the expert-labelled dev pairs; "
+             "ties: median candidate; the sensitivity suite is reported at that threshold, not "
+             "used to choose it")
 
 
 def source_balanced_accuracy(scores: ArrayLike, labels: ArrayLike, sources: ArrayLike,

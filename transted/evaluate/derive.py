@@ -1,12 +1,12 @@
 """Re-derive ``transted/metrics/thresholds.yaml`` from the labelled data shipped in the repository.
 
-Sources: the expert-labelled dev pairs (``tests/data/gted/proofnet.jsonl``) and the Lean
-sensitivity suite generated from ``tests/data/statements/*.jsonl`` (seeded, at most
-``per_kind`` pairs per kind, the ``identical`` control row left out). Each metric is scored on
-both (streamed to ``work/``, so a re-run only scores what changed), the threshold is chosen by
-:func:`transted.evaluate.decision.derive_threshold`, and grouped cross-validation (folds never
-split a problem: a suite statement, or a dev reference statement) shows how well a threshold
-chosen by the same procedure carries to held-out problems.
+Data: the expert-labelled dev pairs (``tests/data/gted/proofnet.jsonl``) choose the threshold
+(:func:`transted.evaluate.decision.derive_threshold`); the Lean sensitivity suite generated
+from ``tests/data/statements/*.jsonl`` (seeded, at most ``per_kind`` pairs per kind, the
+``identical`` control row left out) is scored and reported at it. Scores stream to ``work/``,
+so a re-run only scores what changed. Grouped cross-validation over the dev pairs (folds never
+split a problem: pairs sharing a reference statement) shows how well a threshold chosen by the
+same procedure carries to held-out problems.
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def derive_thresholds(metrics: Sequence[str], *, dev: str | Path,
 
     Returns a dict ``{"procedure", "data", "metrics": {name: {threshold, version, signature,
     n_dev, n_suite, cv}}}``; ``cv`` holds the grouped ``folds``-fold figures (mean over
-    sources of balanced accuracy, and dev accuracy, of thresholds chosen without the fold).
+    sources of balanced accuracy, and dev accuracy, of thresholds chosen without the fold) and
+    ``suite`` the suite's figures at the shipped threshold.
     """
     from transted.evaluate.perturb_lean import GENERATOR_VERSION
     from transted.metrics.registry import get_metric
@@ -94,11 +95,15 @@ def derive_thresholds(metrics: Sequence[str], *, dev: str | Path,
     for name in metrics:
         metric = get_metric(name)
         scores = _scores(metric, pairs, Path(work))
-        threshold = derive_threshold(scores, labels, src)
+        dev_mask = src == DEV_SOURCE
+        threshold = derive_threshold(scores[dev_mask], labels[dev_mask], src[dev_mask])
         out["metrics"][name] = {
             "threshold": threshold, "version": version, "signature": str(metric.base_signature),
-            "n_dev": int((src == DEV_SOURCE).sum()), "n_suite": int((src == SUITE_SOURCE).sum()),
-            "cv": _grouped_cv(scores, labels, src, groups, folds=folds, seed=seed),
+            "n_dev": int(dev_mask.sum()), "n_suite": int((~dev_mask).sum()),
+            "cv": _grouped_cv(scores[dev_mask], labels[dev_mask], src[dev_mask],
+                              [g for g, d in zip(groups, dev_mask, strict=True) if d],
+                              folds=folds, seed=seed),
+            "suite": _at_threshold(scores[~dev_mask], labels[~dev_mask], threshold),
         }
     return out
 
@@ -122,6 +127,16 @@ def _grouped_cv(scores: np.ndarray, labels: np.ndarray, src: np.ndarray, groups:
     return {"folds": folds, "seed": seed, "balanced_accuracy": round(ba, 4),
             "dev_accuracy": round(float((preds[dev] == labels[dev]).mean()), 4),
             "threshold_range": [round(min(used), 4), round(max(used), 4)]}
+
+
+def _at_threshold(scores: np.ndarray, labels: np.ndarray, threshold: float) -> dict[str, Any]:
+    """The suite at the shipped threshold: share of faithful rewrites accepted, of meaning
+    changes rejected, and their mean (balanced accuracy)."""
+    verdicts = predict(scores, threshold)
+    accepted = float(verdicts[labels].mean()) if labels.any() else float("nan")
+    rejected = float((~verdicts[~labels]).mean()) if (~labels).any() else float("nan")
+    return {"rewrites_accepted": round(accepted, 4), "changes_rejected": round(rejected, 4),
+            "balanced_accuracy": round((accepted + rejected) / 2, 4)}
 
 
 def write_thresholds(content: dict[str, Any], path: str | Path) -> None:
