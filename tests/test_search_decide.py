@@ -65,7 +65,7 @@ def test_refuted_pair_scores_zero_and_keeps_the_graded_score():
     detail = res.details["evidence_detail"]
     assert detail["failing_side"] == "candidate" and detail["witness"] == {"n": "2"}
     assert res.score == 0.0 and 0.5 < res.details["graded_score"] < 1.0
-    assert detail["ms"] > 0  # the pair-level engines' time
+    assert "ms" not in detail  # timings would make result lines differ between runs
     assert res.verdict == "not-equivalent" or res.verdict is None
 
 
