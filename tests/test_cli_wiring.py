@@ -59,18 +59,21 @@ def test_metric_options_reach_the_signature_and_are_validated(runner, capsys):
 # score: verdicts and every status -------------------------------------------------------------
 
 def test_score_text_prints_the_verdict(runner):
-    result = runner.invoke(get_app(), ["score", SAME, SAME, "-m", "bleu,ted"])
+    result = runner.invoke(get_app(), ["score", SAME, SAME, "-m", "bleu,ted",
+                                       "-m", "ted:cost=semantic"])
     assert result.exit_code == 0, result.output
-    bleu, ted = result.stdout.split("signature:")[:2]
+    bleu, ted, semantic = result.stdout.split("signature:")[:3]
     assert "verdict: equivalent" in bleu  # 1.0 is above bleu's shipped threshold
-    assert "verdict: none (no shipped threshold)" in ted
+    assert "verdict: equivalent" in ted  # and above ted's
+    # no threshold is shipped for ted with the semantic cost (thresholds.yaml has default options)
+    assert "verdict: none (no shipped threshold)" in semantic
 
 
 def test_aggregate_counts_every_status_and_verdict(runner, tmp_path):
     data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
     result = runner.invoke(get_app(), ["score", str(data), "-m", "ted"])
     assert ("2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors, 0 unavailable, 0 too_large; "
-            "verdicts: 0 equivalent, 0 not-equivalent, 2 none; 0 already done") in result.stderr
+            "verdicts: 1 equivalent, 0 not-equivalent, 1 none; 0 already done") in result.stderr
     rows = [SimpleNamespace(score=None, status="timeout", verdict=None),
             SimpleNamespace(score=0.5, status="ok", verdict="not-equivalent")]
     line = aggregate_line(rows)

@@ -112,9 +112,10 @@ def test_cli_gate_on_examples(tmp_path):
     assert "seed 0" in bad.stdout and "mathd_numbertheory_1124#1" in bad.stdout
     assert (tmp_path / "r" / "gate.json").exists()
     assert main([*args, NEW, OLD, "--max-drop", "0.04"]) == 0  # drop is 0.0316
-    # ted gives no verdicts: verdict-flip without --threshold is a usage error (2).
-    assert main(["regress", "--references", REFS, "-m", "ted", "--fail-on", "verdict-flip",
-                 NEW, OLD]) == 2
+    # ted with the semantic cost has no shipped threshold, so no verdicts: verdict-flip
+    # without --threshold is a usage error (2).
+    assert main(["regress", "--references", REFS, "-m", "ted:cost=semantic", "--fail-on",
+                 "verdict-flip", NEW, OLD]) == 2
     assert main(["regress", "--references", REFS, "-m", "ted", "--max-drop", "0.1", NEW,
                  OLD]) == 2  # a bound without --fail-on is refused, not ignored
     flip = runner.invoke(get_app(), ["regress", "--references", REFS, "-m", "ted", "--fail-on",
