@@ -171,6 +171,13 @@ def test_coerced_leaves_take_the_region_type():
      " when: [{bogus: [x]}]}]", "unknown condition"),
     ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a + (', rhs: '?a'}]",
      "does not parse"),
+    # schema errors name the field (pydantic `RuleEntry`)
+    ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: 3, rhs: '?a'}]",
+     "field `lhs`: Input should be a valid string"),
+    ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a', rhs: '?a',"
+     " reversible: 'yes'}]", "field `reversible`"),
+    ("rules: [{name: a, lemma: a, statement: s, source: s, lhs: '?a', rhs: '?a',"
+     " subst: {'?b': ['?c']}}]", "field `subst"),
 ])
 def test_bad_rule_files_name_the_rule(tmp_path, body, message):
     path = tmp_path / "r.yaml"

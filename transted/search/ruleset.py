@@ -43,6 +43,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
 
 from transted.errors import InputError
 from transted.opt.node import Node
@@ -56,12 +57,38 @@ __all__ = ["Rule", "RuleSet", "load_rules", "parse_pattern", "DEFAULT_RULES"]
 DEFAULT_RULES = "offline.yaml"
 _CONDITIONS = {"type_in": None, "not_free": 2, "distinct": 2, "independent": 2, "untyped": 1,
                "function": 2}
-_KEYS = {"name", "lemma", "statement", "source", "lhs", "rhs", "params", "reversible",
-         "when", "subst", "fresh", "note"}
 # No `tactic` key: a move's Lean text is derived from `lemma` and the rewrite position
 # (rw / nth_rw / simp only, providers.offline), so a hand-written tactic could not be kept
 # true to the move; an unknown key is refused, never silently dropped.
 _MV = "zzMV_"  # metavariables are renamed to plain identifiers while the Lean parser runs
+
+
+class RuleEntry(BaseModel):
+    """One rule as written in a rule file (the schema; patterns are checked after)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr
+    lemma: StrictStr
+    statement: StrictStr
+    source: StrictStr
+    lhs: StrictStr
+    rhs: StrictStr
+    params: dict[StrictStr, StrictStr] = {}
+    reversible: StrictBool = True
+    when: list[dict[StrictStr, list[StrictStr]]] = []
+    subst: dict[StrictStr, tuple[StrictStr, StrictStr, StrictStr]] = {}
+    fresh: list[StrictStr] = []
+    note: StrictStr | None = None
+
+
+class RuleFile(BaseModel):
+    """A rule file: ``rules:`` and the list of :class:`RuleEntry`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: list[Any]
+    """Validated one by one (:func:`_entry`), so an error names its rule."""
 
 
 @dataclass(frozen=True)
@@ -186,11 +213,17 @@ def load_rules(path: str | FsPath | None = None, *,
             text = FsPath(path).read_text(encoding="utf-8")
         except OSError as e:
             raise InputError(f"{origin}: cannot read rule file: {e.strerror}") from e
-    data = yaml.safe_load(text)
-    if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
-        raise InputError(f"{origin}: expected a mapping with a `rules` list")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise InputError(f"{origin}: not YAML: {e}") from e
+    try:
+        rule_file = RuleFile.model_validate(data)
+    except ValidationError as e:
+        raise InputError(f"{origin}: expected a mapping with a `rules` list "
+                         f"({_first_problem(e)})") from e
     rules: list[Rule] = []
-    for i, entry in enumerate(data["rules"]):
+    for i, entry in enumerate(rule_file.rules):
         rule = _rule(entry, i, origin, parse)
         rules.append(rule)
         opened = _opened_variant(rule)
@@ -203,29 +236,39 @@ def load_rules(path: str | FsPath | None = None, *,
     return RuleSet(rules, origin=origin)
 
 
-def _rule(entry: Any, index: int, origin: str, parse: Callable[[str], Node]) -> Rule:
-    where = f"{origin}: rule #{index + 1}"
-    if not isinstance(entry, dict):
+def _entry(raw: Any, index: int, origin: str) -> RuleEntry:
+    """``raw`` validated against :class:`RuleEntry`; errors name file, rule and field."""
+    name = raw.get("name") if isinstance(raw, dict) else None
+    where = f"{origin}: rule {name!r}" if isinstance(name, str) else f"{origin}: rule #{index + 1}"
+    if not isinstance(raw, dict):
         raise InputError(f"{where}: expected a mapping")
-    where = f"{origin}: rule {entry.get('name', f'#{index + 1}')!r}"
-    unknown = set(entry) - _KEYS
-    if unknown:
-        raise InputError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    for key in ("name", "lemma", "statement", "source", "lhs", "rhs"):
-        if not isinstance(entry.get(key), str):
-            raise InputError(f"{where}: `{key}` must be a string")
     try:
-        lhs, rhs = parse_pattern(entry["lhs"], parse), parse_pattern(entry["rhs"], parse)
-        subst = tuple((str(t), str(v[0]), str(v[1]), parse_pattern(str(v[2]), parse))
-                      for t, v in (entry.get("subst") or {}).items()
-                      if isinstance(v, list) and len(v) == 3)
+        return RuleEntry.model_validate(raw)
+    except ValidationError as e:
+        unknown = sorted(str(err["loc"][0]) for err in e.errors() if err["type"] == "extra_forbidden")
+        if unknown:
+            raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}") from e
+        raise InputError(f"{where}: {_first_problem(e)}") from e
+
+
+def _first_problem(e: ValidationError) -> str:
+    err = e.errors()[0]
+    field = ".".join(str(part) for part in err["loc"]) or "(top level)"
+    return f"field `{field}`: {err['msg']}"
+
+
+def _rule(raw: Any, index: int, origin: str, parse: Callable[[str], Node]) -> Rule:
+    entry = _entry(raw, index, origin)
+    where = f"{origin}: rule {entry.name!r}"
+    try:
+        lhs, rhs = parse_pattern(entry.lhs, parse), parse_pattern(entry.rhs, parse)
+        subst = tuple((t, v[0], v[1], parse_pattern(v[2], parse))
+                      for t, v in entry.subst.items())
     except InputError as e:
         raise InputError(f"{where}: pattern does not parse: {e}") from e
-    if len(subst) != len(entry.get("subst") or {}):
-        raise InputError(f"{where}: `subst` entries are ?target: [?body, ?binder, pattern]")
-    when = tuple(_condition(c, where) for c in entry.get("when", []))
-    fresh = tuple(str(m) for m in entry.get("fresh", []))
-    reversible = bool(entry.get("reversible", True))
+    when = tuple(_condition(c, where) for c in entry.when)
+    fresh = tuple(entry.fresh)
+    reversible = entry.reversible
     bound = metavariables(lhs) | {s[0] for s in subst} | set(fresh)
     if not metavariables(rhs) <= bound:
         raise InputError(f"{where}: rhs uses metavariables the lhs does not bind: "
@@ -233,9 +276,9 @@ def _rule(entry: Any, index: int, origin: str, parse: Callable[[str], Node]) -> 
     if reversible and (subst or fresh or metavariables(lhs) != metavariables(rhs)):
         raise InputError(f"{where}: a reversible rule needs the same metavariables on "
                          "both sides and no `subst`")
-    params = tuple((str(k), str(v)) for k, v in (entry.get("params") or {}).items())
-    return Rule(name=entry["name"], lemma=entry["lemma"], statement=entry["statement"],
-                source=entry["source"], lhs=lhs, rhs=rhs, params=params, reversible=reversible,
+    params = tuple(entry.params.items())
+    return Rule(name=entry.name, lemma=entry.lemma, statement=entry.statement,
+                source=entry.source, lhs=lhs, rhs=rhs, params=params, reversible=reversible,
                 when=when, subst=subst, fresh=fresh)
 
 
@@ -273,14 +316,14 @@ def _is_function(node: Node, env: Env) -> bool:
     return typ is not None and typ.label == ARROW
 
 
-def _condition(cond: Any, where: str) -> tuple[str, tuple[str, ...]]:
-    if not isinstance(cond, dict) or len(cond) != 1:
+def _condition(cond: dict[str, list[str]], where: str) -> tuple[str, tuple[str, ...]]:
+    if len(cond) != 1:
         raise InputError(f"{where}: each `when` item is one `kind: [args]` mapping")
     ((kind, args),) = cond.items()
     if kind not in _CONDITIONS:
         raise InputError(f"{where}: unknown condition {kind!r}; known: {', '.join(_CONDITIONS)}")
     arity = _CONDITIONS[kind]
-    if not isinstance(args, list) or (arity is not None and len(args) != arity):
+    if arity is not None and len(args) != arity:
         raise InputError(f"{where}: condition {kind!r} takes a list"
                          + ("" if arity is None else f" of {arity} metavariable(s)"))
     return str(kind), tuple(str(a) for a in args)
