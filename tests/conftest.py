@@ -32,3 +32,11 @@ def statement_rows() -> list[dict]:
     for name in ("minif2f.jsonl", "proofnet.jsonl"):
         rows += [dict(r, _file=name) for r in read_jsonl(DATA / "statements" / name)]
     return rows
+
+
+@pytest.fixture
+def runner():
+    """typer's CLI runner (the CLI tests' entry point besides ``transted.cli.main``)."""
+    from typer.testing import CliRunner
+
+    return CliRunner()

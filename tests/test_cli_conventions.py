@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import write_rows
 
 import transted
 from transted.cli import get_app, main
@@ -19,18 +18,6 @@ RENAMED = "theorem t (y : ℕ) : y = y := sorry"
 BROKEN = "theorem t (x : ℕ) : (x = x := sorry"
 
 
-def _write(path: Path, rows: list[tuple[str, str, str]]) -> Path:
-    path.write_text("".join(json.dumps({"id": i, "reference": {"statement": r},
-                                        "candidate": {"statement": c}}, ensure_ascii=False) + "\n"
-                            for i, r, c in rows), "utf-8")
-    return path
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    return CliRunner()
-
-
 def test_version(runner, capsys):
     result = runner.invoke(get_app(), ["--version"])
     assert result.exit_code == 0 and result.stdout.strip() == f"transted {transted.__version__}"
@@ -39,7 +26,7 @@ def test_version(runner, capsys):
 
 
 def test_stdin_to_stdout_round_trip_then_resume(runner, tmp_path, monkeypatch):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, RENAMED)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, RENAMED)])
     result = runner.invoke(get_app(), ["score", "-", "-m", "ted"], input=data.read_text("utf-8"))
     assert result.exit_code == 0, result.output
     lines = [json.loads(x) for x in result.stdout.splitlines()]
@@ -59,7 +46,7 @@ def test_stdin_to_stdout_round_trip_then_resume(runner, tmp_path, monkeypatch):
 
 
 def test_aggregate_counts_errors_and_quiet_silences_notes(runner, tmp_path):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
     result = runner.invoke(get_app(), ["score", str(data), "-m", "ted"])
     assert result.exit_code == 0
     assert "2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors, 0 unavailable" in result.stderr

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 import typer
-from typer.testing import CliRunner
+from cli_helpers import write_rows
 
 from transted.cli import get_app, main
 from transted.cli.options import metric_specs
@@ -21,18 +21,6 @@ BROKEN = "theorem t (x : ℕ) : (x = x := sorry"
 ONE = "theorem t (x : ℕ) (h : 0 < x) : x + 1 > 1 := sorry"
 TWO = "theorem t (x : ℕ) (h : 0 < x) : x + 2 > 1 := sorry"
 STATEMENTS = Path(__file__).parent / "data" / "statements" / "minif2f.jsonl"
-
-
-def _write(path: Path, rows: list[tuple[str, str, str]]) -> Path:
-    path.write_text("".join(json.dumps({"id": i, "reference": {"statement": r},
-                                        "candidate": {"statement": c}}, ensure_ascii=False) + "\n"
-                            for i, r, c in rows), "utf-8")
-    return path
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    return CliRunner()
 
 
 # -m name:key=value ---------------------------------------------------------------------------
@@ -70,7 +58,7 @@ def test_score_text_prints_the_verdict(runner):
 
 
 def test_aggregate_counts_every_status_and_verdict(runner, tmp_path):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
     result = runner.invoke(get_app(), ["score", str(data), "-m", "ted"])
     assert ("2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors, 0 unavailable, 0 too_large; "
             "verdicts: 1 equivalent, 0 not-equivalent, 1 none; 0 already done") in result.stderr
@@ -84,7 +72,7 @@ def test_aggregate_counts_every_status_and_verdict(runner, tmp_path):
 # output-path safety ---------------------------------------------------------------------------
 
 def test_concurrent_writer_refused(tmp_path, capsys):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
     out = tmp_path / "r.jsonl"
     with OutputLock(out):
         assert main(["score", str(data), "-m", "ted", "--out", str(out)]) == 2
@@ -95,25 +83,25 @@ def test_concurrent_writer_refused(tmp_path, capsys):
 
 
 def test_out_equal_to_input_refused_and_input_unchanged(tmp_path, capsys):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
     before = data.read_bytes()
     assert main(["score", str(data), "-m", "ted", "--out", str(data)]) == 2
     assert data.read_bytes() == before
     assert "is the input file" in capsys.readouterr().err
-    refs = _write(tmp_path / "refs.jsonl", [("a", SAME, SAME)])
+    refs = write_rows(tmp_path / "refs.jsonl", [("a", SAME, SAME)])
     assert main(["score", "-r", str(refs), "-c", str(data), "--out", str(refs)]) == 2
     assert refs.read_bytes() == before
 
 
 def test_tree_out_equal_to_its_file_refused(tmp_path, capsys):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
     before = data.read_bytes()
     assert main(["tree", "--file", str(data), "--out", str(data)]) == 2
     assert data.read_bytes() == before and "is the input file" in capsys.readouterr().err
 
 
 def test_directory_as_out_is_one_line(tmp_path, capsys):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
     assert main(["score", str(data), "-m", "ted", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [f"error: {tmp_path}: is a directory; give a file path "
@@ -127,7 +115,7 @@ def test_directory_as_out_is_one_line(tmp_path, capsys):
 
 
 def test_repaired_output_shown_as_note(tmp_path, capsys):
-    data = _write(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
     out = tmp_path / "r.jsonl"
     out.write_text("not json\n", "utf-8")
     assert main(["score", str(data), "-m", "ted", "--out", str(out)]) == 0

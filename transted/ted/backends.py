@@ -50,6 +50,7 @@ __all__ = [
     "APTEDBackend",
     "BACKENDS",
     "DEFAULT_BACKEND",
+    "edist_delta",
     "backend_names",
     "get_backend",
     "check_cost",
@@ -151,10 +152,11 @@ class EdistBackend(TEDBackend):
 
         if cost.is_unit:
             return edist_ted.standard_ted(t1[0], t1[1], t2[0], t2[1])
-        return edist_ted.ted(t1[0], t1[1], t2[0], t2[1], _edist_delta(cost))
+        return edist_ted.ted(t1[0], t1[1], t2[0], t2[1], edist_delta(cost))
 
 
-def _edist_delta(cost: CostModel) -> Any:
+def edist_delta(cost: CostModel) -> Any:
+    """``cost`` as edist's one ``delta(x, y)`` function (``None`` = the empty node)."""
     # edist's single delta(x, y) encodes deletion as delta(x, None), insertion as delta(None, y).
     def delta(x: str | None, y: str | None) -> float:
         if y is None:

@@ -28,8 +28,8 @@ from transted.ted.backends import (
     DEFAULT_BACKEND,
     EdistBackend,
     TEDBackend,
-    _edist_delta,
     check_cost,
+    edist_delta,
     get_backend,
 )
 from transted.ted.bounds import TEDBounds, estimate
@@ -180,7 +180,7 @@ class TreeEditDistance:
         if self.cost.is_unit:
             ops = standard_ted_backtrace(la, aa, lb, ab)
         else:
-            ops = ted_backtrace(la, aa, lb, ab, _edist_delta(self.cost))
+            ops = ted_backtrace(la, aa, lb, ab, edist_delta(self.cost))
         return [(op._left, op._right) for op in ops]
 
     def _key(self, a: str, b: str) -> tuple[str, str]:

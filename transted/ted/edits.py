@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from edist.ted import ted_backtrace
 
 from transted.opt.node import SLOT, Node
-from transted.ted.backends import flatten
+from transted.ted.backends import edist_delta, flatten
 from transted.ted.cost import CostModel
 from transted.ted.distance import TreeEditDistance
 from transted.ted.hypotheses import HypothesisAlignedDistance
@@ -67,13 +67,7 @@ def node_edits(t1: Node, t2: Node, cost: CostModel, where: str = "whole") -> lis
     l1, a1 = flatten(t1)
     l2, a2 = flatten(t2)
 
-    def delta(x: str | None, y: str | None) -> float:
-        if y is None:
-            return cost.delete(x) if x is not None else 0.0
-        if x is None:
-            return cost.insert(y)
-        return cost.rename(x, y)
-
+    delta = edist_delta(cost)
     out: list[CostedEdit] = []
     for op in ted_backtrace(l1, a1, l2, a2, delta):
         i, j = op._left, op._right
