@@ -80,3 +80,28 @@ def test_pair_timeout_is_checked(dev_pairs, tmp_path):
     with pytest.raises(ValueError, match="give it to the executor"):
         score_pairs(dev_pairs[:2], get_metric("ted"), tmp_path / "o.jsonl",
                     executor=LocalExecutor(1), pair_timeout=5)
+
+
+def test_cli_pair_timeout_flag_on_score_and_eval(dev_pairs, tmp_path):
+    from typer.testing import CliRunner
+
+    from transted.cli import get_app
+    from transted.pairs import write_pairs
+
+    data = tmp_path / "pairs.jsonl"
+    write_pairs(dev_pairs[:6], data)
+    runner = CliRunner()
+    plain, timed = tmp_path / "plain.jsonl", tmp_path / "timed.jsonl"
+    for out, extra in ((plain, []), (timed, ["--pair-timeout", "60"])):
+        result = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "-o", str(out),
+                                           *extra])
+        assert result.exit_code == 0, result.output
+    assert plain.read_bytes() == timed.read_bytes()
+    assert "0 timeout;" in result.output
+    refused = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "--pair-timeout", "0"])
+    assert refused.exit_code == 2
+    report = tmp_path / "eval"
+    result = runner.invoke(get_app(), ["eval", str(data), "-m", "ted", "-o", str(report),
+                                       "--pair-timeout", "60", "--n-boot", "10"])
+    assert result.exit_code == 0, result.output
+    assert (report / "scores" / "ted.jsonl").read_text().count("\n") == 6
