@@ -127,8 +127,8 @@ class LocalExecutor(Executor):
         self._task: tuple[MetricSpec, str] | None = None
         self.restarts = 0
         """How many times a dead worker broke the pool and it was started again."""
-        self.kills = 0
-        """How many workers were killed for passing ``pair_timeout``."""
+        self.killed: list[int] = []
+        """The process ids of the workers killed for passing ``pair_timeout``."""
 
     def start(self, spec: MetricSpec, signature: str) -> None:
         self._task = (spec, signature)
@@ -200,8 +200,8 @@ class LocalExecutor(Executor):
                     or now - started[1] <= self.pair_timeout + PAIR_TIMEOUT_GRACE):
                 continue
             self._timed_out.add(future)
-            self.kills += 1
             pid = started[0]
+            self.killed.append(pid)
             process = getattr(self._pool, "_processes", None) or {}
             if pid in process:
                 _end(process[pid])
