@@ -49,3 +49,21 @@ class DiesOnStart(TEDSimilarity):
         if os.getpid() != driver_pid:
             os.kill(os.getpid(), signal.SIGKILL)
         super().__init__()
+
+
+class StuckTED(TEDSimilarity):
+    """``ted``, except that in a worker (not ``driver_pid``) pair ``stuck_id`` ignores SIGTERM
+    and blocks in C (``os.read`` on a pipe nobody writes): no clock check can end it."""
+
+    name = "stuck-ted"
+
+    def __init__(self, *, stuck_id: str, driver_pid: int, **options):
+        super().__init__(**options)
+        self.stuck_id, self.driver_pid = stuck_id, driver_pid
+
+    def _score(self, pair: Pair):
+        if pair.id == self.stuck_id and os.getpid() != self.driver_pid:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            read_end, _write_end = os.pipe()
+            os.read(read_end, 1)
+        return super()._score(pair)

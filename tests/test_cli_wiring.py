@@ -60,7 +60,8 @@ def test_score_text_prints_the_verdict(runner):
 def test_aggregate_counts_every_status_and_verdict(runner, tmp_path):
     data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
     result = runner.invoke(get_app(), ["score", str(data), "-m", "ted"])
-    assert ("2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors, 0 unavailable, 0 too_large; "
+    assert ("2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors, 0 unavailable, 0 too_large, "
+            "0 timeout; "
             "verdicts: 1 equivalent, 0 not-equivalent, 1 none; 0 already done") in result.stderr
     rows = [SimpleNamespace(score=None, status="timeout", verdict=None),
             SimpleNamespace(score=0.5, status="ok", verdict="not-equivalent")]

@@ -144,6 +144,7 @@ def score_pairs(
     jobs: int | None = None,
     executor: Executor | None = None,
     spec: MetricSpec | None = None,
+    pair_timeout: float | None = None,
 ) -> list[MetricResult]:
     """Score ``pairs`` with ``metric``, streaming one line per pair to ``out``.
 
@@ -154,6 +155,11 @@ def score_pairs(
     on_result : called with ``(result, was_cached)`` after each pair (progress display).
     inputs : the files ``pairs`` were read from; ``out`` naming one of them is refused.
     jobs, executor, spec : where the pairs are scored, see :func:`_fresh_scores`.
+    pair_timeout : hard wall-clock seconds per pair (None = none): pairs run on a local pool
+        (one worker when ``jobs`` is None or 1) whose worker is killed when a pair passes it;
+        such a pair is re-run alone and, past it again, gets ``status="timeout"``
+        (:class:`~transted.executors.LocalExecutor`). Give it to the executor instead when
+        passing ``executor``.
 
     Raises
     ------
@@ -168,6 +174,11 @@ def score_pairs(
     """
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
         raise ValueError(f"`jobs` must be a positive int or None, got {jobs!r}")
+    if pair_timeout is not None and executor is not None:
+        raise ValueError("`pair_timeout` with `executor`: give it to the executor "
+                         "(LocalExecutor(..., pair_timeout=...))")
+    if pair_timeout is not None:
+        LocalExecutor(1, pair_timeout=pair_timeout)  # checks the value before any work
     out = check_output_file(out, inputs=inputs, resume=resume)
     signature = str(metric.signature)
     with OutputLock(out):
@@ -188,7 +199,8 @@ def score_pairs(
         problems = {pair.id: problem for pair in pairs if pair.id not in done
                     and (problem := unencodable(pair)) is not None}
         todo = [p for p in pairs if p.id not in done and p.id not in problems]
-        fresh = _fresh_scores(todo, metric, jobs=jobs, executor=executor, spec=spec)
+        fresh = _fresh_scores(todo, metric, jobs=jobs, executor=executor, spec=spec,
+                              pair_timeout=pair_timeout)
         results: list[MetricResult] = []
         with out.open("a" if resume else "w", encoding="utf-8") as sink, \
                 contextlib.closing(fresh):
@@ -213,12 +225,20 @@ _SERIAL_UP_TO = 4  # so few pairs to score: no local pool
 
 
 def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
-                  executor: Executor | None, spec: MetricSpec | None
-                  ) -> Generator[MetricResult, None, None]:
+                  executor: Executor | None, spec: MetricSpec | None,
+                  pair_timeout: float | None = None) -> Generator[MetricResult, None, None]:
     """Results for ``pairs`` in their order: in this process (``jobs`` None or 1, no
     ``executor``), on a local pool of ``jobs`` processes, or on ``executor`` (which the
     caller owns). Workers rebuild the metric from ``spec`` (default: how the registry made
-    ``metric``); only this process writes the file."""
+    ``metric``); only this process writes the file. With ``pair_timeout`` the pairs always
+    run on a local pool (of one worker for ``jobs`` None or 1): only a worker can be killed."""
+    if pair_timeout is not None and executor is None:
+        if not pairs:
+            return
+        spec = spec if spec is not None else MetricSpec.of(metric)
+        with LocalExecutor(jobs or 1, pair_timeout=pair_timeout) as local:
+            yield from local.scores(pairs, metric, spec)
+        return
     if executor is None and (jobs is None or jobs == 1 or len(pairs) <= _SERIAL_UP_TO):
         yield from serial_scores(pairs, metric)  # a pool's start-up would cost more
         return

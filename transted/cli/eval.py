@@ -11,7 +11,14 @@ from typing import Any
 import typer
 
 from transted.cli.console import err_console, print_json, print_line, state
-from transted.cli.options import FormatOption, JsonAlias, MetricOption, load_metrics, output_format
+from transted.cli.options import (
+    FormatOption,
+    JsonAlias,
+    MetricOption,
+    PairTimeoutOption,
+    load_metrics,
+    output_format,
+)
 from transted.evaluate.harness import EvalConfig
 
 __all__ = ["register", "EXIT_REGRESSION"]
@@ -60,6 +67,7 @@ def eval_command(
     seed: int = typer.Option(_D.seed, "--seed", help="Seed of bootstrap and CV folds."),
     top: int = typer.Option(_D.top_disagreements, "--top", help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
+    pair_timeout: float | None = PairTimeoutOption(),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
@@ -78,7 +86,8 @@ def eval_command(
         run = evaluate(data, metrics=names, out=out, threshold_mode=threshold_mode,
                        threshold=threshold, dev=dev, resume=resume, progress=hook,
                        oracle_rule=oracle_rule, cv_folds=cv_folds, n_boot=n_boot, seed=seed,
-                       positive=tuple(positive.split(",")), top_disagreements=top)
+                       positive=tuple(positive.split(",")), top_disagreements=top,
+                       pair_timeout=pair_timeout)
     if fmt != "text":
         print_json(run.summary(), indent=fmt == "json")
     else:

@@ -34,6 +34,13 @@ def OptionOption() -> Any:  # noqa: N802
                         help="Metric option key=value (repeatable); `transted metrics` lists them.")
 
 
+def PairTimeoutOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--pair-timeout", min=0.001, metavar="S",
+                        help="Hard wall-clock seconds per pair: pairs run in a worker process, "
+                             "killed past S; such a pair is re-run alone, then gets status "
+                             "timeout (no score) and the batch goes on.")
+
+
 def output_format(fmt: str, as_json: bool = False, *, allowed: tuple[str, ...] = FORMATS) -> str:
     """The one format of a command; ``--json`` means ``json``. A refused value exits with 2."""
     fmt = "json" if as_json else fmt

@@ -15,6 +15,7 @@ from transted.cli.options import (
     JsonAlias,
     MetricOption,
     OptionOption,
+    PairTimeoutOption,
     is_stdout,
     load_metrics,
     metric_options,
@@ -35,6 +36,7 @@ def score_command(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
+    pair_timeout: float | None = PairTimeoutOption(),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> int:
@@ -64,7 +66,7 @@ def score_command(
                                  "--candidates", param_hint="INPUTS")
     for scorer in scorers:
         if is_stdout(out):
-            _run_batch(pairs, scorer, None, resume)
+            _run_batch(pairs, scorer, None, resume, pair_timeout=pair_timeout)
             continue
         if len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
             raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
@@ -73,9 +75,10 @@ def score_command(
         if target.exists() and not target.is_file() and not target.is_dir():
             # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
             with target.open("w", encoding="utf-8") as stream:
-                _run_batch(pairs, scorer, None, resume, stream=stream)
+                _run_batch(pairs, scorer, None, resume, stream=stream,
+                           pair_timeout=pair_timeout)
         else:
-            _run_batch(pairs, scorer, target, resume, inputs=sources)
+            _run_batch(pairs, scorer, target, resume, inputs=sources, pair_timeout=pair_timeout)
     return 0
 
 
@@ -189,7 +192,8 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
 
 
 def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
-               stream: IO[str] | None = None, inputs: list[str] | None = None) -> None:
+               stream: IO[str] | None = None, inputs: list[str] | None = None,
+               pair_timeout: float | None = None) -> None:
     """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
     from transted.api import score_many
 
@@ -208,7 +212,8 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
             advance()
 
         results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
-                             inputs=[i for i in inputs or [] if i != "-"])
+                             inputs=[i for i in inputs or [] if i != "-"],
+                             pair_timeout=pair_timeout)
     summary = f"{aggregate_line(results, cached[0])}\nsignature: {scorer.signature}"
     if out is None:
         note(summary)  # stdout carries the result lines

@@ -186,13 +186,14 @@ def scores_path(out_dir: str | Path, metric: str, *, split: str = "") -> Path:
 
 def score_metric(pairs: Sequence[Pair], metric: Metric, path: Path, *, resume: bool = True,
                  on_result: Callable[[MetricResult, bool], None] | None = None,
-                 jobs: int | None = None, executor: Executor | None = None
-                 ) -> list[MetricResult]:
+                 jobs: int | None = None, executor: Executor | None = None,
+                 pair_timeout: float | None = None) -> list[MetricResult]:
     """Stream ``metric``'s results for ``pairs`` to ``path`` (resumable); ``jobs`` /
-    ``executor`` as for :func:`transted.batch.score_pairs`."""
+    ``executor`` / ``pair_timeout`` as for :func:`transted.batch.score_pairs` (a timed-out
+    pair has no score: evaluation counts it like an error)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     return score_pairs(pairs, metric, path, resume=resume, on_result=on_result, jobs=jobs,
-                       executor=executor)
+                       executor=executor, pair_timeout=pair_timeout)
 
 
 @dataclass

@@ -45,7 +45,8 @@ def parse_metric_list(spec: str) -> list[str]:
 
 def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path, *,
              config: EvalConfig | None = None, dev: str | Path | None = None,
-             resume: bool = True, progress: Progress | None = None) -> EvalRun:
+             resume: bool = True, progress: Progress | None = None,
+             pair_timeout: float | None = None) -> EvalRun:
     """Score ``data`` with every metric, measure agreement, write the report folder.
 
     Parameters
@@ -57,6 +58,8 @@ def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path,
     config : :class:`EvalConfig`; default oracle thresholds
     dev : labelled pair file for ``threshold_mode="calibrated"`` (and only then)
     progress : ``progress(metric, split, n_pairs)`` may return an ``on_result`` callback
+    pair_timeout : hard seconds per pair (:func:`~transted.batch.score_pairs`); a timed-out
+        pair has no score and counts like an error
     """
     config = config or EvalConfig()
     if (config.threshold_mode == "calibrated") != (dev is not None):
@@ -74,7 +77,7 @@ def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path,
     for metric in loaded:
         callback = progress(metric.name, "data", len(pairs)) if progress else None
         results = score_metric(pairs, metric, scores_path(out, metric.name),
-                               resume=resume, on_result=callback)
+                               resume=resume, on_result=callback, pair_timeout=pair_timeout)
         rule = None if metric.binary else metric.decision_rule()
         ev = collect(metric.name, str(metric.signature), results, binary=metric.binary,
                      default_threshold=rule.threshold if rule is not None else None)
@@ -83,7 +86,8 @@ def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path,
             callback = progress(metric.name, "dev", len(dev_pairs)) if progress else None
             dev_results = score_metric(dev_pairs, metric,
                                        scores_path(out, metric.name, split="dev"),
-                                       resume=resume, on_result=callback)
+                                       resume=resume, on_result=callback,
+                                       pair_timeout=pair_timeout)
             dev_ev = collect(metric.name, str(metric.signature), dev_results, binary=False)
             dev_scores = (dev_ev.scores, dev_labels)
         evaluations.append(evaluate_metric(ev, labels, config, dev=dev_scores, groups=groups))

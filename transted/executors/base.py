@@ -6,7 +6,9 @@ process (:func:`score_chunk`). The driver feeds bounded chunks of ``(index, pair
 most ``max_in_flight`` chunks out, and puts results back in input order with a reorder
 buffer (:func:`in_order`). A worker that dies (segfault, OOM kill) makes its chunk suspect:
 each of its pairs is re-run alone, and a pair whose lone run kills a worker again is
-recorded as an infrastructure error — never dropped, never written twice.
+recorded as an infrastructure error — never dropped, never written twice. An executor
+with a ``pair_timeout`` kills a worker stuck on one pair (:class:`TimedOut`); its chunk is
+re-run the same way, and a pair that again passes the deadline gets ``status="timeout"``.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from typing import Any
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.pairs import Pair
 
-__all__ = ["MetricSpec", "LeanWorkerPolicy", "Executor", "Chunk", "WorkerDied",
-           "default_jobs", "score_chunk", "in_order", "worker_died_result"]
+__all__ = ["MetricSpec", "LeanWorkerPolicy", "Executor", "Chunk", "WorkerDied", "TimedOut",
+           "default_jobs", "score_chunk", "in_order", "worker_died_result", "timeout_result"]
 
 Chunk = tuple[tuple[int, Pair], ...]
 """``(index, pair)`` items sent to one worker call; the index is the driver's order key."""
@@ -105,6 +107,13 @@ class MetricSpec:
 
 # -- worker side ------------------------------------------------------------------------
 _worker_metric: tuple[MetricSpec, Metric, Any] | None = None  # this process's metric, backend
+_worker_progress: Any = None  # a queue: (pair index, pid) as each pair starts (pair_timeout)
+
+
+def report_progress_to(queue: Any) -> None:
+    """Worker initializer: announce each pair's start on ``queue`` (the driver's clock)."""
+    global _worker_progress
+    _worker_progress = queue
 
 
 def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[int, dict[str, Any]]]:
@@ -125,6 +134,8 @@ def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[in
     for index, pair in chunk:
         if backend is not None:
             backend.between_pairs()
+        if _worker_progress is not None:
+            _worker_progress.put((index, os.getpid()))
         rows.append((index, metric.score_pair(pair).model_dump()))
     return rows
 
@@ -135,6 +146,19 @@ class WorkerDied:
     """A chunk's worker process ended before answering."""
 
     reason: str
+
+
+@dataclass(frozen=True)
+class TimedOut(WorkerDied):
+    """A chunk's worker was killed because one pair ran past the executor's ``pair_timeout``."""
+
+
+def timeout_result(pair: Pair, metric: Metric, pair_timeout: float) -> MetricResult:
+    """The line of a pair whose lone run passed ``pair_timeout`` again (its worker killed)."""
+    return MetricResult(id=pair.id, metric=metric.name, signature=str(metric.signature),
+                        input=pair_hash(pair), score=None, status="timeout",
+                        error=f"timeout: pair exceeded --pair-timeout {pair_timeout:g} "
+                              "(worker killed)")
 
 
 def worker_died_result(pair: Pair, metric: Metric, reason: str) -> MetricResult:
@@ -158,6 +182,7 @@ class Executor(ABC):
     chunk_size: int = 4
     in_flight_per_worker: int = 2
     max_deaths_before_answer: int = 3
+    pair_timeout: float | None = None
 
     def start(self, spec: MetricSpec, signature: str) -> None:  # noqa: B027 - optional hook
         """Bring workers up (idempotent); called before the first submit."""
@@ -215,9 +240,14 @@ class Executor(ABC):
                     return
                 for handle, outcome in self.wait(list(running)):
                     chunk, alone = running.pop(handle)
+                    if isinstance(outcome, TimedOut) and alone:
+                        index, pair = chunk[0]
+                        assert self.pair_timeout is not None
+                        yield index, timeout_result(pair, metric, self.pair_timeout)
+                        continue
                     if isinstance(outcome, WorkerDied):
                         # one pool breakage fails many chunks: count lone runs only
-                        deaths += alone
+                        deaths += alone and not isinstance(outcome, TimedOut)
                         if not answered and deaths >= self.max_deaths_before_answer:
                             raise RuntimeError(f"{deaths} workers died, each scoring one pair, "
                                                f"before any answered ({outcome.reason}); they cannot "

@@ -5,12 +5,21 @@ usable; with ``forkserver`` the workers are not the driver's children, and outli
 driver). Each worker builds its metric
 once (:func:`~transted.executors.base.score_chunk`) and exits by itself if the driver dies
 (a watchdog thread), so a ``kill -9`` of the driver leaves no orphan behind.
+
+With ``pair_timeout`` each worker announces every pair it starts on a queue, and the driver
+(polling every :data:`POLL_SECONDS`) kills a worker whose current pair has run longer than
+``pair_timeout + PAIR_TIMEOUT_GRACE`` (SIGTERM, then SIGKILL after
+:data:`KILL_AFTER_SECONDS`): the last line of defence for code that cannot check a clock (a C
+extension such as z3). The pool then breaks and is restarted like after a crash, and the
+chunk's pairs are re-run one at a time (:meth:`~transted.executors.base.Executor.scores`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
+import signal
 import threading
 import time
 from collections.abc import Sequence
@@ -22,12 +31,21 @@ from transted.executors.base import (
     Chunk,
     Executor,
     MetricSpec,
+    TimedOut,
     WorkerDied,
     default_jobs,
+    report_progress_to,
     score_chunk,
 )
 
-__all__ = ["LocalExecutor"]
+__all__ = ["LocalExecutor", "PAIR_TIMEOUT_GRACE", "POLL_SECONDS", "KILL_AFTER_SECONDS"]
+
+PAIR_TIMEOUT_GRACE = 0.5
+"""Seconds added to ``pair_timeout`` before a kill: the pair's start report travels through a
+queue and the driver polls, so a pair is never killed for the plumbing's latency."""
+POLL_SECONDS = 0.1
+KILL_AFTER_SECONDS = 1.0
+"""How long a worker may take to end after SIGTERM before it gets SIGKILL."""
 
 
 def _watch_parent() -> None:
@@ -41,6 +59,23 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="transted-parent-watch", daemon=True).start()
 
 
+def _init_worker(progress: Any) -> None:
+    _watch_parent()
+    if progress is not None:
+        report_progress_to(progress)
+
+
+def _end(process: Any) -> None:
+    """SIGTERM, then SIGKILL if the process is still there after KILL_AFTER_SECONDS."""
+    if not process.is_alive():
+        return
+    process.terminate()
+    process.join(KILL_AFTER_SECONDS)
+    if process.is_alive():  # a C call that ignores or blocks SIGTERM
+        process.kill()
+        process.join(KILL_AFTER_SECONDS)
+
+
 class LocalExecutor(Executor):
     """Score on ``jobs`` worker processes of this machine.
 
@@ -50,10 +85,17 @@ class LocalExecutor(Executor):
     chunk_size : pairs per worker call (cuts IPC overhead for fast metrics; Lean: use 1)
     in_flight_per_worker : chunks queued per worker (bounds memory on huge inputs)
     start_method : ``spawn`` (default) or ``forkserver``
+    pair_timeout : hard wall-clock seconds per pair (None = no limit); a worker stuck longer
+        (+ :data:`PAIR_TIMEOUT_GRACE`) on one pair is killed, its chunk re-run pair by pair,
+        and a pair that passes the limit again gets ``status="timeout"``. It is not part of
+        the signature: it only decides which pairs get a score. ``jobs=1`` with a
+        ``pair_timeout`` is a one-worker pool (:func:`transted.batch.score_pairs` makes one),
+        since only a separate process can be killed.
     """
 
     def __init__(self, jobs: int | None = None, *, chunk_size: int = 4,
-                 in_flight_per_worker: int = 2, start_method: str | None = None):
+                 in_flight_per_worker: int = 2, start_method: str | None = None,
+                 pair_timeout: float | None = None):
         jobs = default_jobs() if jobs is None else jobs
         if not isinstance(jobs, int) or jobs < 1:
             raise ValueError(f"`jobs` must be a positive int, got {jobs!r}")
@@ -62,6 +104,11 @@ class LocalExecutor(Executor):
         if not isinstance(in_flight_per_worker, int) or in_flight_per_worker < 1:
             raise ValueError(f"`in_flight_per_worker` must be a positive int, "
                              f"got {in_flight_per_worker!r}")
+        if pair_timeout is not None and (isinstance(pair_timeout, bool)
+                                         or not isinstance(pair_timeout, (int, float))
+                                         or not pair_timeout > 0):
+            raise ValueError(f"`pair_timeout` must be a positive number of seconds or None, "
+                             f"got {pair_timeout!r}")
         methods = multiprocessing.get_all_start_methods()
         start_method = start_method or "spawn"
         if start_method not in ("forkserver", "spawn") or start_method not in methods:
@@ -71,18 +118,27 @@ class LocalExecutor(Executor):
         self.chunk_size = chunk_size
         self.in_flight_per_worker = in_flight_per_worker
         self.start_method = start_method
+        self.pair_timeout = None if pair_timeout is None else float(pair_timeout)
         self._pool: ProcessPoolExecutor | None = None
+        self._progress: Any = None  # this pool's queue of (pair index, worker pid) starts
+        self._chunk_of: dict[int, Future[Any]] = {}  # pair index -> the call scoring it
+        self._current: dict[Future[Any], tuple[int, float]] = {}  # call -> (pid, pair start)
+        self._timed_out: set[Future[Any]] = set()
         self._task: tuple[MetricSpec, str] | None = None
         self.restarts = 0
         """How many times a dead worker broke the pool and it was started again."""
+        self.killed: list[int] = []
+        """The process ids of the workers killed for passing ``pair_timeout``."""
 
     def start(self, spec: MetricSpec, signature: str) -> None:
         self._task = (spec, signature)
         if self._pool is None:
+            context = multiprocessing.get_context(self.start_method)
+            # a fresh queue per pool: a worker killed mid-put may leave the old one torn
+            self._progress = context.Queue() if self.pair_timeout is not None else None
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context(self.start_method),
-                initializer=_watch_parent)
+                max_workers=self.workers, mp_context=context,
+                initializer=_init_worker, initargs=(self._progress,))
 
     def submit(self, chunk: Chunk) -> Future[Any]:
         if self._task is None:
@@ -91,19 +147,34 @@ class LocalExecutor(Executor):
             self.restarts += 1
             self.start(*self._task)
         assert self._pool is not None
-        return self._pool.submit(score_chunk, *self._task, chunk)
+        future = self._pool.submit(score_chunk, *self._task, chunk)
+        if self.pair_timeout is not None:
+            self._chunk_of.update((index, future) for index, _ in chunk)
+        return future
 
     def wait(self, handles: Sequence[Future[Any]]
              ) -> list[tuple[Future[Any], list[tuple[int, dict[str, Any]]] | WorkerDied]]:
-        done, _ = wait(handles, return_when=FIRST_COMPLETED)
+        if self.pair_timeout is None:
+            done, _ = wait(handles, return_when=FIRST_COMPLETED)
+        else:
+            while True:
+                done, _ = wait(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                if done:
+                    break
+                self._kill_overdue(handles)
         if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # one death fails every call of the pool: collect them all, then start afresh
             done, _ = wait(handles)
-            self._discard_pool()
+            self._discard_pool(broken=True)
         ended: list[tuple[Future[Any], list[tuple[int, dict[str, Any]]] | WorkerDied]] = []
         for future in done:
             error = future.exception()
-            if isinstance(error, BrokenProcessPool):
+            self._current.pop(future, None)
+            if future in self._timed_out:
+                self._timed_out.discard(future)
+                ended.append((future, TimedOut(f"pair exceeded --pair-timeout "
+                                               f"{self.pair_timeout:g}")))
+            elif isinstance(error, BrokenProcessPool):
                 ended.append((future, WorkerDied(f"{type(error).__name__}: {error}")))
             elif error is not None:
                 raise error
@@ -111,10 +182,47 @@ class LocalExecutor(Executor):
                 ended.append((future, future.result()))
         return ended
 
-    def _discard_pool(self) -> None:
+    def _kill_overdue(self, handles: Sequence[Future[Any]]) -> None:
+        """Note which pair each call is on; kill the worker of a pair past its deadline."""
+        assert self.pair_timeout is not None
+        while True:
+            try:
+                index, pid = self._progress.get_nowait()
+            except queue.Empty:
+                break
+            future = self._chunk_of.pop(index, None)
+            if future is not None:
+                self._current[future] = (pid, time.monotonic())
+        now = time.monotonic()
+        for future in handles:
+            started = self._current.get(future)
+            if (started is None or future in self._timed_out or future.done()
+                    or now - started[1] <= self.pair_timeout + PAIR_TIMEOUT_GRACE):
+                continue
+            self._timed_out.add(future)
+            pid = started[0]
+            self.killed.append(pid)
+            process = getattr(self._pool, "_processes", None) or {}
+            if pid in process:
+                _end(process[pid])
+            else:  # pragma: no cover - the pool's internals changed: signal the pid
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+    def _discard_pool(self, broken: bool = False) -> None:
         if self._pool is not None:
+            if broken:  # a broken pool only SIGTERMs its workers: one stuck in C hangs a join
+                for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                    _end(process)
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        if self._progress is not None:
+            self._progress.close()
+            self._progress = None
+        self._chunk_of.clear()
+        self._current.clear()
 
     def close(self) -> None:
         self._discard_pool()

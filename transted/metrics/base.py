@@ -24,7 +24,9 @@ from transted.signature import Signature
 
 __all__ = ["Metric", "MetricResult", "PairScore", "pair_hash"]
 
-Status = Literal["ok", "error", "unavailable", "too_large"]
+Status = Literal["ok", "error", "unavailable", "too_large", "timeout"]
+"""``timeout``: the pair passed a batch's ``pair_timeout`` twice and its worker was killed
+(:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
 
 
 class MetricResult(BaseModel):
