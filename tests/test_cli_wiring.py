@@ -220,3 +220,20 @@ def test_sensitivity_command(runner, tmp_path):
     twice = runner.invoke(get_app(), ["sensitivity", str(statements), "-m", "ted,ted:cost=unit",
                                       "--out", str(out)])
     assert twice.exit_code == 2
+
+
+# parallel scoring through the CLI -----------------------------------------------------------
+
+def test_jobs_two_writes_the_same_file_as_one(tmp_path):
+    dev = Path(__file__).parent / "data" / "gted" / "proofnet.jsonl"
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert main(["score", str(dev), "-m", "ted", "--out", str(one)]) == 0
+    assert main(["score", str(dev), "-m", "ted", "--out", str(two), "--jobs", "2"]) == 0
+    assert one.read_bytes() == two.read_bytes() and len(one.read_text().splitlines()) == 93
+
+
+def test_jobs_and_executor_are_checked(tmp_path, capsys):
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    assert main(["score", str(data), "-m", "ted", "--jobs", "-1"]) == 2
+    assert main(["score", str(data), "-m", "ted", "--executor", "slurm", "--jobs", "2"]) == 2
+    assert "executor" in capsys.readouterr().err

@@ -94,13 +94,15 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
                out: str | Path | None = None, resume: bool = True,
                on_result: Callable[[Result, bool], None] | None = None,
                inputs: Iterable[str | Path] = (), pair_timeout: float | None = None,
-               **options: Any) -> list[Result]:
+               executor: Any = None, **options: Any) -> list[Result]:
     """Score every pair; with ``out`` the results stream to that JSONL file and a re-run
     resumes (:func:`transted.batch.score_pairs`). ``on_result(result, was_cached)`` follows
     progress. ``inputs``: the files the pairs came from (``pairs`` itself when a path), which
     ``out`` may not be. ``pair_timeout``: hard seconds per pair; the pairs run in a worker
     process that is killed past it (``status="timeout"``, see
-    :class:`~transted.executors.LocalExecutor`). Results come back in input order."""
+    :class:`~transted.executors.LocalExecutor`). ``executor``: a
+    :class:`~transted.executors.Executor` (local process pool, Ray) that scores the pairs; the
+    caller owns it. Results come back in input order."""
     scorer = _metric(metric, options)
     items = as_pairs(pairs)
     if out is not None:
@@ -110,13 +112,13 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
         if isinstance(pairs, (str, Path)) and str(pairs) != "-":
             sources.append(pairs)
         return score_pairs(items, scorer, out, resume=resume, on_result=on_result,
-                           inputs=sources, pair_timeout=pair_timeout)
-    if pair_timeout is not None:
+                           inputs=sources, pair_timeout=pair_timeout, executor=executor)
+    if pair_timeout is not None or executor is not None:
         from transted.batch import _fresh_scores
 
         items = list(items)
         results = []
-        for result in _fresh_scores(items, scorer, jobs=None, executor=None, spec=None,
+        for result in _fresh_scores(items, scorer, jobs=None, executor=executor, spec=None,
                                     pair_timeout=pair_timeout):
             if on_result is not None:
                 on_result(result, False)
@@ -135,7 +137,7 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
              metrics: Sequence[str | Metric] = ("ted",), out: str | Path | None = None,
              threshold_mode: str | None = None, threshold: float | None = None,
              dev: str | Path | None = None, resume: bool = True, progress: Any = None,
-             pair_timeout: float | None = None, **config: Any) -> Any:
+             pair_timeout: float | None = None, executor: Any = None, **config: Any) -> Any:
     """Agreement of ``metrics`` with expert labels (ASSESS Table 3); returns the
     :class:`~transted.evaluate.run.EvalRun` (``.summary()`` is ``summary.json``).
 
@@ -144,7 +146,7 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
     ``threshold_mode`` None picks :func:`~transted.evaluate.harness.default_threshold_mode`;
     other ``config`` keys are :class:`~transted.evaluate.harness.EvalConfig` fields.
     ``pair_timeout``: hard seconds per pair, as for :func:`score_many` (a timed-out pair
-    counts like an error: no score).
+    counts like an error: no score); ``executor`` as for :func:`score_many`.
     """
     from transted.evaluate.harness import EvalConfig, default_threshold_mode
     from transted.evaluate.run import run_eval
@@ -166,7 +168,7 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
         data = folder / "pairs.jsonl"
         write_pairs(items, data)
     return run_eval(data, list(metrics), folder, config=eval_config, dev=dev, resume=resume,
-                    progress=progress, pair_timeout=pair_timeout)
+                    progress=progress, pair_timeout=pair_timeout, executor=executor)
 
 
 class CallablePackage(types.ModuleType):

@@ -12,10 +12,14 @@ import typer
 
 from transted.cli.console import err_console, print_json, print_line, state
 from transted.cli.options import (
+    ExecutorOption,
     FormatOption,
+    JobsOption,
     JsonAlias,
     MetricOption,
     PairTimeoutOption,
+    RayAddressOption,
+    batch_executor,
     load_metrics,
     output_format,
 )
@@ -68,6 +72,9 @@ def eval_command(
     top: int = typer.Option(_D.top_disagreements, "--top", help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
     pair_timeout: float | None = PairTimeoutOption(),
+    jobs: int = JobsOption(),
+    executor: str = ExecutorOption(),
+    ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
@@ -82,12 +89,14 @@ def eval_command(
 
         check_output_dir(out)
     # A refused value raises ValueError naming the parameter; cli.main exits with 2 on it.
-    with _progress_bar() as hook:
+    with _progress_bar() as hook, \
+            batch_executor(jobs, executor, ray_address, pair_timeout) as pool:
         run = evaluate(data, metrics=names, out=out, threshold_mode=threshold_mode,
                        threshold=threshold, dev=dev, resume=resume, progress=hook,
                        oracle_rule=oracle_rule, cv_folds=cv_folds, n_boot=n_boot, seed=seed,
                        positive=tuple(positive.split(",")), top_disagreements=top,
-                       pair_timeout=pair_timeout)
+                       pair_timeout=None if pool is not None else pair_timeout,
+                       executor=pool)
     if fmt != "text":
         print_json(run.summary(), indent=fmt == "json")
     else:
@@ -121,6 +130,9 @@ def regress_command(
                                        "at this level (Wilcoxon / sign test, one-sided)."),
     n_boot: int = typer.Option(10000, "--n-boot", help="Paired bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
+    jobs: int = JobsOption(),
+    executor: str = ExecutorOption(),
+    ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
@@ -147,7 +159,8 @@ def regress_command(
     failed = []
     for name in names:
         folder = out / name.name.replace(":", "_") if out is not None and len(names) > 1 else out
-        reg = compare_runs(old_in, new_in, name, out=folder, resume=resume)
+        with batch_executor(jobs, executor, ray_address, None) as pool:
+            reg = compare_runs(old_in, new_in, name, out=folder, resume=resume, executor=pool)
         reg.old_path, reg.new_path = str(old), str(new)  # joined pairs carry no file name
         gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop or 0.0,
                                 threshold=threshold, alpha=alpha, n_boot=n_boot, seed=seed)

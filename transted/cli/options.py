@@ -5,6 +5,8 @@ a hidden alias), ``--out`` (``-`` or absent = stdout) and ``-`` for stdin."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,37 @@ def PairTimeoutOption() -> Any:  # noqa: N802
                         help="Hard wall-clock seconds per pair: pairs run in a worker process, "
                              "killed past S; such a pair is re-run alone, then gets status "
                              "timeout (no score) and the batch goes on.")
+
+
+def JobsOption() -> Any:  # noqa: N802
+    return typer.Option(1, "--jobs", "-j", min=0, metavar="N",
+                        help="Worker processes: 1 scores in this process (default), 0 uses every "
+                             "core; results stay in input order and resumable (docs/SCALE.md).")
+
+
+def ExecutorOption() -> Any:  # noqa: N802
+    return typer.Option("local", "--executor", metavar="local|ray",
+                        help="Where workers run: local processes, or Ray tasks (extra `ray`).")
+
+
+def RayAddressOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--ray-address", metavar="ADDR",
+                        help="Ray cluster to join (default: a local Ray for --executor ray).")
+
+
+@contextmanager
+def batch_executor(jobs: int, executor: str, ray_address: str | None,
+                   pair_timeout: float | None) -> Iterator[Any]:
+    """The executor the flags ask for (None: score in this process, as ``--jobs 1``); it is
+    shut down on leaving. ``--pair-timeout`` goes to the local pool."""
+    if executor == "local" and jobs == 1 and ray_address is None:
+        yield None
+        return
+    from transted.executors import default_jobs, make_executor
+
+    with make_executor(executor, jobs=default_jobs() if jobs == 0 else jobs,
+                       ray_address=ray_address, pair_timeout=pair_timeout) as pool:
+        yield pool
 
 
 def output_format(fmt: str, as_json: bool = False, *, allowed: tuple[str, ...] = FORMATS) -> str:

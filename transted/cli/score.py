@@ -11,11 +11,15 @@ import typer
 
 from transted.cli.console import console, note, print_json, print_line, progress_bar
 from transted.cli.options import (
+    ExecutorOption,
     FormatOption,
+    JobsOption,
     JsonAlias,
     MetricOption,
     OptionOption,
     PairTimeoutOption,
+    RayAddressOption,
+    batch_executor,
     is_stdout,
     load_metrics,
     metric_options,
@@ -37,6 +41,9 @@ def score_command(
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
     pair_timeout: float | None = PairTimeoutOption(),
+    jobs: int = JobsOption(),
+    executor: str = ExecutorOption(),
+    ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> int:
@@ -64,22 +71,31 @@ def score_command(
     else:
         raise typer.BadParameter("give one pair file, two statements, or --references and "
                                  "--candidates", param_hint="INPUTS")
-    for scorer in scorers:
-        if is_stdout(out):
-            _run_batch(pairs, scorer, None, resume, pair_timeout=pair_timeout)
-            continue
-        if len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
-            raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
-                                     "per metric)", param_hint="--metric")
-        target = _out_path(Path(str(out)), scorer.name, len(scorers))
-        if target.exists() and not target.is_file() and not target.is_dir():
-            # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
-            with target.open("w", encoding="utf-8") as stream:
-                _run_batch(pairs, scorer, None, resume, stream=stream,
-                           pair_timeout=pair_timeout)
-        else:
-            _run_batch(pairs, scorer, target, resume, inputs=sources, pair_timeout=pair_timeout)
+    with batch_executor(jobs, executor, ray_address, pair_timeout) as pool:
+        for scorer in scorers:
+            _score_one(scorer, scorers, pairs, out, resume, sources,
+                       pair_timeout=None if pool is not None else pair_timeout, executor=pool)
     return 0
+
+
+def _score_one(scorer: Any, scorers: list[Any], pairs: list[Any], out: str | None, resume: bool,
+               sources: list[str], *, pair_timeout: float | None, executor: Any) -> None:
+    """One metric's batch run: to stdout, to a stream (a pipe), or to a resumable file."""
+    if is_stdout(out):
+        _run_batch(pairs, scorer, None, resume, pair_timeout=pair_timeout, executor=executor)
+        return
+    if len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
+        raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
+                                 "per metric)", param_hint="--metric")
+    target = _out_path(Path(str(out)), scorer.name, len(scorers))
+    if target.exists() and not target.is_file() and not target.is_dir():
+        # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
+        with target.open("w", encoding="utf-8") as stream:
+            _run_batch(pairs, scorer, None, resume, stream=stream,
+                       pair_timeout=pair_timeout, executor=executor)
+    else:
+        _run_batch(pairs, scorer, target, resume, inputs=sources, pair_timeout=pair_timeout,
+                   executor=executor)
 
 
 def joined_pairs(references: str, candidates: str, key: str | None) -> list[Any]:
@@ -193,7 +209,7 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
 
 def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
                stream: IO[str] | None = None, inputs: list[str] | None = None,
-               pair_timeout: float | None = None) -> None:
+               pair_timeout: float | None = None, executor: Any = None) -> None:
     """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
     from transted.api import score_many
 
@@ -213,7 +229,7 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
 
         results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
                              inputs=[i for i in inputs or [] if i != "-"],
-                             pair_timeout=pair_timeout)
+                             pair_timeout=pair_timeout, executor=executor)
     summary = f"{aggregate_line(results, cached[0])}\nsignature: {scorer.signature}"
     if out is None:
         note(summary)  # stdout carries the result lines

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from transted.evaluate.harness import load_metric, score_metric, scores_path
 from transted.evaluate.outcome import to_json_safe
+from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, read_pairs
 
@@ -102,7 +103,7 @@ def _classify(old: MetricResult, new: MetricResult, tolerance: float) -> str:
 def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pair],
                  metric: str | Metric, *,
                  out: str | Path | None = None, resume: bool = True,
-                 tolerance: float = 1e-12) -> Regression:
+                 tolerance: float = 1e-12, executor: Executor | None = None) -> Regression:
     """Score both files' matched pairs with ``metric`` and compare them pair by pair.
 
     Parameters
@@ -125,9 +126,11 @@ def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pa
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(out) if out is not None else Path(tmp)
         old_res = score_metric([old_pairs[i] for i in common], m,
-                               scores_path(base, m.name, split="old"), resume=resume)
+                               scores_path(base, m.name, split="old"), resume=resume,
+                               executor=executor)
         new_res = score_metric([new_pairs[i] for i in common], m,
-                               scores_path(base, m.name, split="new"), resume=resume)
+                               scores_path(base, m.name, split="new"), resume=resume,
+                               executor=executor)
     deltas = [PairDelta(o.id, o.score, n.score, _classify(o, n, tolerance), o.error, n.error,
                         getattr(o, "verdict", None), getattr(n, "verdict", None))
               for o, n in zip(old_res, new_res, strict=True)]

@@ -23,6 +23,7 @@ from transted.evaluate.harness import (
 from transted.evaluate.labels import gold_labels, problem_group
 from transted.evaluate.outcome import EvalRun
 from transted.evaluate.report import write_reports
+from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import read_pairs
 
@@ -46,7 +47,7 @@ def parse_metric_list(spec: str) -> list[str]:
 def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path, *,
              config: EvalConfig | None = None, dev: str | Path | None = None,
              resume: bool = True, progress: Progress | None = None,
-             pair_timeout: float | None = None) -> EvalRun:
+             pair_timeout: float | None = None, executor: Executor | None = None) -> EvalRun:
     """Score ``data`` with every metric, measure agreement, write the report folder.
 
     Parameters
@@ -60,6 +61,7 @@ def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path,
     progress : ``progress(metric, split, n_pairs)`` may return an ``on_result`` callback
     pair_timeout : hard seconds per pair (:func:`~transted.batch.score_pairs`); a timed-out
         pair has no score and counts like an error
+    executor : a :class:`~transted.executors.Executor` that scores the pairs (local pool, Ray)
     """
     config = config or EvalConfig()
     if (config.threshold_mode == "calibrated") != (dev is not None):
@@ -77,7 +79,7 @@ def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path,
     for metric in loaded:
         callback = progress(metric.name, "data", len(pairs)) if progress else None
         results = score_metric(pairs, metric, scores_path(out, metric.name),
-                               resume=resume, on_result=callback, pair_timeout=pair_timeout)
+                               resume=resume, on_result=callback, pair_timeout=pair_timeout, executor=executor)
         rule = None if metric.binary else metric.decision_rule()
         ev = collect(metric.name, str(metric.signature), results, binary=metric.binary,
                      default_threshold=rule.threshold if rule is not None else None)
@@ -87,7 +89,7 @@ def run_eval(data: str | Path, metrics: Sequence[str | Metric], out: str | Path,
             dev_results = score_metric(dev_pairs, metric,
                                        scores_path(out, metric.name, split="dev"),
                                        resume=resume, on_result=callback,
-                                       pair_timeout=pair_timeout)
+                                       pair_timeout=pair_timeout, executor=executor)
             dev_ev = collect(metric.name, str(metric.signature), dev_results, binary=False)
             dev_scores = (dev_ev.scores, dev_labels)
         evaluations.append(evaluate_metric(ev, labels, config, dev=dev_scores, groups=groups))

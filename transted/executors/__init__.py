@@ -26,10 +26,14 @@ EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 
 def make_executor(executor: str = "local", *, jobs: int | None = None,
-                  ray_address: str | None = None, chunk_size: int = 4) -> Executor:
-    """The executor the CLI flags name; ``jobs`` = worker processes (local) or CPUs (ray)."""
+                  ray_address: str | None = None, chunk_size: int = 4,
+                  pair_timeout: float | None = None) -> Executor:
+    """The executor the CLI flags name; ``jobs`` = worker processes (local) or CPUs (ray).
+    ``pair_timeout`` (kill a worker stuck on one pair) is the local executor's only."""
     if executor == "local":
-        return LocalExecutor(jobs, chunk_size=chunk_size)
+        return LocalExecutor(jobs, chunk_size=chunk_size, pair_timeout=pair_timeout)
+    if pair_timeout is not None:
+        raise ValueError("`pair_timeout` is supported by the local executor only")
     if executor == "ray":
         from transted.executors.ray_cluster import RayExecutor
 
