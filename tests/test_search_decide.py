@@ -138,3 +138,13 @@ def test_conflicting_findings_give_none():
     assert res.details["evidence"] == "none"
     assert "conflicting evidence" in res.details["evidence_detail"]["reason"]
     assert res.score == res.details["graded_score"]
+
+
+def test_evidence_respects_the_pairs_deadline():
+    # a deadline spent before the engines run: no evidence, said why, the graded score stands
+    m = TransTEDSimilarity(max_time=1e-6)
+    res = m.score_pair(_pair("theorem a (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 4",
+                             "theorem b (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 5"))
+    assert res.details["evidence"] == "none"
+    assert "deadline" in res.details["evidence_detail"]["reason"]
+    assert res.score == res.details["graded_score"]

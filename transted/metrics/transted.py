@@ -26,11 +26,11 @@ graded score stays in ``details["graded_score"]``; the rule is in the signature.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, ClassVar
 
-from transted.errors import TranstedError
 from transted.evidence import (
     Evidence,
     RefuteOptions,
@@ -40,8 +40,9 @@ from transted.evidence import (
 )
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
-from transted.opt import parse_statement
+from transted.opt import Node
 from transted.pairs import Pair
+from transted.search.budget import Budget
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, SearchResult, search_state
 from transted.search.explain import Explanation, explain
@@ -176,36 +177,42 @@ class TransTEDSimilarity(Metric):
     # -- scoring -----------------------------------------------------------------------------
     def search(self, pair: Pair) -> tuple[SearchResult, int]:
         """The search result for ``pair`` and max(|T1|, |T2|) of its original trees."""
+        result, ref, cand, _budget = self._search(pair)
+        return result, max(ref.size(), cand.size())
+
+    def _search(self, pair: Pair) -> tuple[SearchResult, Node, Node, Budget]:
+        """The search result, the two original trees (parsed once per pair: the score's
+        normaliser and the evidence use them too) and the pair's budget."""
         budget = self.config.budget()  # the per-pair deadline starts before parsing
         ref, cand = self.ted.trees(pair)
-        size = max(ref.size(), cand.size())
         raw = tree_distance(ref, cand, self.distance)
         self.open()
         start = prepare_start(self.providers, pair, State(ref, cand), budget)
         if start is None:
             # Algorithm 1, line 3: a provider's method does not apply (the equality does not
             # elaborate in Lean) → plain TED
-            return search_state(State(ref, cand), [], config=SearchConfig(max_expansions=0),
-                                raw_distance=raw, ted=self.distance), size
-        return search_state(start, self.providers, config=self.config, raw_distance=raw,
-                            budget=budget, ted=self.distance), size
+            result = search_state(State(ref, cand), [], config=SearchConfig(max_expansions=0),
+                                  raw_distance=raw, ted=self.distance)
+        else:
+            result = search_state(start, self.providers, config=self.config, raw_distance=raw,
+                                  budget=budget, ted=self.distance)
+        return result, ref, cand, budget
 
-    def norm(self, pair: Pair) -> float:
-        """The similarity's normaliser for ``pair``: max(|T1|, |T2|) under unit cost, the
-        dearer statement's deletion cost under ``semantic`` (as ``ted`` with that cost)."""
-        ref, cand = self.ted.trees(pair)
+    def _norm(self, ref: Node, cand: Node) -> float:
+        """The similarity's normaliser: max(|T1|, |T2|) under unit cost, the dearer
+        statement's deletion cost under ``semantic`` (as ``ted`` with that cost)."""
         return statement_norm(self.ted.ted, self.cost_name, ref, cand)
 
     def _score(self, pair: Pair) -> PairScore:
-        result, size = self.search(pair)
+        result, ref, cand, budget = self._search(pair)
         # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
-        norm = self.norm(pair)
+        norm = self._norm(ref, cand)
         similarity = similarity_from(result.distance, norm, norm)
         details: dict[str, Any] = {
             "distance": result.distance, "ted_distance": result.start_distance,
             "status": result.status, "script": result.script,
-            "expanded": result.stats["expanded"], "size": size}
-        ev = self._evidence(pair, result)
+            "expanded": result.stats["expanded"], "size": max(ref.size(), cand.size())}
+        ev = self._evidence(ref, cand, result, budget)
         details["graded_score"] = similarity
         details["evidence"] = ev.kind
         # the engines' time stays off the line: a result line is the same bytes on every run
@@ -213,7 +220,8 @@ class TransTEDSimilarity(Metric):
         scored = apply_score_rule(similarity, ev)
         return PairScore(similarity if scored is None else scored, details)
 
-    def _evidence(self, pair: Pair, result: SearchResult) -> Evidence:
+    def _evidence(self, ref: Node, cand: Node, result: SearchResult, budget: Budget
+                  ) -> Evidence:
         """Pair-level evidence merged with the providers' findings and the search's proof.
 
         Definite findings that contradict each other (a soundness bug somewhere) give
@@ -221,19 +229,20 @@ class TransTEDSimilarity(Metric):
         found: list[Evidence] = []
         notes: list[str] = []
         ms = 0.0
-        if self.evidence:
-            try:
-                ref = parse_statement(pair.reference.statement, header=pair.reference.header)
-                cand = parse_statement(pair.candidate.statement, header=pair.candidate.header)
-            except TranstedError as e:
-                notes.append(f"not parsed for evidence: {e}")
-            else:
-                ev = pair_evidence(ref, cand, self.evidence_options)
-                ms = ev.ms
-                if ev.kind != "none":
-                    found.append(ev)
-                elif ev.reason:
-                    notes.append(ev.reason)
+        left = budget.remaining_time()
+        if self.evidence and left == 0:
+            notes.append("the pair's deadline (max_time) passed before the evidence engines ran")
+        elif self.evidence:
+            options = self.evidence_options
+            if left is not None and left * 1000 < options.budget_ms:
+                # the pair's deadline caps the engines' wall-clock safety net
+                options = dataclasses.replace(options, budget_ms=left * 1000)
+            ev = pair_evidence(ref, cand, options)
+            ms = ev.ms
+            if ev.kind != "none":
+                found.append(ev)
+            elif ev.reason:
+                notes.append(ev.reason)
         for p in collect_evidence(self.providers):
             d = dict(p.detail)
             witness, side = d.get("witness"), d.get("failing_side")
@@ -262,7 +271,6 @@ class TransTEDSimilarity(Metric):
         return self.explanation(pair).renderable()
 
     def explanation(self, pair: Pair) -> Explanation:
-        result, _size = self.search(pair)
-        norm = self.norm(pair)
-        return explain(result, norm, self.ted.ted)
+        result, ref, cand, _budget = self._search(pair)
+        return explain(result, self._norm(ref, cand), self.ted.ted)
 

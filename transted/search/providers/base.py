@@ -111,6 +111,12 @@ class Provider:
     name: str = "provider"
     version: str = "1"
 
+    @classmethod
+    def from_context(cls, context: Any) -> Provider:
+        """The registry's factory (``ProviderContext`` in); a provider with no settings of
+        its own is built without arguments."""
+        return cls()
+
     def open(self) -> None:
         return None
 

@@ -45,10 +45,6 @@ class CongruenceProvider(Provider):
     name = "congruence"
     version = "1"
 
-    @classmethod
-    def from_context(cls, context: ProviderContext) -> CongruenceProvider:
-        return cls()
-
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
             return
@@ -60,10 +56,6 @@ class DefinitionalProvider(Provider):
 
     name = "definitional"
     version = "1"
-
-    @classmethod
-    def from_context(cls, context: ProviderContext) -> DefinitionalProvider:
-        return cls()
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
@@ -78,10 +70,6 @@ class NumeralProvider(Provider):
 
     name = "numerals"
     version = "1"
-
-    @classmethod
-    def from_context(cls, context: ProviderContext) -> NumeralProvider:
-        return cls()
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
