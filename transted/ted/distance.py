@@ -75,7 +75,9 @@ class TEDResult:
 
 
 def similarity_from(distance: float, size1: float, size2: float) -> float:
-    """TED similarity ``1 - d / max(|T1|, |T2|)`` (ASSESS §3.2, Definition 3), in [0, 1].
+    """TED similarity ``1 - d / max(|T1|, |T2|)`` (ASSESS §3.2, Definition 3), in [0, 1];
+    under a non-unit cost the sizes are the trees' deletion costs (the one formula for every
+    cost model and for whole-statement distances).
 
     ASSESS states the value lies in [0, 1], but under unit costs d can exceed
     ``max(|T1|, |T2|)`` when the shapes differ (a chain of n nodes against a star of n nodes
@@ -83,8 +85,9 @@ def similarity_from(distance: float, size1: float, size2: float) -> float:
     :class:`TEDResult`. GTED does not clip (its published score for the dev pair
     ``exercise_20_2/73`` is -0.053: d = 20 on trees of 19 and 17 nodes).
     """
-    if size1 < 1 or size2 < 1:
-        raise ValueError(f"`size1`, `size2` must be >= 1 (trees have a root), got {size1}, {size2}")
+    if size1 <= 0 or size2 <= 0:
+        raise ValueError(f"`size1`, `size2` must be > 0 (a tree's node count, or its deletion "
+                         f"cost under another cost model), got {size1}, {size2}")
     if distance < 0:
         raise ValueError(f"`distance` must be >= 0, got {distance!r}")
     return max(0.0, 1.0 - distance / max(size1, size2))
@@ -196,13 +199,11 @@ class TreeEditDistance:
         """
         distance = self(t1, t2)
         size1, size2 = t1.size(), t2.size()
-        if self.cost.is_unit:
-            similarity = similarity_from(distance, size1, size2)
-        else:  # normalised by the cost of deleting the dearer tree (= |T| under unit cost)
-            norm = max(self.cost.tree_cost(t1), self.cost.tree_cost(t2))
-            similarity = max(0.0, 1.0 - distance / norm)
+        # normalised by the cost of deleting the dearer tree (= |T| under unit cost)
+        norms = ((size1, size2) if self.cost.is_unit
+                 else (self.cost.tree_cost(t1), self.cost.tree_cost(t2)))
         return TEDResult(distance=distance, size1=size1, size2=size2,
-                         similarity=similarity,
+                         similarity=similarity_from(distance, *norms),
                          backend=self.backend.describe(),
                          signature=str(self.signature(signature_options)))
 

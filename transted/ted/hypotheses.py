@@ -156,9 +156,5 @@ class HypothesisAlignedDistance:
         return (self.units.binder * len(p.binders) + self.units.hypothesis * len(p.hypotheses)
                 + self.cost.tree_cost(p.conclusion))
 
-    def similarity(self, t1: Node, t2: Node) -> float:
-        d = self(t1, t2)
-        return max(0.0, 1.0 - d / max(self.deletion_cost(t1), self.deletion_cost(t2)))
-
     def describe(self) -> str:
         return f"align(h={self.units.hypothesis:g},b={self.units.binder:g})"

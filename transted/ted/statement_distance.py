@@ -51,4 +51,5 @@ def statement_similarity(ted: TreeEditDistance, t1: Node, t2: Node, cost_name: s
     distance = float(statement_distance_function(ted, cost_name)(t1, t2))
     if cost_name == "unit":
         return distance, similarity_from(distance, t1.size(), t2.size())
-    return distance, max(0.0, 1.0 - distance / statement_norm(ted, cost_name, t1, t2))
+    norm = statement_norm(ted, cost_name, t1, t2)
+    return distance, similarity_from(distance, norm, norm)
