@@ -67,3 +67,10 @@ class StuckTED(TEDSimilarity):
             read_end, _write_end = os.pipe()
             os.read(read_end, 1)
         return super()._score(pair)
+
+
+class LeanLikeTED(SlowTED):
+    """``SlowTED`` that says it talks to Lean (its batch pool must start at once)."""
+
+    name = "lean-like-ted"
+    runs_lean = True

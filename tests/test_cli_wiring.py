@@ -237,3 +237,34 @@ def test_jobs_and_executor_are_checked(tmp_path, capsys):
     assert main(["score", str(data), "-m", "ted", "--jobs", "-1"]) == 2
     assert main(["score", str(data), "-m", "ted", "--executor", "slurm", "--jobs", "2"]) == 2
     assert "executor" in capsys.readouterr().err
+
+
+def test_sensitivity_jobs_two_writes_the_same_scores_as_one(runner, tmp_path):
+    statements = tmp_path / "s.jsonl"
+    statements.write_text("".join(STATEMENTS.read_text("utf-8").splitlines(True)[:3]), "utf-8")
+    for jobs in ("1", "2"):
+        result = runner.invoke(get_app(), ["sensitivity", str(statements), "-m", "ted",
+                                           "--out", str(tmp_path / jobs), "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+    one, two = (tmp_path / j / "scores" / "ted.jsonl" for j in ("1", "2"))
+    assert one.read_bytes() == two.read_bytes() and one.read_bytes().count(b"\n") > 10
+
+
+def test_default_jobs_is_every_core_with_a_pool_only_when_worth_it(monkeypatch):
+    import transted.executors as executors
+    from transted.cli.options import batch_executor
+    from transted.executors.local import POOL_PAYS_OFF_SECONDS
+
+    monkeypatch.setattr(executors, "default_jobs", lambda: 2)
+    with batch_executor(None, "local", None, None) as pool:
+        assert pool.workers == 2 and pool.min_parallel_seconds == POOL_PAYS_OFF_SECONDS
+    with batch_executor(0, "local", None, None) as pool:  # 0: every core from the start
+        assert pool.workers == 2 and pool.min_parallel_seconds is None
+    with batch_executor(1, "local", None, None) as pool:
+        assert pool is None
+    monkeypatch.setattr(executors, "default_jobs", lambda: 1)
+    with batch_executor(None, "local", None, None) as pool:  # one core: this process
+        assert pool is None
+    with pytest.raises(typer.BadParameter, match="--executor ray"), \
+            batch_executor(None, "local", "auto", None):
+        pass

@@ -52,6 +52,43 @@ def test_two_jobs_write_the_same_bytes_as_one(dev_pairs, tmp_path):
         assert parallel == serial
 
 
+def test_the_pool_starts_only_once_the_batch_is_worth_it(dev_pairs, tmp_path):
+    spec = MetricSpec(f"{HELPERS}:SlowTED", {"delay": 0.05})
+    pairs = dev_pairs[:30]
+    one = tmp_path / "one.jsonl"
+    score_pairs(pairs, spec.build(), one)
+    # 30 pairs of >= 0.05 s: the rest is never projected past 60 s, so no worker is spawned
+    short = LocalExecutor(2, min_parallel_seconds=60)
+    with short:
+        score_pairs(pairs, spec.build(), tmp_path / "short.jsonl", executor=short, spec=spec)
+        assert short.scored_in_driver == 30 and short.restarts == 0
+        assert short._pool is None
+    # past a 0.5 s bar after the first pair (29 x 0.05 s left): the pool scores the rest
+    eager = LocalExecutor(2, chunk_size=2, min_parallel_seconds=0.5)
+    with eager:
+        score_pairs(pairs, spec.build(), tmp_path / "eager.jsonl", executor=eager, spec=spec)
+        assert eager.scored_in_driver == 1 and eager._pool is not None
+        # a pool already running takes the next batch whole
+        score_pairs(pairs[:3], spec.build(), tmp_path / "next.jsonl", executor=eager, spec=spec)
+        assert eager.scored_in_driver == 1
+    for out in ("short", "eager"):
+        assert (tmp_path / f"{out}.jsonl").read_bytes() == one.read_bytes()
+    with pytest.raises(ValueError, match="min_parallel_seconds"):
+        LocalExecutor(2, min_parallel_seconds=-1)
+
+
+def test_a_lean_metric_never_scores_in_the_driver(dev_pairs, tmp_path):
+    assert get_metric("transted", provider="lean", backend=object()).runs_lean
+    assert get_metric("typecheck").runs_lean
+    assert not get_metric("transted").runs_lean and not get_metric("ted").runs_lean
+    spec = MetricSpec(f"{HELPERS}:LeanLikeTED", {"delay": 0.01})
+    executor = LocalExecutor(2, chunk_size=2, min_parallel_seconds=60)
+    with executor:
+        score_pairs(dev_pairs[:6], spec.build(), tmp_path / "o.jsonl", executor=executor,
+                    spec=spec)
+        assert executor.scored_in_driver == 0 and executor._pool is not None
+
+
 def test_in_flight_work_is_bounded(dev_pairs, tmp_path):
     class Counting(LocalExecutor):
         out = peak = 0

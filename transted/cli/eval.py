@@ -72,7 +72,7 @@ def eval_command(
     top: int = typer.Option(_D.top_disagreements, "--top", help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
     pair_timeout: float | None = PairTimeoutOption(),
-    jobs: int = JobsOption(),
+    jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),
@@ -130,7 +130,7 @@ def regress_command(
                                        "at this level (Wilcoxon / sign test, one-sided)."),
     n_boot: int = typer.Option(10000, "--n-boot", help="Paired bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
-    jobs: int = JobsOption(),
+    jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),
@@ -157,10 +157,11 @@ def regress_command(
         old_in = joined_pairs(references, str(old), key)
         new_in = joined_pairs(references, str(new), key)
     failed = []
-    for name in names:
-        folder = out / name.name.replace(":", "_") if out is not None and len(names) > 1 else out
-        with batch_executor(jobs, executor, ray_address, None) as pool:
-            reg = compare_runs(old_in, new_in, name, out=folder, resume=resume, executor=pool)
+    with batch_executor(jobs, executor, ray_address, None) as pool:
+        regressions = [(name, compare_runs(old_in, new_in, name, out=_folder(out, name, names),
+                                           resume=resume, executor=pool)) for name in names]
+    for name, reg in regressions:
+        folder = _folder(out, name, names)
         reg.old_path, reg.new_path = str(old), str(new)  # joined pairs carry no file name
         gate = check_regression(reg, fail_on=fail_on or "worse", max_drop=max_drop or 0.0,
                                 threshold=threshold, alpha=alpha, n_boot=n_boot, seed=seed)
@@ -183,6 +184,13 @@ def regress_command(
                               soft_wrap=True)
     if failed:
         raise typer.Exit(EXIT_REGRESSION)
+
+
+def _folder(out: Path | None, metric: Any, metrics: list[Any]) -> Path | None:
+    """Where one metric's regression files go: OUT itself, or OUT/<metric> for several."""
+    if out is None or len(metrics) == 1:
+        return out
+    return out / metric.name.replace(":", "_")
 
 
 def register(app: typer.Typer) -> None:

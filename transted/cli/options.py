@@ -12,6 +12,8 @@ from typing import Any
 
 import typer
 
+from transted.executors.local import POOL_PAYS_OFF_SECONDS
+
 __all__ = ["FORMATS", "metric_list", "metric_options", "output_format", "FormatOption",
            "JsonAlias", "MetricOption", "OptionOption", "is_stdout", "metric_specs", "load_metrics"]
 
@@ -44,9 +46,12 @@ def PairTimeoutOption() -> Any:  # noqa: N802
 
 
 def JobsOption() -> Any:  # noqa: N802
-    return typer.Option(1, "--jobs", "-j", min=0, metavar="N",
-                        help="Worker processes: 1 scores in this process (default), 0 uses every "
-                             "core; results stay in input order and resumable (docs/SCALE.md).")
+    return typer.Option(None, "--jobs", "-j", min=0, metavar="N", show_default=False,
+                        help="Worker processes. Default: every core, with the pool started only "
+                             "once the batch is projected to take over "
+                             f"{POOL_PAYS_OFF_SECONDS:g} s in one process; 1 = this process; "
+                             "0 = every core at once. Ray: actors (default: the cluster's CPUs). "
+                             "Results stay in input order and resumable (docs/SCALE.md).")
 
 
 def ExecutorOption() -> Any:  # noqa: N802
@@ -60,17 +65,33 @@ def RayAddressOption() -> Any:  # noqa: N802
 
 
 @contextmanager
-def batch_executor(jobs: int, executor: str, ray_address: str | None,
+def batch_executor(jobs: int | None, executor: str, ray_address: str | None,
                    pair_timeout: float | None) -> Iterator[Any]:
     """The executor the flags ask for (None: score in this process, as ``--jobs 1``); it is
-    shut down on leaving. ``--pair-timeout`` goes to the local pool."""
-    if executor == "local" and jobs == 1 and ray_address is None:
+    shut down on leaving. ``--pair-timeout`` goes to the local pool.
+
+    ``jobs`` None (the default) is every core, the local pool started only once the batch
+    is worth it (:data:`~transted.executors.local.POOL_PAYS_OFF_SECONDS`); 0 is every core
+    from the start. With Ray, None and 0 ask for one actor per CPU of the cluster."""
+    from transted.executors import EXECUTORS, default_jobs, make_executor
+
+    if executor not in EXECUTORS:
+        raise typer.BadParameter(f"must be one of {', '.join(EXECUTORS)}, got {executor!r}",
+                                 param_hint="--executor")
+    if executor == "ray":
+        with make_executor("ray", jobs=jobs or None, ray_address=ray_address,
+                           pair_timeout=pair_timeout) as pool:
+            yield pool
+        return
+    if ray_address is not None:
+        raise typer.BadParameter("--ray-address needs --executor ray", param_hint="--ray-address")
+    workers = default_jobs() if not jobs else jobs
+    if workers == 1:  # a one-worker pool only for --pair-timeout, made by score_pairs
         yield None
         return
-    from transted.executors import default_jobs, make_executor
-
-    with make_executor(executor, jobs=default_jobs() if jobs == 0 else jobs,
-                       ray_address=ray_address, pair_timeout=pair_timeout) as pool:
+    with make_executor(executor, jobs=workers, pair_timeout=pair_timeout,
+                       min_parallel_seconds=POOL_PAYS_OFF_SECONDS if jobs is None else None
+                       ) as pool:
         yield pool
 
 

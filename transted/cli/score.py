@@ -41,7 +41,7 @@ def score_command(
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
     pair_timeout: float | None = PairTimeoutOption(),
-    jobs: int = JobsOption(),
+    jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),

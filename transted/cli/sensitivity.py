@@ -12,7 +12,17 @@ from typing import Any
 import typer
 
 from transted.cli.console import print_json, print_line, progress_bar
-from transted.cli.options import FormatOption, JsonAlias, MetricOption, load_metrics, output_format
+from transted.cli.options import (
+    ExecutorOption,
+    FormatOption,
+    JobsOption,
+    JsonAlias,
+    MetricOption,
+    RayAddressOption,
+    batch_executor,
+    load_metrics,
+    output_format,
+)
 
 __all__ = ["register", "sensitivity_command"]
 
@@ -43,6 +53,9 @@ def sensitivity_command(
     seed: int = typer.Option(0, "--seed", help="Seed of the generator and of --per-kind sampling."),
     per_kind: int | None = typer.Option(None, "--per-kind", min=1, help="Score at most K pairs per kind (seeded sample)."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
+    jobs: int | None = JobsOption(),
+    executor: str = ExecutorOption(),
+    ray_address: str | None = RayAddressOption(),
     fmt: str = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
@@ -55,9 +68,9 @@ def sensitivity_command(
     check_output_dir(out)
     if pairs_out is not None:
         check_output_file(pairs_out, inputs=statements, resume=False)
-    with _progress() as hook:
+    with _progress() as hook, batch_executor(jobs, executor, ray_address, None) as pool:
         report = sensitivity(statements, loaded, out, pairs_out=pairs_out, seed=seed,
-                             per_kind=per_kind, resume=resume, progress=hook)
+                             per_kind=per_kind, resume=resume, progress=hook, executor=pool)
     if fmt != "text":
         print_json({"metrics": report.metrics, "kinds": report.kinds,
                     "signatures": report.signatures,

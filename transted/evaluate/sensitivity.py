@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from transted.batch import score_pairs
+from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
 
@@ -117,7 +118,7 @@ def blind_kinds(rows: Sequence[SensitivityRow], metric: str) -> list[str]:
 def run_sensitivity(pairs: Sequence[Pair], metrics: Sequence[Metric], out: str | Path, *,
                     per_kind: int | None = None, seed: int = 0, resume: bool = True,
                     progress: Callable[[str, int], Callable[[MetricResult, bool], None] | None]
-                    | None = None) -> SensitivityReport:
+                    | None = None, executor: Executor | None = None) -> SensitivityReport:
     """Score the suite ``pairs`` with each metric and write the tables into ``out``.
 
     Parameters
@@ -125,6 +126,8 @@ def run_sensitivity(pairs: Sequence[Pair], metrics: Sequence[Metric], out: str |
     per_kind : score at most this many pairs per kind (seeded sample, see
         :func:`sample_per_kind`); None scores all
     progress : ``progress(metric, n_pairs)`` may return an ``on_result`` callback
+    executor : where the pairs are scored (local pool, Ray; None: this process), as for
+        :func:`~transted.batch.score_pairs`
     """
     from transted.evaluate.harness import scores_path
 
@@ -137,7 +140,7 @@ def run_sensitivity(pairs: Sequence[Pair], metrics: Sequence[Metric], out: str |
         path = scores_path(out, metric.name)
         path.parent.mkdir(parents=True, exist_ok=True)
         results[metric.name] = score_pairs(chosen, metric, path, resume=resume,
-                                           on_result=callback)
+                                           on_result=callback, executor=executor)
     rows = sensitivity_rows(chosen, results)
     report = SensitivityReport(rows, [m.name for m in metrics], _ordered_kinds(chosen),
                                {m.name: str(m.signature) for m in metrics}, sampled=per_kind)
@@ -222,13 +225,15 @@ def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric
                 pairs_out: str | Path | None = None, seed: int = 0,
                 per_kind: int | None = None, resume: bool = True,
                 progress: Callable[[str, int], Callable[[MetricResult, bool], None] | None]
-                | None = None, validators: Sequence[Any] = ()) -> SensitivityReport:
+                | None = None, validators: Sequence[Any] = (),
+                executor: Executor | None = None) -> SensitivityReport:
     """``transted sensitivity`` as a library call: build the suite from statement files
     (``formal_statement`` + ``header`` per line), score it with the named metrics, write
     ``sensitivity.csv/.md/.png`` and ``discards.json`` into ``out`` (and the pairs to
     ``pairs_out``, with ``<pairs_out>.discards.json``). ``validators`` are passed to
     :func:`~transted.evaluate.perturb_lean.generate_suite` (e.g.
-    :class:`~transted.evaluate.evidence_validator.EvidenceValidator`)."""
+    :class:`~transted.evaluate.evidence_validator.EvidenceValidator`); ``executor`` scores
+    the pairs (local pool, Ray), as for :func:`~transted.batch.score_pairs`."""
     import json
 
     from transted.evaluate.harness import load_metric
@@ -249,6 +254,6 @@ def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric
     (out / "discards.json").write_text(json.dumps(suite_summary(suite), indent=2,
                                                   ensure_ascii=False) + "\n", encoding="utf-8")
     report = run_sensitivity(suite.pairs, loaded, out, per_kind=per_kind, seed=seed,
-                             resume=resume, progress=progress)
+                             resume=resume, progress=progress, executor=executor)
     report.files["discards"] = out / "discards.json"
     return report

@@ -27,13 +27,19 @@ EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 def make_executor(executor: str = "local", *, jobs: int | None = None,
                   ray_address: str | None = None, chunk_size: int = 4,
-                  pair_timeout: float | None = None) -> Executor:
-    """The executor the CLI flags name; ``jobs`` = worker processes (local) or CPUs (ray).
-    ``pair_timeout`` (kill a worker stuck on one pair) is the local executor's only."""
+                  pair_timeout: float | None = None,
+                  min_parallel_seconds: float | None = None) -> Executor:
+    """The executor the CLI flags name; ``jobs`` = worker processes (local) or actors (ray;
+    None = one per CPU of the cluster). ``pair_timeout`` (kill a worker stuck on one pair)
+    and ``min_parallel_seconds`` (start the pool only when the batch is worth it) are the
+    local executor's only."""
     if executor == "local":
-        return LocalExecutor(jobs, chunk_size=chunk_size, pair_timeout=pair_timeout)
+        return LocalExecutor(jobs, chunk_size=chunk_size, pair_timeout=pair_timeout,
+                             min_parallel_seconds=min_parallel_seconds)
     if pair_timeout is not None:
         raise ValueError("`pair_timeout` is supported by the local executor only")
+    if min_parallel_seconds is not None:
+        raise ValueError("`min_parallel_seconds` is supported by the local executor only")
     if executor == "ray":
         from transted.executors.ray_cluster import RayExecutor
 

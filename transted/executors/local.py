@@ -6,6 +6,11 @@ driver). Each worker builds its metric
 once (:func:`~transted.executors.base.score_chunk`) and exits by itself if the driver dies
 (a watchdog thread), so a ``kill -9`` of the driver leaves no orphan behind.
 
+With ``min_parallel_seconds`` (the CLI's default ``--jobs``) the pool starts only when the
+batch is worth it: the driver scores pairs itself while the rest is projected to take less
+than that many seconds in one process, and hands the rest to the pool once it is more.
+Scores are the same either way; only where they are computed changes.
+
 With ``pair_timeout`` each worker announces every pair it starts on a queue, and the driver
 (polling every :data:`POLL_SECONDS`) kills a worker whose current pair has run longer than
 ``pair_timeout + PAIR_TIMEOUT_GRACE`` (SIGTERM, then SIGKILL after
@@ -22,7 +27,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,8 +42,17 @@ from transted.executors.base import (
     report_progress_to,
     score_chunk,
 )
+from transted.metrics.base import Metric, MetricResult
+from transted.pairs import Pair
 
-__all__ = ["LocalExecutor", "PAIR_TIMEOUT_GRACE", "POLL_SECONDS", "KILL_AFTER_SECONDS"]
+__all__ = ["LocalExecutor", "PAIR_TIMEOUT_GRACE", "POLL_SECONDS", "KILL_AFTER_SECONDS",
+           "POOL_PAYS_OFF_SECONDS"]
+
+POOL_PAYS_OFF_SECONDS = 5.0
+"""The CLI's default ``min_parallel_seconds``. Spawning a worker and importing transted into
+it takes about 2.5 s on the project's 2-core machines (``python -X importtime``: scipy and
+sympy are most of it), and with J workers R seconds of work take about 2.5 + R/J: on two
+cores the pool pays off from about R = 5 s."""
 
 PAIR_TIMEOUT_GRACE = 0.5
 """Seconds added to ``pair_timeout`` before a kill: the pair's start report travels through a
@@ -85,6 +99,12 @@ class LocalExecutor(Executor):
     chunk_size : pairs per worker call (cuts IPC overhead for fast metrics; Lean: use 1)
     in_flight_per_worker : chunks queued per worker (bounds memory on huge inputs)
     start_method : ``spawn`` (default) or ``forkserver``
+    min_parallel_seconds : None (default) starts the pool with the first batch; a number
+        makes the driver score pairs itself while the pairs left are projected (from its
+        mean time per pair so far) to take at most that many seconds in one process, and
+        start the pool only past it. Ignored with ``pair_timeout`` (only a worker can be
+        killed), for a metric that :attr:`~transted.metrics.base.Metric.runs_lean` (a
+        REPL in the driver would idle once the pool runs) and once the pool runs.
     pair_timeout : hard wall-clock seconds per pair (None = no limit); a worker stuck longer
         (+ :data:`PAIR_TIMEOUT_GRACE`) on one pair is killed, its chunk re-run pair by pair,
         and a pair that passes the limit again gets ``status="timeout"``. It is not part of
@@ -95,7 +115,8 @@ class LocalExecutor(Executor):
 
     def __init__(self, jobs: int | None = None, *, chunk_size: int = 4,
                  in_flight_per_worker: int = 2, start_method: str | None = None,
-                 pair_timeout: float | None = None):
+                 pair_timeout: float | None = None,
+                 min_parallel_seconds: float | None = None):
         jobs = default_jobs() if jobs is None else jobs
         if not isinstance(jobs, int) or jobs < 1:
             raise ValueError(f"`jobs` must be a positive int, got {jobs!r}")
@@ -109,6 +130,12 @@ class LocalExecutor(Executor):
                                          or not pair_timeout > 0):
             raise ValueError(f"`pair_timeout` must be a positive number of seconds or None, "
                              f"got {pair_timeout!r}")
+        if min_parallel_seconds is not None and (
+                isinstance(min_parallel_seconds, bool)
+                or not isinstance(min_parallel_seconds, (int, float))
+                or not min_parallel_seconds >= 0):
+            raise ValueError(f"`min_parallel_seconds` must be a number of seconds >= 0 or None, "
+                             f"got {min_parallel_seconds!r}")
         methods = multiprocessing.get_all_start_methods()
         start_method = start_method or "spawn"
         if start_method not in ("forkserver", "spawn") or start_method not in methods:
@@ -119,6 +146,10 @@ class LocalExecutor(Executor):
         self.in_flight_per_worker = in_flight_per_worker
         self.start_method = start_method
         self.pair_timeout = None if pair_timeout is None else float(pair_timeout)
+        self.min_parallel_seconds = (None if min_parallel_seconds is None
+                                     else float(min_parallel_seconds))
+        self.scored_in_driver = 0
+        """Pairs the driver scored itself while the pool was not worth starting."""
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None  # this pool's queue of (pair index, worker pid) starts
         self._chunk_of: dict[int, Future[Any]] = {}  # pair index -> the call scoring it
@@ -129,6 +160,24 @@ class LocalExecutor(Executor):
         """How many times a dead worker broke the pool and it was started again."""
         self.killed: list[int] = []
         """The process ids of the workers killed for passing ``pair_timeout``."""
+
+    def scores(self, pairs: Sequence[Pair], metric: Metric, spec: MetricSpec
+               ) -> Iterator[MetricResult]:
+        """As :meth:`Executor.scores`; with ``min_parallel_seconds``, a first stretch of
+        ``pairs`` is scored in this process (see the class docstring)."""
+        first = 0
+        if (self.min_parallel_seconds is not None and self._pool is None
+                and self.pair_timeout is None and not metric.runs_lean):
+            began = time.monotonic()
+            while first < len(pairs):
+                if first and ((time.monotonic() - began) / first * (len(pairs) - first)
+                              > self.min_parallel_seconds):
+                    break
+                result = metric.score_pair(pairs[first])
+                first += 1
+                self.scored_in_driver += 1  # before the yield: the caller may stop here
+                yield result
+        yield from super().scores(pairs[first:], metric, spec)
 
     def start(self, spec: MetricSpec, signature: str) -> None:
         self._task = (spec, signature)

@@ -75,6 +75,13 @@ class Metric(ABC):
     construction: tuple[str, dict[str, Any]] | None = None
     """``(name, options)`` as :func:`~transted.metrics.registry.get_metric` was called."""
 
+    @property
+    def runs_lean(self) -> bool:
+        """The metric talks to a Lean REPL, which costs seconds per pair and gigabytes per
+        process: a batch with the CLI's default ``--jobs`` then starts its worker pool at
+        once instead of scoring the first pairs in the driver (a REPL there would idle)."""
+        return False
+
     def options(self) -> dict[str, object]:
         """The options that can change a score, in a stable order (go into the signature)."""
         return {}

@@ -48,6 +48,7 @@ class _LeanBaseline(Metric):
     """Shared plumbing: a lazily started backend and Lean versions in the signature."""
 
     binary: ClassVar[bool] = True
+    runs_lean: ClassVar[bool] = True
 
     def __init__(self, *, backend: ReplBackend | None = None, project: str | None = None,
                  timeout: float = 60.0, auto_implicit: bool = True):

@@ -160,6 +160,10 @@ class TransTEDSimilarity(Metric):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def runs_lean(self) -> bool:
+        return any(getattr(provider, "runs_lean", False) for provider in self.providers)
+
     # -- signature ---------------------------------------------------------------------------
     def options(self) -> dict[str, object]:
         opts: dict[str, object] = {**self.ted.options(),

@@ -71,7 +71,9 @@ class MoveProvider(Protocol):
     """What the engine and the metric need from a source of moves.
 
     ``name`` is the registry name (also the key of the provider's slot in
-    :attr:`State.handle`); ``version`` changes whenever the moves can change.
+    :attr:`State.handle`); ``version`` changes whenever the moves can change. A provider
+    that talks to a Lean REPL sets ``runs_lean = True`` (read with ``getattr``, default
+    False; see :attr:`~transted.metrics.base.Metric.runs_lean`).
     """
 
     name: str
@@ -110,6 +112,7 @@ class Provider:
 
     name: str = "provider"
     version: str = "1"
+    runs_lean: bool = False
 
     @classmethod
     def from_context(cls, context: Any) -> Provider:

@@ -61,6 +61,7 @@ class LeanProvider(Provider):
 
     name = "lean"
     version = "1"
+    runs_lean = True
 
     def __init__(self, session: ProofSession | None = None,
                  moves: LeanMoveProvider | None = None, *, backend: Any = None,
