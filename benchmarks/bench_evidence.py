@@ -21,6 +21,7 @@ import json
 import statistics
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from transted.errors import TranstedError
@@ -71,29 +72,38 @@ def dev_pairs(out: Path, options: RefuteOptions) -> None:
     print(f"  time per pair (evidence): {_stats(ms)}")
 
 
+def _statement_trees() -> Iterator[tuple[str, int, dict, Node | None]]:
+    """(file name, line number, row, tree or None when it does not parse) of every bundled
+    miniF2F/ProofNet statement."""
+    for f in sorted((ROOT / "tests/data/statements").glob("*.jsonl")):
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines()):
+            d = json.loads(line)
+            text = d["formal_statement"]
+            try:
+                tree = parse_statement(text if ":=" in text else text + " := sorry",
+                                       header=d.get("header"))
+            except TranstedError:
+                tree = None
+            yield f.name, i + 1, d, tree
+
+
 def statements(out: Path, options: RefuteOptions) -> None:
-    files = sorted((ROOT / "tests/data/statements").glob("*.jsonl"))
     for engines in (("eval",), ("z3",), ("eval", "z3")):
         opts = RefuteOptions(**{**options.__dict__, "engines": engines})
         counts, ms, rows = Counter(), [], []
-        for f in files:
-            for i, line in enumerate(f.read_text(encoding="utf-8").splitlines()):
-                d = json.loads(line)
-                text = d["formal_statement"]
-                try:
-                    tree = parse_statement(text if ":=" in text else text + " := sorry",
-                                           header=d.get("header"))
-                except TranstedError:
-                    counts["parse-error"] += 1
-                    continue
-                ev = statement_evidence(tree, opts)
-                counts[ev.kind] += 1
-                ms.append(ev.ms)
-                if ev.kind == "refuted":
-                    print(f"CLAIMED FALSE [{'+'.join(engines)}] {f.name}:{i + 1} {d['name']} "
-                          f"witness={ev.witness} engine={ev.engine}\n  {text.strip()}")
-                rows.append({"file": f.name, "line": i + 1, "name": d["name"],
-                             **ev.model_dump(mode="json")})
+        for file, number, d, tree in _statement_trees():
+            if tree is None:
+                counts["parse-error"] += 1
+                continue
+            ev = statement_evidence(tree, opts)
+            counts[ev.kind] += 1
+            ms.append(ev.ms)
+            if ev.kind == "refuted":
+                print(f"CLAIMED FALSE [{'+'.join(engines)}] {file}:{number} {d['name']} "
+                      f"witness={ev.witness} engine={ev.engine}\n  "
+                      f"{d['formal_statement'].strip()}")
+            rows.append({"file": file, "line": number, "name": d["name"],
+                         **ev.model_dump(mode="json")})
         name = "+".join(engines)
         (out / f"evidence_statements_{name}.jsonl").write_text(
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
@@ -176,23 +186,17 @@ def perturb(out: Path, options: RefuteOptions) -> None:
     counts: Counter = Counter()
     ms: list[float] = []
     rows = []
-    for f in sorted((ROOT / "tests/data/statements").glob("*.jsonl")):
-        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines()):
-            d = json.loads(line)
-            text = d["formal_statement"]
-            try:
-                tree = parse_statement(text if ":=" in text else text + " := sorry",
-                                       header=d.get("header"))
-            except TranstedError:
-                continue
-            for kind, cand in perturbations(tree).items():
-                ev = pair_evidence(tree, cand, options)
-                ms.append(ev.ms)
-                counts[(kind, ev.kind)] += 1
-                rows.append({"file": f.name, "line": i + 1, "perturbation": kind,
-                             **ev.model_dump(mode="json")})
-                if kind.startswith("faithful") and ev.kind == "refuted":
-                    print(f"SOUNDNESS? {f.name}:{i + 1} {kind} refuted {ev.witness}")
+    for file, number, _, tree in _statement_trees():
+        if tree is None:
+            continue
+        for kind, cand in perturbations(tree).items():
+            ev = pair_evidence(tree, cand, options)
+            ms.append(ev.ms)
+            counts[(kind, ev.kind)] += 1
+            rows.append({"file": file, "line": number, "perturbation": kind,
+                         **ev.model_dump(mode="json")})
+            if kind.startswith("faithful") and ev.kind == "refuted":
+                print(f"SOUNDNESS? {file}:{number} {kind} refuted {ev.witness}")
     (out / "evidence_perturbations.jsonl").write_text(
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     for kind in sorted({k for k, _ in counts}):

@@ -183,12 +183,7 @@ def forall_exists(st: Statement, rng: random.Random) -> tuple[str, str]:
 def and_or(st: Statement, rng: random.Random) -> tuple[str, str]:
     """One `∧` becomes `∨` or one `∨` becomes `∧`: they agree only when both operands are
     equivalent. Guard: the operands differ as text."""
-    sites = [s for s in st.logic_sites if st.tok(s.op) in ("∧", "∨")
-             and st.text(s.lhs) != st.text(s.rhs)]
-    s = _pick(rng, sites, "no ∧/∨ with distinct operands")
-    t = st.sk.tokens[s.op]
-    new = "∨" if t.text == "∧" else "∧"
-    return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
+    return _swap_connective(st, rng, ("∧", "∨"), "no ∧/∨ with distinct operands")
 
 
 def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -196,11 +191,17 @@ def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
     they agree only when the converse holds. Guard: the operands differ as text, and only
     `→` between propositions (found through the statement's connectives, never in a binder
     type such as `ℕ → ℝ`)."""
-    sites = [s for s in st.logic_sites if st.tok(s.op) in ("→", "↔")
+    return _swap_connective(st, rng, ("→", "↔"), "no →/↔ between distinct propositions")
+
+
+def _swap_connective(st: Statement, rng: random.Random, pair: tuple[str, str],
+                     none_found: str) -> tuple[str, str]:
+    """One connective of ``pair`` between operands that differ as text becomes the other."""
+    sites = [s for s in st.logic_sites if st.tok(s.op) in pair
              and st.text(s.lhs) != st.text(s.rhs)]
-    s = _pick(rng, sites, "no →/↔ between distinct propositions")
+    s = _pick(rng, sites, none_found)
     t = st.sk.tokens[s.op]
-    new = "↔" if t.text == "→" else "→"
+    new = pair[1] if t.text == pair[0] else pair[0]
     return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
 
 

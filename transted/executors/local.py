@@ -79,6 +79,15 @@ def _init_worker(progress: Any) -> None:
         report_progress_to(progress)
 
 
+def _check_seconds(name: str, value: object, what: str, *, zero: bool) -> None:
+    """A number of seconds or None (a bool is no number here)."""
+    if value is None:
+        return
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not (value >= 0 if zero else value > 0)):
+        raise ValueError(f"`{name}` must be {what} or None, got {value!r}")
+
+
 def _end(process: Any) -> None:
     """SIGTERM, then SIGKILL if the process is still there after KILL_AFTER_SECONDS."""
     if not process.is_alive():
@@ -125,17 +134,10 @@ class LocalExecutor(Executor):
         if not isinstance(in_flight_per_worker, int) or in_flight_per_worker < 1:
             raise ValueError(f"`in_flight_per_worker` must be a positive int, "
                              f"got {in_flight_per_worker!r}")
-        if pair_timeout is not None and (isinstance(pair_timeout, bool)
-                                         or not isinstance(pair_timeout, (int, float))
-                                         or not pair_timeout > 0):
-            raise ValueError(f"`pair_timeout` must be a positive number of seconds or None, "
-                             f"got {pair_timeout!r}")
-        if min_parallel_seconds is not None and (
-                isinstance(min_parallel_seconds, bool)
-                or not isinstance(min_parallel_seconds, (int, float))
-                or not min_parallel_seconds >= 0):
-            raise ValueError(f"`min_parallel_seconds` must be a number of seconds >= 0 or None, "
-                             f"got {min_parallel_seconds!r}")
+        _check_seconds("pair_timeout", pair_timeout, "a positive number of seconds",
+                       zero=False)
+        _check_seconds("min_parallel_seconds", min_parallel_seconds, "a number of seconds >= 0",
+                       zero=True)
         methods = multiprocessing.get_all_start_methods()
         start_method = start_method or "spawn"
         if start_method not in ("forkserver", "spawn") or start_method not in methods:
