@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from transted.batch import load_results, score_pairs
-from transted.executors import LocalExecutor, MetricSpec, in_order
+from transted.executors import LocalExecutor, MetricSpec, default_jobs, in_order
 from transted.metrics.base import MetricResult
 from transted.metrics.registry import get_metric
 from transted.pairs import Pair
@@ -215,3 +215,41 @@ def test_kill_9_mid_run_then_resume_gives_the_one_job_file(dev_pairs, tmp_path):
     subprocess.run(_driver(tmp_path, pairs_path, out, 2), check=True, env=env, cwd=ROOT)
     assert out.read_bytes() == reference.read_bytes()  # one line per pair, same scores
     assert len(load_results(out)) == len(pairs)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(default_jobs() < 2, reason="the default --jobs pools only with 2+ cores")
+def test_ctrl_c_stops_a_default_jobs_run_and_its_workers(dev_pairs, tmp_path):
+    from transted.pairs import write_pairs
+
+    pairs = _replicated(dev_pairs, 4)  # 372 transted pairs: tens of seconds, so a pool starts
+    pairs_path, out = tmp_path / "pairs.jsonl", tmp_path / "out.jsonl"
+    write_pairs(pairs, pairs_path)
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "transted", "--quiet", "score", str(pairs_path), "-m",
+         "transted", "--out", str(out)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while (time.monotonic() < deadline and driver.poll() is None
+           and len(workers) < min(2, default_jobs())):
+        workers = [w for w in _children(driver.pid)
+                   if "spawn_main" in Path(f"/proc/{w}/cmdline").read_bytes().decode(errors="replace")]
+        time.sleep(0.2)
+    assert len(workers) == min(2, default_jobs()) > 1, (
+        "the default --jobs starts a pool of every core",
+                               driver.poll(), driver.stderr.read() if driver.poll() else "")
+    time.sleep(1)
+    os.killpg(driver.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends
+    _, err = driver.communicate(timeout=30)
+    assert driver.returncode == 130
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.1)
+    assert not [w for w in workers if Path(f"/proc/{w}/status").exists()
+                and "zombie" not in Path(f"/proc/{w}/status").read_text()]
+    kept = load_results(out)  # every complete line is a result, ready for resume
+    assert 0 < len(kept) < len(pairs)
