@@ -300,3 +300,13 @@ def test_nonlinear_arithmetic_under_a_quantifier_abstains_within_budget():
     assert ev.kind == "none" and ev.ms < 2000
     q = stmt("theorem t (z : ℤ) : ¬ ∃ x y : ℤ, 3*x^2 + z = y^2")
     assert refute(q, q, RefuteOptions(engines=("z3",))).kind == "none"
+
+
+def test_a_renaming_that_would_capture_a_bound_variable_abstains():
+    from transted.evidence import pair_evidence
+    from transted.opt import parse_statement
+
+    ref = parse_statement("theorem t (a b : ℕ) : ∃ c : ℕ, c = a + b := sorry")
+    cand = parse_statement("theorem t (x y : ℕ) : ∃ a : ℕ, a = x + y := sorry")
+    evidence = pair_evidence(ref, cand)
+    assert evidence.kind == "none" and "capture" in evidence.reason

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from transted.batch import score_pairs
+from transted.batch import load_results, score_pairs
 from transted.executors import LocalExecutor, MetricSpec
 from transted.metrics.base import MetricResult
 from transted.metrics.registry import get_metric
@@ -105,3 +105,12 @@ def test_cli_pair_timeout_flag_on_score_and_eval(dev_pairs, tmp_path):
                                        "--pair-timeout", "60", "--n-boot", "10"])
     assert result.exit_code == 0, result.output
     assert (report / "scores" / "ted.jsonl").read_text().count("\n") == 6
+
+
+def test_many_fast_pairs_with_a_pair_timeout_end_without_hanging(dev_pairs, tmp_path):
+    # every pair posts a start report; unread, they filled the queue and shutdown hung
+    pairs = [p.model_copy(update={"id": f"{p.id}#{k}"}) for k in range(50) for p in dev_pairs]
+    with LocalExecutor(2, pair_timeout=30) as executor:
+        results = score_pairs(pairs, get_metric("identity"), tmp_path / "o.jsonl",
+                              executor=executor)
+    assert len(results) == len(pairs) == len(load_results(tmp_path / "o.jsonl"))

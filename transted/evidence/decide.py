@@ -279,8 +279,11 @@ def decide_pair(reference: Node, candidate: Node, options: RefuteOptions | None 
     if renaming is None:
         return Evidence(kind="none", reason="binders do not align by name or position and type",
                         ms=budget.spent_ms())
-    cand_hyps = [rename_vars(h, renaming) for h in cand.hyps if h is not None]
-    cand_concl = rename_vars(cand.concl, renaming) if cand.concl is not None else None
+    try:
+        cand_hyps = [rename_vars(h, renaming) for h in cand.hyps if h is not None]
+        cand_concl = rename_vars(cand.concl, renaming) if cand.concl is not None else None
+    except Unsupported as e:  # a bound variable would capture a renamed one: abstain
+        return Evidence(kind="none", reason=str(e), ms=budget.spent_ms())
     closings = []
     for a, b in ((_conj(ref.hyps), _conj(cand_hyps)), (ref.concl, cand_concl)):
         assert a is not None and b is not None

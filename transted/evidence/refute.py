@@ -159,7 +159,10 @@ def _aligned_body(shape: Shape, other: Shape | None) -> Term | None:
     if all(shape.vars.get(n) == t for n, t in other.vars.items()):
         return other.prop()
     if list(shape.vars.values()) == list(other.vars.values()):
-        return rename_vars(other.prop(), dict(zip(other.vars, shape.vars, strict=True)))
+        try:
+            return rename_vars(other.prop(), dict(zip(other.vars, shape.vars, strict=True)))
+        except Unsupported:  # a bound variable would capture a renamed one: not aligned
+            return None
     return None
 
 

@@ -209,6 +209,9 @@ class LocalExecutor(Executor):
             done, _ = wait(handles, return_when=FIRST_COMPLETED)
         else:
             while True:
+                # read the start reports even when calls keep finishing: a full queue blocks
+                # the workers' writes, and then their exit at shutdown
+                self._drain_progress()
                 done, _ = wait(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
                 if done:
                     break
@@ -233,9 +236,10 @@ class LocalExecutor(Executor):
                 ended.append((future, future.result()))
         return ended
 
-    def _kill_overdue(self, handles: Sequence[Future[Any]]) -> None:
-        """Note which pair each call is on; kill the worker of a pair past its deadline."""
-        assert self.pair_timeout is not None
+    def _drain_progress(self) -> None:
+        """Note which pair each call is on, from the workers' start reports."""
+        if self._progress is None:
+            return
         while True:
             try:
                 index, pid = self._progress.get_nowait()
@@ -244,6 +248,11 @@ class LocalExecutor(Executor):
             future = self._chunk_of.pop(index, None)
             if future is not None:
                 self._current[future] = (pid, time.monotonic())
+
+    def _kill_overdue(self, handles: Sequence[Future[Any]]) -> None:
+        """Note which pair each call is on; kill the worker of a pair past its deadline."""
+        assert self.pair_timeout is not None
+        self._drain_progress()
         now = time.monotonic()
         for future in handles:
             started = self._current.get(future)
@@ -263,6 +272,7 @@ class LocalExecutor(Executor):
                     pass
 
     def _discard_pool(self, broken: bool = False) -> None:
+        self._drain_progress()
         if self._pool is not None:
             if broken:  # a broken pool only SIGTERMs its workers: one stuck in C hangs a join
                 for process in list((getattr(self._pool, "_processes", None) or {}).values()):

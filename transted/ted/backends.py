@@ -33,6 +33,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from abc import ABC, abstractmethod
@@ -86,6 +87,7 @@ class TEDBackend(ABC):
         return float(self._distance(unflatten(t1), unflatten(t2), cost))
 
     @classmethod
+    @functools.cache  # noqa: B019 - one entry per backend class; metadata parsing costs ~0.5 ms
     def library_version(cls) -> str:
         try:
             return _dist_version(cls.distribution)
