@@ -170,6 +170,47 @@ def _print_table(console, table, over: str) -> None:
         console.print(grid)
 
 
+@fol_app.command("formulaicness")
+def formulaicness_command(
+    texts: str = typer.Argument(..., help="Text JSONL: `text`, optional `formula` and `id` (- = stdin)."),
+    out: str | None = typer.Option(None, "--out", "-o", help="Result JSONL (default/`-` = stdout). A real file resumes."),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
+    alpha: float | None = typer.Option(None, help="Weight of naturalness M in eq. 1 (default 0.594)."),
+    beta: float | None = typer.Option(None, help="Weight of 1 - formulaicness in eq. 1 (default 0.406)."),
+) -> int:
+    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (paper 004)."""
+    import json
+
+    from transted.cli.console import note, print_line
+    from transted.cli.options import is_stdout
+    from transted.fol.formulaicness import Formulaicness, read_texts, score_formulaicness
+
+    items = read_texts(texts)
+    from transted.fol.formulaicness.naturalness import ALPHA, BETA
+
+    weights = {"alpha": ALPHA if alpha is None else alpha, "beta": BETA if beta is None else beta}
+    signature = Formulaicness(**weights).signature
+    cached = [0]
+    with progress_bar("formulaicness", len(items)) as advance:
+        def on_result(result, was_cached: bool) -> None:
+            cached[0] += was_cached
+            if is_stdout(out):
+                print_line(json.dumps(result.model_dump(), ensure_ascii=False))
+            advance()
+
+        results = score_formulaicness(items, out=None if is_stdout(out) else out, resume=resume,
+                                      on_result=on_result, inputs=[texts], **weights)
+    scores = [r.score for r in results if r.score is not None]
+    mean = f"mean formulaicness {sum(scores) / len(scores):.4f}" if scores else "no score"
+    summary = (f"{len(results)} texts: {mean}; {len(results) - len(scores)} errors; "
+               f"{cached[0]} already done\nsignature: {signature}")
+    if is_stdout(out):
+        note(summary)
+    else:
+        print_line(f"formulaicness → {out}: {summary}")
+    return 0 if len(scores) == len(results) else 1
+
+
 def register(app: typer.Typer) -> None:
     """Add ``transted fol ...`` and ``transted lfi``."""
     app.add_typer(fol_app, name="fol")
