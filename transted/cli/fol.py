@@ -188,8 +188,8 @@ def formulaicness_command(
     items = read_texts(texts)
     from transted.fol.formulaicness.naturalness import ALPHA, BETA
 
-    weights = {"alpha": ALPHA if alpha is None else alpha, "beta": BETA if beta is None else beta}
-    signature = Formulaicness(**weights).signature
+    alpha, beta = (ALPHA if alpha is None else alpha), (BETA if beta is None else beta)
+    signature = Formulaicness(alpha=alpha, beta=beta).signature
     cached = [0]
     with progress_bar("formulaicness", len(items)) as advance:
         def on_result(result, was_cached: bool) -> None:
@@ -199,7 +199,8 @@ def formulaicness_command(
             advance()
 
         results = score_formulaicness(items, out=None if is_stdout(out) else out, resume=resume,
-                                      on_result=on_result, inputs=[texts], **weights)
+                                      on_result=on_result, inputs=[texts], alpha=alpha,
+                                      beta=beta)
     scores = [r.score for r in results if r.score is not None]
     mean = f"mean formulaicness {sum(scores) / len(scores):.4f}" if scores else "no score"
     summary = (f"{len(results)} texts: {mean}; {len(results) - len(scores)} errors; "
