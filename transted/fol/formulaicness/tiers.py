@@ -99,9 +99,16 @@ def read_folio(paths: Iterable[str | Path], *,
             items = list(zip(formulas, sentences, strict=True))
             if conclusions and "conclusion-FOL" in obj:
                 items.append((obj["conclusion-FOL"], obj.get("conclusion", "")))
-            pairs += [SourcePair(str(f).strip(), " ".join(str(s).split()), f"{path}:{number}")
-                      for f, s in items if str(s).strip()]
+            pairs += [SourcePair(str(f).strip(), _sentence(str(s)), f"{path}:{number}")
+                      for f, s in items if _sentence(str(s))]
     return pairs, left_out
+
+
+def _sentence(text: str) -> str:
+    """A FOLIO sentence with whitespace collapsed and without the ``[BG]`` marker FOLIO puts
+    before background-knowledge premises (an annotation, not part of the sentence)."""
+    text = " ".join(text.split())
+    return text[4:].lstrip() if text.startswith("[BG]") else text
 
 
 def _groups(keys: list[tuple[str, str]]) -> list[int]:

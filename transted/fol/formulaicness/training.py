@@ -15,7 +15,7 @@ from pathlib import Path
 from transted.fol.formulaicness.model import FormulaicnessModel, LengthBaseline, fit_model
 from transted.fol.formulaicness.tiers import Dataset, TieredText, build_dataset, read_folio
 
-__all__ = ["SEED", "FOLIO_FILES", "TrainingRun", "train", "texts_and_scores"]
+__all__ = ["SEED", "FOLIO_FILES", "TrainingRun", "train", "rebuild", "texts_and_scores"]
 
 SEED = 0
 FOLIO_FILES = ("folio-train.jsonl", "folio-validation.jsonl")
@@ -41,6 +41,18 @@ def _digest(paths: Sequence[Path]) -> str:
     for path in paths:
         sha.update(path.read_bytes())
     return sha.hexdigest()[:12]
+
+
+def rebuild(folio_dir: str | Path, *, seed: int = SEED,
+            model: FormulaicnessModel | None = None) -> TrainingRun:
+    """The dataset and length baseline of :func:`train` with an already fitted ``model``
+    (default: the shipped one), for reports on that model."""
+    from transted.fol.formulaicness.model import load_shipped_model
+
+    pairs, left_out = read_folio([Path(folio_dir) / name for name in FOLIO_FILES])
+    dataset = build_dataset(pairs, seed=seed)
+    baseline = LengthBaseline.fit(*texts_and_scores(dataset.split("train")))
+    return TrainingRun(model or load_shipped_model(), baseline, dataset, left_out)
 
 
 def train(folio_dir: str | Path, *, seed: int = SEED) -> TrainingRun:
