@@ -96,6 +96,14 @@ def _past_base(verb: str) -> str:
     return stem + "e" if stem.endswith(_SILENT_E_STEMS) else stem
 
 
+def _is_comparative(word: str) -> bool:
+    """"larger", "smaller", "bigger", "happier": a common adjective plus -er."""
+    if not word.endswith("er"):
+        return False
+    stems = (word[:-1], word[:-2], word[:-3], word[:-3] + "y")
+    return any(stem in _COMMON_ADJECTIVES for stem in stems)
+
+
 def _is_adjective(word: str) -> bool:
     return word in _COMMON_ADJECTIVES or len(word) > 4 and (
         word.endswith(_ADJECTIVE_SUFFIXES) or word.startswith("un"))
@@ -127,6 +135,8 @@ def phrase(name: str, arity: int = 1) -> Phrase:
     if _is_third_person(head):
         return Phrase("verb", " ".join(words), f"does not {_base_form(head)}{tail}")
     text = " ".join(words)
+    if arity > 1 and len(words) == 1 and _is_comparative(head):
+        return Phrase("adjective", f"is {head} than", f"is not {head} than")
     adjective_head = _is_adjective(head) and (len(words) == 1 or words[1] in _PREPOSITIONS)
     if head in _PREPOSITIONS or adjective_head or _is_adjective(words[-1]) or (
             arity > 1 and words[-1] in _PREPOSITIONS):
@@ -145,7 +155,8 @@ def term_text(term: Term, names: dict[str, str] | None = None) -> str:
     if isinstance(term, Const):
         return constant_text(term.name)
     args = " and ".join(term_text(a, names) for a in term.args)
-    return f"the {' '.join(name_words(term.name))} of {args}"
+    words = name_words(term.name)
+    return f"the {' '.join(words[:-1] if words[-1] == 'of' else words)} of {args}"
 
 
 def atom_text(atom: Pred | Eq, *, negated: bool = False, names: dict[str, str] | None = None,
