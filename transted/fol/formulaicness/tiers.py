@@ -34,7 +34,7 @@ from transted.fol.formulaicness.optimised import verbalise_optimised
 
 __all__ = ["Tier", "TIERS", "TIER_BINS", "SPLIT_FOLDS", "NEAR_DUPLICATE", "SourcePair",
            "TieredText", "Dataset", "read_folio", "build_dataset", "tier_ceiling",
-           "near_duplicates"]
+           "near_duplicates", "tier_texts"]
 
 Tier = Literal["literal", "optimised", "human"]
 TIERS: tuple[Tier, ...] = ("literal", "optimised", "human")
@@ -147,8 +147,9 @@ def near_duplicates(a: str, b: str, bound: int = NEAR_DUPLICATE) -> bool:
     return previous[-1] < bound
 
 
-def _texts_of(formula: str, sentences: list[str]) -> list[tuple[Tier, str]]:
-    """The kept (tier, text) of one formula, after the near-duplicate rule."""
+def tier_texts(formula: str, sentences: list[str]) -> list[tuple[Tier, str]]:
+    """The kept (tier, text) of one formula (its human ``sentences`` first), after the
+    near-duplicate rule."""
     from transted.fol.syntax import parse_formula
 
     tree = parse_formula(formula)
@@ -178,13 +179,16 @@ def build_dataset(pairs: Iterable[SourcePair], *, seed: int = 0) -> Dataset:
         if pair.sentence not in sentences:
             sentences.append(pair.sentence)
     formulas = sorted(by_formula)
+    if len(formulas) < len(SPLIT_FOLDS["train"]) + 6:
+        raise ValueError(f"{len(formulas)} distinct formulas parse; a 70/15/15 split over 20 "
+                         "folds needs at least 20")
     keys = [(f, by_formula[f][0]) for f in formulas]
     extra = [(f, s) for f in formulas for s in by_formula[f][1:]]
     group_of = dict(zip(formulas, _groups(keys + extra)[:len(keys)], strict=True))
     rng = np.random.default_rng(seed)
     texts: list[TieredText] = []
     for formula in formulas:
-        for tier, text in _texts_of(formula, by_formula[formula]):
+        for tier, text in tier_texts(formula, by_formula[formula]):
             low, high = TIER_BINS[tier]
             score = float(high - rng.uniform(0.0, high - low))  # (low, high], as 1 - [a, b)
             texts.append(TieredText(text, tier, score, formula, group_of[formula]))
@@ -199,6 +203,8 @@ def _assign_splits(texts: list[TieredText], seed: int) -> list[TieredText]:
     strata = [""] * len(texts)
     for tier in TIERS:  # length quartiles within each tier, so that no stratum is tiny
         rows = [i for i, t in enumerate(texts) if t.tier == tier]
+        if not rows:
+            continue
         cuts = np.quantile(lengths[rows], [0.25, 0.5, 0.75])
         for i in rows:
             strata[i] = f"{tier}-{int(np.searchsorted(cuts, lengths[i], side='right'))}"
