@@ -4,8 +4,8 @@
 
 Evaluates the shipped model (``transted/fol/formulaicness/model.json``) on the dataset rebuilt
 from FOLIO with the training seed, and on the hand-written texts of
-``tests/data/formulaicness``; writes ``formulaicness_report.json``, ``formulaicness.png`` and
-``formulaicness.svg`` to ``--out`` (default ``docs/figures``) and prints the Markdown tables.
+``tests/data/formulaicness``; writes ``formulaicness_report.json`` and ``formulaicness.png`` to ``--out`` (default
+``docs/figures``) and prints the Markdown tables.
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ def main() -> None:
                           [r["text"] for r in _jsonl(HELD_OUT / "case_sentences.jsonl")])
     args.out.mkdir(parents=True, exist_ok=True)
     write_json(report, args.out / "formulaicness_report.json")
-    for suffix in ("png", "svg"):
-        plot(run, report, args.out / f"formulaicness.{suffix}")
+    plot(run, report, args.out / "formulaicness.png")
     print(markdown(report))
     for row in report["case_sentences"]:
         print(f"{row['formulaicness']:.3f}  {row['text']}")
