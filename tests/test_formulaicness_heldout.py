@@ -67,7 +67,8 @@ def test_regressor_beats_length_on_length_controlled_pairs(report) -> None:
                   report["held_out_folio"]["length_controlled"]):
         assert check["n"] >= 16
         assert check["length"] == 0.0  # longer is always "more formulaic" for length
-        assert check["model"] >= 0.8
+        assert check["model"] > check["length"]
+        assert check["model"] >= 0.75  # at least three pairs in four ordered right
 
 
 @pytest.mark.slow
