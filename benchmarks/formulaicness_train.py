@@ -29,7 +29,7 @@ def main() -> None:
     write_model(run.model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes): alpha {run.model.meta['alpha']}, "
           f"{len(run.model.vocabulary)} n-grams, sizes {run.model.meta['sizes']}, "
-          f"{len(run.dataset.skipped)} formulas unparsed, {len(run.left_out)} FOLIO lines "
+          f"{len(run.dataset.skipped)} FOLIO pairs with an unparsed formula, {len(run.left_out)} FOLIO lines "
           "left out (premises and FOL of different lengths)")
 
 
