@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import transted.api
 from transted.cli import main
 from transted.fol.formulaicness import (
     Formulaicness,
@@ -70,7 +69,6 @@ def test_api_scores_strings_dicts_and_files(tmp_path: Path) -> None:
     assert nat.details["literal"]["text"] == LITERAL
     assert nat.details["optimised"] == {"text": NATURAL, "formulaicness": nat.score}
     assert len({r.signature for r in results}) == 1
-    assert transted.api.score_formulaicness is score_formulaicness
     path = _write(tmp_path / "t.jsonl", [{"text": LITERAL}, {"text": NATURAL, "id": "n"}])
     again = score_formulaicness(path)
     assert [r.score for r in again] == [r.score for r in results]

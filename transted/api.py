@@ -178,4 +178,3 @@ class CallablePackage(types.ModuleType):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return evaluate(*args, **kwargs)
-from transted.fol.formulaicness import score_formulaicness  # noqa: E402,F401  (re-exported API)
