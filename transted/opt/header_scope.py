@@ -45,6 +45,8 @@ class Scope:
     """Namespaces whose ``scoped`` notations (and instances) are active."""
     unknown_namespaces: tuple[str, ...] = ()
     """Namespaces the header opens that the table does not know: Lean reports an error."""
+    declared: tuple[str, ...] = ()
+    """Names the header itself declares (``def is_topology …``), with their namespace."""
 
 
 @dataclass
@@ -55,6 +57,10 @@ class _Frame:
     names: list[str] = field(default_factory=list)
 
 
+_DECLARATION = re.compile(
+    r"^(?:@\[[^\]]*\]\s*)?(?:(?:noncomputable|protected|private|partial|unsafe)\s+)*"
+    r"(?:def|abbrev|theorem|lemma|structure|class|inductive|instance|opaque|axiom)\s+"
+    r"([^\s:({\[]+)")
 _COMMAND = re.compile(r"^(open|namespace|section|noncomputable\s+section|end)\b(.*)$")
 
 
@@ -75,6 +81,11 @@ def read_header(header: str | None, is_namespace: Callable[[str], bool]) -> Scop
         line = raw.split("--", 1)[0].strip()
         m = _COMMAND.match(line)
         start, offset = offset, offset + len(raw)
+        if d := _DECLARATION.match(line):
+            name = d.group(1).removeprefix("_root_.")
+            full = name if d.group(1).startswith("_root_.") or not scope.namespace \
+                else f"{scope.namespace}.{name}"
+            scope = replace(scope, declared=(*scope.declared, full))
         if not m:
             if line and pending_in is not None:
                 scope, pending_in = pending_in, None  # `open … in` scoped that command only

@@ -119,6 +119,8 @@ class NameTable:
         return name in self._decls
 
     def constant(self, name: str, fields: tuple[str, ...] = ()) -> Constant:
+        if name not in self._decls:  # declared by the statement's header
+            return Constant(name, "header", "header", fields)
         kind, _flags, file, line = self._decls[name]
         where = f"{self._files[file]}:{line}" if line else self._files[file]
         return Constant(name, KINDS[kind], where, fields)
@@ -138,54 +140,56 @@ class NameTable:
             raise InputError(f"not a Lean identifier: {identifier!r}")
         if scope is None:
             scope = Scope(namespace=namespace, opens=tuple(OpenDecl(namespace=ns) for ns in opens))
-        hits = self._resolve_global(identifier, scope)
+        known = _Known(self._decls, frozenset(scope.declared))
+        hits = self._resolve_global(identifier, scope, known)
         if not hits:
             return Unknown(identifier)
         constants = tuple(self.constant(name, fields) for name, fields in hits)
         return constants[0] if len(constants) == 1 else Ambiguous(identifier, constants)
 
-    def _qualified(self, ns: str, ident: str, atomic: bool) -> list[str]:
+    def _qualified(self, ns: str, ident: str, atomic: bool, known: _Known) -> list[str]:
         full = f"{ns}.{ident}" if ns else ident
         found = [a for a in self._aliases.get(full, []) if not (atomic and self.is_protected(a))]
-        if full in self._decls and not (atomic and self.is_protected(full)):
+        if full in known and not (atomic and self.is_protected(full)):
             return [full, *found]
         return found
 
-    def _resolve_global(self, identifier: str, scope: Scope) -> list[tuple[str, tuple[str, ...]]]:
+    def _resolve_global(self, identifier: str, scope: Scope,
+                        known: _Known) -> list[tuple[str, tuple[str, ...]]]:
         parts = identifier.split(".")
         for cut in range(len(parts), 0, -1):
             ident, fields, atomic = ".".join(parts[:cut]), tuple(parts[cut:]), cut == 1
-            found = self._in_namespaces(ident, scope.namespace, atomic)
+            found = self._in_namespaces(ident, scope.namespace, atomic, known)
             if not found and not atomic:
                 exact = ident.removeprefix("_root_.")
-                if exact in self._decls:
+                if exact in known:
                     return [(exact, fields)]
             if not found:
-                found = self._open_and_root(ident, scope, atomic)
+                found = self._open_and_root(ident, scope, atomic, known)
             if found:
                 return [(name, fields) for name in dict.fromkeys(found)]
         return []
 
-    def _in_namespaces(self, ident: str, namespace: str, atomic: bool) -> list[str]:
+    def _in_namespaces(self, ident: str, namespace: str, atomic: bool, known: _Known) -> list[str]:
         parts = namespace.split(".") if namespace else []
         for cut in range(len(parts), 0, -1):
-            found = self._qualified(".".join(parts[:cut]), ident, atomic)
+            found = self._qualified(".".join(parts[:cut]), ident, atomic, known)
             if found:
                 return found
         return []
 
-    def _open_and_root(self, ident: str, scope: Scope, atomic: bool) -> list[str]:
-        found = [ident] if ident in self._decls else []
+    def _open_and_root(self, ident: str, scope: Scope, atomic: bool, known: _Known) -> list[str]:
+        found = [ident] if ident in known else []
         for decl in scope.opens:
             if decl.explicit:
                 if decl.alias == ident:
                     found.append(decl.target)
                 elif ident.startswith(decl.alias + "."):
                     candidate = decl.target + ident[len(decl.alias):]
-                    if candidate in self._decls:
+                    if candidate in known:
                         found.append(candidate)
             elif ident not in decl.hiding:
-                found.extend(self._qualified(decl.namespace, ident, atomic))
+                found.extend(self._qualified(decl.namespace, ident, atomic, known))
         aliases = [a for a in self._aliases.get(ident, []) if not (atomic and self.is_protected(a))]
         return [*aliases, *found]
 
@@ -201,6 +205,17 @@ class NameTable:
         """Every notation whose first atom is ``symbol``, active or not (to say why one is
         inactive: which namespace would open it)."""
         return tuple(n for n in self._notations if n.symbols and n.symbols[0] == symbol)
+
+
+@dataclass(frozen=True)
+class _Known:
+    """The environment: the table's declarations and the header's own."""
+
+    table: dict[str, tuple[str, str, int, int]]
+    header: frozenset[str]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.table or name in self.header
 
 
 @lru_cache(maxsize=1)
