@@ -93,7 +93,7 @@ def _string_end(text: str, start: int) -> int:
 @dataclass
 class Command:
     """One top-level command: its attributes (raw ``@[…]`` contents), modifiers, keyword and
-    the text after the keyword (comments blanked), with its 1-based line."""
+    the text after the keyword (comments blanked), with the 1-based line of its keyword."""
 
     line: int
     attributes: list[str] = field(default_factory=list)
@@ -170,6 +170,7 @@ def _parse(index: int, text: str) -> Iterator[Command]:
             pos = m.end()
         cmd.keyword = word
         cmd.rest = text[pos:]
+        cmd.line = index + 1 + text[:pos].count("\n")  # the keyword's line, after attributes
         break
     # `open Foo in theorem …`, `set_option x y in lemma …`: the command after `in` is the one
     # that declares; the prefix only scopes it.
@@ -178,7 +179,7 @@ def _parse(index: int, text: str) -> Iterator[Command]:
         if inner and cmd.rest[:inner.start()].count("\n") == 0:
             tail = cmd.rest[inner.end():]
             if _START.match(tail) and _START.match(tail).group(1) in STARTERS:  # type: ignore[union-attr]
-                yield from _parse(index + cmd.rest[:inner.end()].count("\n"), tail)
+                yield from _parse(cmd.line - 1 + cmd.rest[:inner.end()].count("\n"), tail)
                 return
     yield cmd
 
