@@ -155,6 +155,8 @@ def test_numerals_default_to_nat_and_scientific_literals_to_float():
     assert ty(E("theorem t : (2 : ℝ) - 3 < 0 := sorry"), SUB) == "ℝ"
     assert ty(E("theorem t : 7 / 2.0 = 3 := sorry"), DIV) == show(FLOAT)
     assert ty(E("theorem t : (7 : ℝ) / 2 = 3.5 := sorry"), "3.5") == "ℝ"
+    # a decimal at ℕ needs `OfScientific ℕ`, which does not exist
+    assert kinds(E("(n : ℕ) (h : n = 7 / 2.0) : n = 3")) == ["missing-instance"]
 
 
 def test_the_exponent_is_elaborated_alone_and_defaults_to_nat():
@@ -174,6 +176,13 @@ def test_binder_types_come_from_declarations_and_unification():
     assert e.ok and e.type_at(find(e, "x")) == "ℕ"
     e = E("(x : ℝ) : ∀ y, y = x → y ≤ x")
     assert e.ok and e.type_at(find(e, "y")) == "ℝ"
+
+
+def test_lambdas_take_their_binder_types_from_unification():
+    e = E("(f : ℝ → ℝ) (h : f = fun x => x / 2) : True")
+    assert e.ok and ty(e, DIV) == "ℝ" and ty(e, "x") == "ℝ"
+    e = E("(f : ℕ → ℝ) (h : ∀ n, f n = n / 2) : True")  # `n` from f's domain: ↑n / 2 in ℝ
+    assert e.ok and ty(e, "n") == "ℕ" and ty(e, DIV) == "ℝ" and coe(e, "n", 2) == "ℝ"
 
 
 def test_a_binder_no_use_determines_is_reported():

@@ -133,6 +133,8 @@ class Elaborator:
             return forms.coe(self, node, path, env, expected)
         if label in forms.BIG:
             return forms.big(self, node, path, env, expected)
+        if label == forms.LAMBDA:
+            return forms.lam(self, node, path, env, expected)
         if label == f"if {S} then {S} else {S}":
             return forms.ite(self, node, path, env, expected)
         if label == f"{S} ∣ {S}":
@@ -232,8 +234,10 @@ class Elaborator:
         label = node.label
         if _NUMERAL.match(label):
             return self.metas.fresh("numeral")
-        if _SCIENTIFIC.match(label):
-            return self.metas.fresh("scientific")
+        if _SCIENTIFIC.match(label):  # `OfScientific α`: fields and Float, not ℕ or ℤ
+            meta = self.metas.fresh("scientific")
+            self.require("OfScientific", meta, path)
+            return meta
         if label in ("True", "False"):
             return PROP
         if label in env:

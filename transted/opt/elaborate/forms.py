@@ -28,10 +28,11 @@ if TYPE_CHECKING:
     from transted.opt.elaborate.core import Elaborator, Env
     from transted.opt.elaborate.result import Path
 
-__all__ = ["BIG", "coe", "ite", "big", "dvd", "mem"]
+__all__ = ["BIG", "LAMBDA", "coe", "ite", "big", "dvd", "mem", "lam"]
 
 S = SLOT
 BIG = {f"∑ {S} ∈ {S}, {S}": "AddCommMonoid", f"∏ {S} ∈ {S}, {S}": "CommMonoid"}
+LAMBDA = f"fun {S} => {S}"
 
 
 def coe(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
@@ -89,3 +90,21 @@ def mem(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
                  f"membership in {show(coll)}")
     el.ensure((*path, 0), el.elab(elem_node, (*path, 0), env, elem), elem)
     return PROP
+
+
+def lam(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+    """``fun x => body``: with an expected function type its domain types ``x`` and its
+    codomain is expected of the body (``elabFunBinders``); else ``x`` is a metavariable."""
+    binder, body = node.children
+    goal = el.known(expected)
+    inner = el.bind(binder, (*path, 0), env)
+    names = binder_names(binder)
+    if goal is not None and goal.head == "→" and len(names) == 1:
+        el.ensure((*path, 0), inner[names[0]], goal.args[0])
+    codomain = goal.args[1] if goal is not None and goal.head == "→" else None
+    result = el.elab(body, (*path, 1), inner, codomain)
+    el.ensure((*path, 1), result, codomain)
+    out: Type_ = codomain or result
+    for name in reversed(names):
+        out = Ty("→", (inner[name], out))
+    return out
