@@ -1,0 +1,79 @@
+"""The offline elaborator against Lean's own goals (tests/data/statements, 859 statements).
+
+Every statement there compiled in Lean, and its ``goal`` field is Lean's pretty-printed goal,
+which shows a ``↑`` for each coercion the elaborator inserted. So:
+
+* a statement whose only issues say it does not elaborate (``missing-instance``,
+  ``type-mismatch``, ``ambiguous``, ``scoped-notation``) is a false alarm of the offline model
+  (a gap in its tables, or a modelling error to fix); ``unknown-name``/``unsupported``/
+  ``undecided-instance``/``uninferred``/``auto-bound`` are abstentions (and the rejecting
+  issues next to them are usually their consequences: an unknown type defaulted);
+* on statements elaborated without an issue, the number of ``↑`` Lean printed should equal
+  the number of coercions the model inserted.
+
+Run from the repository root: ``PYTHONPATH=. python benchmarks/elaboration_fidelity.py``
+(``--show KIND`` prints the statements with that issue kind, ``--show casts`` the cast-count
+disagreements).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from transted.errors import TranstedError
+from transted.opt import OptOptions, parse_statement
+from transted.opt.elaborate import elaborate, scope_from_header
+from transted.opt.elaborate.types import coe_steps
+
+FILES = ("tests/data/statements/minif2f.jsonl", "tests/data/statements/proofnet.jsonl")
+_REJECTING = ("missing-instance", "type-mismatch", "ambiguous", "scoped-notation")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--show", default=None, help="an issue kind, or `casts`")
+    args = ap.parse_args()
+    outcome: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    casts = Counter[str]()
+    for file in FILES:
+        for line in Path(file).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            try:
+                # names as written: the parser would drop opened prefixes (`Real.sqrt` and
+                # `Nat.sqrt` both `sqrt` under `open Nat Real`); the scope resolves them
+                tree = parse_statement(row["formal_statement"],
+                                       options=OptOptions(normalize=False))
+            except TranstedError:
+                outcome["parse error"] += 1
+                continue
+            e = elaborate(tree, scope_from_header(row.get("header")))
+            found = sorted({i.kind for i in e.issues})
+            kinds.update(found)
+            if found and all(k in _REJECTING for k in found):
+                outcome["rejected (false alarm)"] += 1
+            elif found:
+                outcome["abstained"] += 1
+            else:
+                outcome["elaborated"] += 1
+                lean = row["goal"].count("↑")
+                ours = sum(coe_steps(n.type, n.coerced_to) for _p, _n, n in e.walk()
+                           if n is not None and n.coerced_to is not None)
+                casts["equal" if lean == ours else "differ"] += 1
+                casts["with ↑ (Lean)"] += lean > 0
+                if args.show == "casts" and lean != ours:
+                    print(f"{row['name']}: Lean ↑×{lean}, ours ×{ours}\n  {e.render()}\n"
+                          f"  {row['goal'].splitlines()[-1]}")
+            if args.show in found:
+                print(f"{row['name']}: " + "; ".join(str(i) for i in e.issues
+                                                     if i.kind == args.show))
+    print("statements:", dict(outcome))
+    print("issue kinds (statements with at least one):", dict(kinds.most_common()))
+    print("↑ count vs Lean's goal, on elaborated statements:", dict(casts))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The end of elaboration: Lean's default instances, then the deferred checks.
+
+Lean elaborates first and synthesises pending instances and default instances at the end
+(``synthesizeSyntheticMVars``); so do we: the numerals still untyped default to ℕ (or Float
+beside a scientific literal), then every ``↑`` must have a coercion, every operation its
+instance at the type it got (``HMod ℝ`` does not exist; ``LocallyFiniteOrder ℝ`` neither), and
+every binder a type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from transted.opt.elaborate.result import Issue
+from transted.opt.elaborate.tables import IMPLIED
+from transted.opt.elaborate.types import Meta, Ty, Type_, show
+
+if TYPE_CHECKING:
+    from transted.opt.elaborate.core import Elaborator
+    from transted.opt.elaborate.result import Path
+
+__all__ = ["finish"]
+
+
+def finish(el: Elaborator) -> list[Issue]:
+    """Default the numerals, then check coercion arrows, instances and binder types."""
+    before = len(el.issues)
+    for _path, inner, target in el.arrows:  # `↑2`: the numeral takes the target type
+        if el.metas.unknown(inner) and not el.metas.unknown(target):
+            el.metas.unify(inner, target)
+    el.metas.default()
+    for path, inner, target in el.arrows:
+        _check_arrow(el, path, inner, target)
+    for cls, ty, path in el.obligations:
+        _check_instance(el, cls, el.metas.zonk(ty), path)
+    for base, exponent, path in el.pow_obligations:
+        _check_pow(el, el.metas.zonk(base), el.metas.zonk(exponent), path)
+    for path, name, meta in el.binder_metas:
+        if el.metas.unknown(meta):
+            el.issue("uninferred", path, f"the type of {name} is not determined")
+    return el.issues[before:]
+
+
+def _check_arrow(el: Elaborator, path: Path, inner: Type_, target: Type_) -> None:
+    a, b = el.metas.zonk(inner), el.metas.zonk(target)
+    if isinstance(b, Meta):
+        el.issue("uninferred", path, "↑ with no target type in sight")
+    elif a != b:
+        el.ensure(path, a, b)
+
+
+def _check_instance(el: Elaborator, cls: str, ty: Type_, path: Path) -> None:
+    if isinstance(ty, Meta):
+        el.issue("uninferred", path, f"the type of this {cls} operation is not determined")
+        return
+    if any(t == ty and (c == cls or cls in IMPLIED.get(c, ()))
+           for c, t in el.local_instances):
+        return
+    has = el.tables.instances.has_instance(cls, ty)
+    if has is False:
+        el.issue("missing-instance", path, f"no {cls} instance at {show(ty)}")
+    elif has is None:
+        el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table")
+
+
+def _check_pow(el: Elaborator, base: Type_, exponent: Type_, path: Path) -> None:
+    if not (isinstance(base, Ty) and isinstance(exponent, Ty)):
+        el.issue("uninferred", path, "the type of this power is not determined")
+        return
+    cls = {"ℕ": "Monoid", "ℤ": "DivInvMonoid"}.get(exponent.head)
+    if cls is not None:
+        _check_instance(el, cls, base, path)
+    elif not (base == exponent and base.head in ("ℝ", "ℂ")):  # Real.rpow, Complex.cpow
+        el.issue("missing-instance", path, f"no power {show(base)} ^ {show(exponent)}")
