@@ -123,10 +123,13 @@ def context_at(text: str, code: str, commands: list[Command], index: int) -> Sco
     stack: list[_Scope] = []
     kept: list[ContextDeclaration] = []
     warnings: list[str] = []
+    prefixes_from = index
+    while prefixes_from > 0 and commands[prefixes_from - 1].prefix:
+        prefixes_from -= 1  # `a in b in theorem`: `in` nests, both apply
     for k, command in enumerate(commands[:index]):
         kind, ns = context_kind(command), _namespace(stack)
         if command.prefix:
-            if k == index - 1 and kind is not None:
+            if k >= prefixes_from and kind is not None:
                 kept.append(_declaration(text, code, command, kind, ns))
             continue
         if command.keyword == "end":

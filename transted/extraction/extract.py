@@ -37,7 +37,10 @@ from transted.extraction.validity import (
     theorem_problem,
 )
 
-__all__ = ["extract", "same_name"]
+__all__ = ["extract", "same_name", "DATA_STATEMENTS"]
+
+DATA_STATEMENTS = ("def", "abbrev", "instance")
+"""Declarations read as the statement when the output has no theorem (as the parser does)."""
 
 
 def same_name(a: str, b: str) -> bool:
@@ -73,7 +76,7 @@ def extract(text: str, *, theorem: str | None = None,
     notes = _region_warnings(text, regions) + _command_warnings(text, commands)
     prose = tuple(ProseSpan(role=role, span=span_at(text, a, b))  # type: ignore[arg-type]
                   for role, a, b in regions.prose)
-    theorems = [i for i, c in enumerate(commands) if c.keyword in THEOREM_KEYWORDS]
+    theorems = _statement_commands(regions.code, commands)
     if not theorems:
         return _no_theorem(text, commands, lex_problems, prose, notes)
     chosen = _choose(regions.code, commands, theorems, theorem, reference_name)
@@ -96,7 +99,8 @@ def _extraction(text: str, regions: Regions, commands: list[Command], theorems: 
     context_commands = [c for c in commands[:index] if context_kind(c) is not None]
     problem = (lean3_problem(text, code, [*context_commands, command],
                              [f.lang for f in regions.fences])
-               or lex_problem(text, lex_problems, command.keyword_start, stmt_end)
+               or lex_problem(text, lex_problems, command.keyword_start,
+                              stmt_end if sig.body else len(text))
                or context_problem(text, context_commands)
                or theorem_problem(text, code, command, sig))
     name = sig.name
@@ -115,6 +119,14 @@ def _extraction(text: str, regions: Regions, commands: list[Command], theorems: 
         prose=prose, warnings=tuple(warnings), problem=problem)
 
 
+def _statement_commands(code: str, commands: list[Command]) -> list[int]:
+    """The theorems, lemmas and examples; without any, the ``def``/``abbrev``/``instance``
+    declarations with a type (ProofNet states some problems as ``def … : CommGroup G``)."""
+    theorems = [i for i, c in enumerate(commands) if c.keyword in THEOREM_KEYWORDS]
+    return theorems or [i for i, c in enumerate(commands) if c.keyword in DATA_STATEMENTS
+                        and read_signature(code, c).colon is not None]
+
+
 def _display(code: str, command: Command) -> str:
     return read_signature(code, command).name or command.keyword
 
@@ -131,10 +143,12 @@ def _choose(code: str, commands: list[Command], theorems: list[int], requested: 
         hits = [i for i in theorems if names[i] and same_name(names[i] or "", reference)]
         if hits:
             return hits[-1], "reference-name", f"named like the reference ({reference!r})"
+    noun = "theorem" if commands[theorems[0]].keyword in THEOREM_KEYWORDS else \
+        "declaration with a type (no theorem)"
     if len(theorems) == 1:
-        return theorems[0], "only", "the only theorem in the output"
+        return theorems[0], "only", f"the only {noun} in the output"
     unmatched = f"; none is named like the reference ({reference!r})" if reference else ""
-    return theorems[-1], "last", f"the last of {len(theorems)} theorems{unmatched}"
+    return theorems[-1], "last", f"the last {noun} of {len(theorems)}{unmatched}"
 
 
 def _no_theorem(text: str, commands: list[Command], lex_problems: list[LexProblem],

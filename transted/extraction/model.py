@@ -87,11 +87,12 @@ class ContextDeclaration(BaseModel):
 
 
 class TheoremDeclaration(BaseModel):
-    """The chosen ``theorem``/``lemma``/``example``, its proof dropped."""
+    """The chosen ``theorem``/``lemma``/``example`` (or, in an output without one, a typed
+    ``def``/``abbrev``/``instance``), its proof dropped."""
 
     model_config = _FROZEN
 
-    keyword: Literal["theorem", "lemma", "example"]
+    keyword: Literal["theorem", "lemma", "example", "def", "abbrev", "instance"]
     name: str | None
     full_name: str | None
     """``name`` prefixed by the enclosing namespaces."""

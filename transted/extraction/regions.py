@@ -6,11 +6,13 @@ lexer runs on it and every token offset is an offset into the raw output.
 * Fenced blocks (```` ``` ```` or ``~~~``, CommonMark) tagged ``lean``/``lean4``/``lean3`` are
   code; untagged ones are code when they hold a Lean command; other languages are left out.
   With no such block the whole output is one region.
-* Inside a region, lines before the first Lean command line are a preamble. After a blank line,
-  a line at column 0 that reads as prose (a markdown marker, or a capitalised sentence) starts
-  prose that lasts until the next Lean command line. Lines inside a ``/- … -/`` comment are
-  never prose. This rule only decides what is left out around declarations: a command line
-  always resumes the code, and a proof (dropped anyway) cannot hide a later declaration.
+* Inside a region, lines before the first Lean command line are a preamble. A column-0 line
+  that reads as prose (after a blank line: a markdown marker or a capitalised sentence; right
+  after code: a capitalised English sentence ending in '.', '!' or '?', which no Lean term
+  does) starts prose that lasts until the next Lean command line. Lines inside a ``/- … -/``
+  comment are never prose. This rule only decides what is left out around declarations: a
+  command line always resumes the code, and a proof (dropped anyway) cannot hide a later
+  declaration.
 """
 
 from __future__ import annotations
@@ -66,6 +68,14 @@ def looks_like_prose(line: str) -> bool:
     return len(words) >= 4 and sum(bool(_LOWER_WORD.match(w)) for w in words[1:]) >= 2
 
 
+def is_sentence(line: str) -> bool:
+    """A capitalised English sentence ending in '.', '!' or '?' (prose even without a blank
+    line before it: no Lean term ends so)."""
+    s = line.strip()
+    return looks_like_prose(s) and s.endswith((".", "!", "?")) and not _MARKDOWN.match(s) and \
+        sum(bool(_LOWER_WORD.match(w)) for w in s.split()[1:]) >= 2
+
+
 def _lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
     out, pos = [], start
     for line in text[start:end].split("\n"):
@@ -103,8 +113,8 @@ def _scan_region(text: str, start: int, end: int) -> tuple[list[tuple[int, int]]
             continue
         if COMMAND_LINE.match(line):
             state = "code"
-        elif (stripped and state == "code" and blank_before and not line[:1].isspace()
-              and looks_like_prose(line)):
+        elif (stripped and state == "code" and not line[:1].isspace()
+              and (looks_like_prose(line) if blank_before else is_sentence(line))):
             state = "prose"
         if stripped and state == "code":
             code.append(span)
@@ -149,9 +159,10 @@ def _is_code_block(text: str, lang: str, start: int, end: int) -> bool:
 
 def find_regions(text: str) -> Regions:
     """The Lean code of ``text`` and the prose left out (see the module docstring)."""
+    text = text.replace("\ufeff", " ")  # a byte-order mark is not part of a line's content
     blocks = _fenced_blocks(text)
     lean_blocks = [b for b in blocks if _is_code_block(text, b[0], b[2], b[3])]
-    windows = [(b[2], b[3]) for b in lean_blocks] if lean_blocks else [(0, len(text))]
+    windows = [(b[2], b[3]) for b in lean_blocks] if lean_blocks else _unfenced(text, blocks)
     keep = bytearray(len(text))
     prose_lines: list[tuple[int, int]] = []
     for start, end in windows:
@@ -161,11 +172,25 @@ def find_regions(text: str) -> Regions:
         prose_lines += prose
     if lean_blocks:
         prose_lines += _outside(text, lean_blocks)
+    else:
+        prose_lines += [(pos, pos + len(line)) for b in blocks if b[0]
+                        for pos, line in _lines(text, b[2], b[3]) if line.strip()]
     masked = "".join(c if keep[i] or c == "\n" else " " for i, c in enumerate(text))
-    masked = masked.replace("\ufeff", " ")
     regions = Regions(masked, fences=[Fence(b[0], b[1], b[4]) for b in blocks])
     regions.prose = _roles(keep, prose_lines, text, blocks, lean_blocks)
     return regions
+
+
+def _unfenced(text: str, blocks: list) -> list[tuple[int, int]]:
+    """The text around blocks tagged with another language (``python``, ``text``…)."""
+    windows, pos = [], 0
+    for lang, fence_start, _, content_end, closed in blocks:
+        if lang:
+            windows.append((pos, fence_start))
+            close_end = text.find("\n", content_end)
+            pos = len(text) if not closed or close_end < 0 else close_end + 1
+    windows.append((pos, len(text)))
+    return [(a, b) for a, b in windows if a < b]
 
 
 def _outside(text: str, lean_blocks: list) -> list[tuple[int, int]]:

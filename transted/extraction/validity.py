@@ -109,7 +109,7 @@ def theorem_problem(text: str, code: str, command: Command, sig: Signature) -> P
     if found is not None:
         return found
     keyword = command.keyword
-    if keyword != "example" and sig.name is None:
+    if keyword not in ("example", "instance") and sig.name is None:
         return problem_at(text, end if len(signature) == 1 else signature[1].start,
                           f"`{keyword}` needs a name", "no-name")
     if sig.colon is None and keyword != "example":
@@ -198,9 +198,8 @@ def proof_warnings(text: str, command: Command, sig: Signature,
         warnings.append("the proof is cut off or unbalanced; it is dropped, the statement is "
                         "complete")
     for p in problems:
-        if p.offset > command.tokens[sig.end - 1].end:
+        if sig.body is not None and p.offset > command.tokens[sig.end - 1].end:
             span = span_at(text, p.offset, p.offset)
-            what = "invalid character" if p.kind == "invalid-character" else p.reason
-            warnings.append(f"{what} at line {span.line}, column {span.column} after the "
+            warnings.append(f"{p.reason} at line {span.line}, column {span.column} after the "
                             "statement (ignored)")
     return warnings
