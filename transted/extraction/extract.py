@@ -76,13 +76,16 @@ def extract(text: str, *, theorem: str | None = None,
     notes = _region_warnings(text, regions) + _command_warnings(text, commands)
     prose = tuple(ProseSpan(role=role, span=span_at(text, a, b))  # type: ignore[arg-type]
                   for role, a, b in regions.prose)
+    fences = tuple(f.lang for f in regions.fences)
     theorems = _statement_commands(regions.code, commands)
     if not theorems:
-        return _no_theorem(text, commands, lex_problems, prose, notes)
+        return _no_theorem(text, commands, lex_problems, prose, notes).model_copy(
+            update={"fences": fences})
     chosen = _choose(regions.code, commands, theorems, theorem, reference_name)
     if isinstance(chosen, str):
         names = ", ".join(_display(regions.code, commands[i]) for i in theorems)
-        return Extraction(status="error", reason=chosen, prose=prose, warnings=tuple(notes),
+        return Extraction(status="error", reason=chosen, prose=prose, fences=fences,
+                          warnings=tuple(notes),
                           problem=problem_at(text, 0, f"{chosen} (found: {names})", None))
     index, chosen_by, why = chosen
     return _extraction(text, regions, commands, theorems, index, chosen_by, why,
@@ -116,7 +119,7 @@ def _extraction(text: str, regions: Regions, commands: list[Command], theorems: 
         reason=why if problem is None else problem.reason,
         context=tuple(scoped.declarations),
         other_theorems=tuple(_display(code, commands[i]) for i in theorems if i != index),
-        prose=prose, warnings=tuple(warnings), problem=problem)
+        prose=prose, fences=tuple(f.lang for f in regions.fences), warnings=tuple(warnings), problem=problem)
 
 
 def _statement_commands(code: str, commands: list[Command]) -> list[int]:

@@ -125,6 +125,8 @@ class Extraction(BaseModel):
     other_theorems: tuple[str, ...] = ()
     """Names of the theorems not chosen (``example`` shows as ``example``)."""
     prose: tuple[ProseSpan, ...] = ()
+    fences: tuple[str, ...] = ()
+    """Language tags of the markdown fenced blocks, in order (``""`` for an untagged one)."""
     warnings: tuple[str, ...] = ()
     problem: Problem | None = None
 
