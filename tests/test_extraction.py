@@ -105,3 +105,17 @@ def test_regions_blank_prose_but_keep_offsets():
 ])
 def test_looks_like_prose(line, prose):
     assert looks_like_prose(line) is prose
+
+
+def test_output_over_the_cap_is_refused():
+    from transted.errors import ResourceLimitError
+    from transted.extraction.extract import MAX_OUTPUT_CHARS
+    with pytest.raises(ResourceLimitError, match="exceeds the cap"):
+        extract("x" * (MAX_OUTPUT_CHARS + 1))
+
+
+def test_many_invalid_characters_give_one_warning():
+    got = extract("theorem t : 1 = 1 := by\n  rfl" + "\x01" * 1000)
+    assert got.status == "ok"
+    assert got.warnings == ("unexpected control or invalid character U+0001 at line 2, "
+                            "column 6 (and 999 more) after the statement (ignored)",)

@@ -22,8 +22,9 @@ from transted.errors import ParseError
 from transted.opt.lexer import Token, tokenize
 from transted.opt.notation import load_notation
 
-__all__ = ["Command", "Signature", "LexProblem", "split_commands", "read_signature",
-           "DECLARATION_KEYWORDS", "THEOREM_KEYWORDS", "OPENERS", "CLOSERS", "first_on_line"]
+__all__ = ["Command", "Signature", "LexProblem", "lex", "split_commands", "read_signature",
+           "DECLARATION_KEYWORDS", "THEOREM_KEYWORDS", "OPENERS", "CLOSERS", "CLOSES",
+           "first_on_line"]
 
 THEOREM_KEYWORDS = ("theorem", "lemma", "example")
 DECLARATION_KEYWORDS = (*THEOREM_KEYWORDS, "def", "abbrev", "instance", "axiom", "opaque",
@@ -39,7 +40,8 @@ _ALSO_TERMS = ("open", "set_option", "end")
 OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⁅": "⁆", "⟪": "⟫", "%[": "]",
            "⌊": "⌋", "⌈": "⌉"}
 CLOSERS = {")", "]", "}", "⟩", "⦄", "⁆", "⟫", "⌋", "⌋₊", "⌉", "⌉₊"}
-_CLOSES = {"⌋₊": "⌋", "⌉₊": "⌉"}
+CLOSES = {"⌋₊": "⌋", "⌉₊": "⌉"}
+"""Closers that close an opener spelled differently (``⌊x⌋₊`` is ``Nat.floor``)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,6 @@ class Signature:
     """A declaration's header: its name, the type's colon and where the signature ends."""
 
     name: str | None
-    name_offset: int | None
     colon: int | None
     """Index (in the command's tokens) of the ``:`` before the type."""
     end: int
@@ -97,10 +98,20 @@ def _column(code: str, tok: Token) -> int:
     return tok.start - (code.rfind("\n", 0, tok.start) + 1)
 
 
+def _invalid_char(c: str) -> bool:
+    """What :mod:`transted.opt.lexer` refuses: control characters that are not white space,
+    surrogates, U+FFFD and a byte-order mark."""
+    v = ord(c)
+    return (v < 32 and not c.isspace()) or 0xD800 <= v <= 0xDFFF or c in "\ufffd\ufeff"
+
+
 def lex(code: str) -> tuple[list[Token], list[LexProblem]]:
     """Tokens of ``code`` (``eof`` dropped); an unterminated comment or string is recorded and
     the rest of the input blanked, an invalid character is blanked, so the lexer goes on."""
-    problems: list[LexProblem] = []
+    problems = [LexProblem("invalid-character", i, f"unexpected control or invalid character "
+                           f"U+{ord(c):04X}") for i, c in enumerate(code) if _invalid_char(c)]
+    if problems:  # blanked in one pass: retrying the lexer per character would be quadratic
+        code = "".join(" " if _invalid_char(c) else c for c in code)
     symbols = load_notation().symbols
     while True:
         try:
@@ -199,8 +210,8 @@ def _skip_universe_params(tokens: tuple[Token, ...], i: int) -> int:
     return i
 
 
-def _name(command: Command) -> tuple[str | None, int | None, int]:
-    """``(name, offset, index after the name)`` of a declaration command."""
+def _name(command: Command) -> tuple[str | None, int]:
+    """``(name, index after the name)`` of a declaration command."""
     toks, i = command.tokens, command.head + 1
     if command.keyword == "inductive" and toks[command.head].text == "class":
         i += 1
@@ -209,11 +220,11 @@ def _name(command: Command) -> tuple[str | None, int | None, int]:
             i += 1
         i += 1
     if command.keyword == "example" or i >= len(toks):
-        return None, None, i
+        return None, i
     tok = toks[i]
     if tok.kind != "ident" or tok.text in DECLARATION_KEYWORDS:
-        return None, None, i
-    return tok.text, tok.start, _skip_universe_params(toks, i + 1)
+        return None, i
+    return tok.text, _skip_universe_params(toks, i + 1)
 
 
 def _alternative_line(code: str, toks: tuple[Token, ...], i: int) -> bool:
@@ -227,7 +238,7 @@ def _alternative_line(code: str, toks: tuple[Token, ...], i: int) -> bool:
 
 def read_signature(code: str, command: Command) -> Signature:
     """The :class:`Signature` of a declaration command."""
-    name, name_offset, i = _name(command)
+    name, i = _name(command)
     toks, depth, pending_let = command.tokens, 0, 0
     colon = None
     while i < len(toks):
@@ -242,12 +253,12 @@ def read_signature(code: str, command: Command) -> Signature:
             elif text == ":=" and pending_let:
                 pending_let -= 1
             elif text == ":=":
-                return Signature(name, name_offset, colon, i, ":=")
+                return Signature(name, colon, i, ":=")
             elif text == ":" and colon is None:
                 colon = i
             elif text in ("where", "deriving") and toks[i].kind == "ident":
-                return Signature(name, name_offset, colon, i, text)
+                return Signature(name, colon, i, text)
             elif text == "|" and _alternative_line(code, toks, i):
-                return Signature(name, name_offset, colon, i, "|")
+                return Signature(name, colon, i, "|")
         i += 1
-    return Signature(name, name_offset, colon, len(toks), None)
+    return Signature(name, colon, len(toks), None)

@@ -10,6 +10,7 @@ confidently invalid Lean 4. Proofs are dropped.
 
 from __future__ import annotations
 
+from transted.errors import ResourceLimitError
 from transted.extraction.commands import (
     THEOREM_KEYWORDS,
     Command,
@@ -37,8 +38,10 @@ from transted.extraction.validity import (
     theorem_problem,
 )
 
-__all__ = ["extract", "same_name", "DATA_STATEMENTS"]
+__all__ = ["extract", "same_name", "DATA_STATEMENTS", "MAX_OUTPUT_CHARS"]
 
+MAX_OUTPUT_CHARS = 1_000_000
+"""Outputs longer than this are refused (the statement parser's own cap is 100,000)."""
 DATA_STATEMENTS = ("def", "abbrev", "instance")
 """Declarations read as the statement when the output has no theorem (as the parser does)."""
 
@@ -64,9 +67,19 @@ def extract(text: str, *, theorem: str | None = None,
         ``status`` ``ok`` with the theorem, its context and what was left out; ``invalid``
         (not Lean 4, recognised with confidence) or ``error`` (nothing to score) with the
         positioned ``problem``.
+
+    Raises
+    ------
+    TypeError
+        if ``text`` is not a string.
+    transted.errors.ResourceLimitError
+        for an output over :data:`MAX_OUTPUT_CHARS`.
     """
     if not isinstance(text, str):
         raise TypeError(f"`text` must be a string, got {type(text).__name__}")
+    if len(text) > MAX_OUTPUT_CHARS:
+        raise ResourceLimitError(f"output of {len(text)} characters exceeds the cap of "
+                                 f"{MAX_OUTPUT_CHARS}")
     if not text.strip():
         return Extraction(status="error", reason="the output is empty",
                           problem=problem_at(text, 0, "the output is empty", None))

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from transted.extraction.commands import (
     CLOSERS,
+    CLOSES,
     OPENERS,
     Command,
     LexProblem,
@@ -35,7 +36,7 @@ from transted.opt.lexer import Token
 from transted.opt.notation import load_notation
 
 __all__ = ["bracket_problem", "theorem_problem", "context_problem", "lean3_problem",
-           "proof_warnings", "problem_at"]
+           "lex_problem", "proof_warnings", "problem_at"]
 
 LEAN3_LIBRARY_DIRS = ("data", "analysis", "algebra", "topology", "tactic", "order", "logic",
                       "number_theory", "linear_algebra", "measure_theory", "ring_theory",
@@ -46,7 +47,6 @@ _TERM_EXPECTED_PUNCT = {",", ":", "=>", "↦", "∀", "∃", "∃!", "∑", "∏
                         "λ", "Π", "⨆", "⨅", "←", "<-", "@"}
 _TERM_EXPECTED_WORDS = {"fun", "λ", "forall", "exists", "if", "then", "else", "let", "have",
                         "show", "from"}
-_CLOSES = {"⌋₊": "⌋", "⌉₊": "⌉"}
 
 
 @lru_cache(maxsize=1)
@@ -74,7 +74,7 @@ def bracket_problem(text: str, tokens: tuple[Token, ...], end: int) -> Problem |
         if tok.text in OPENERS:
             stack.append(tok)
         elif tok.text in CLOSERS:
-            want = _CLOSES.get(tok.text, tok.text)
+            want = CLOSES.get(tok.text, tok.text)
             if not stack or OPENERS[stack[-1].text] != want:
                 opened = f"'{stack[-1].text}' opened at {_where(text, stack[-1])}" if stack else "nothing"
                 return problem_at(text, tok.start, f"'{tok.text}' closes {opened}",
@@ -197,9 +197,12 @@ def proof_warnings(text: str, command: Command, sig: Signature,
     if body and bracket_problem(text, body, command.end) is not None:
         warnings.append("the proof is cut off or unbalanced; it is dropped, the statement is "
                         "complete")
-    for p in problems:
-        if sig.body is not None and p.offset > command.tokens[sig.end - 1].end:
-            span = span_at(text, p.offset, p.offset)
-            warnings.append(f"{p.reason} at line {span.line}, column {span.column} after the "
-                            "statement (ignored)")
+    after = [p for p in problems
+             if sig.body is not None and p.offset > command.tokens[sig.end - 1].end]
+    chars = [p for p in after if p.kind == "invalid-character"]
+    for p in [p for p in after if p.kind != "invalid-character"] + chars[:1]:
+        span = span_at(text, p.offset, p.offset)
+        more = f" (and {len(chars) - 1} more)" if p in chars and len(chars) > 1 else ""
+        warnings.append(f"{p.reason} at line {span.line}, column {span.column}{more} after the "
+                        "statement (ignored)")
     return warnings
