@@ -119,3 +119,12 @@ def test_many_invalid_characters_give_one_warning():
     assert got.status == "ok"
     assert got.warnings == ("unexpected control or invalid character U+0001 at line 2, "
                             "column 6 (and 999 more) after the statement (ignored)",)
+
+
+@pytest.mark.parametrize("text", [
+    "theorem t (assume : Prop) (h : assume) : assume := h",  # a binder named `assume`
+    "theorem t (f : ℕ → ℕ) (h : f = fun | 0 => 1 | _ => 2) : f 0 = 1 := by simp [h]",
+    "theorem t (g : ℕ → ℕ × ℕ) (h : g = fun n => (n, n)) : g 1 = (1, 1) := by simp [h]",
+])
+def test_lean4_that_resembles_lean3_is_not_invalid(text):
+    assert extract(text).status == "ok"

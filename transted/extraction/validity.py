@@ -25,11 +25,13 @@ from functools import lru_cache
 from transted.extraction.commands import (
     CLOSERS,
     CLOSES,
+    DECLARATION_KEYWORDS,
     OPENERS,
     Command,
     LexProblem,
     Signature,
     first_on_line,
+    read_signature,
 )
 from transted.extraction.model import InvalidKind, Problem, span_at
 from transted.opt.lexer import Token
@@ -149,8 +151,9 @@ def lean3_problem(text: str, code: str, commands: list[Command], fence_langs: li
             for tok in command.tokens[command.head + 1:]:
                 if tok.text.split(".")[0] in LEAN3_LIBRARY_DIRS and "." in tok.text:
                     return _lean3(text, tok, f"`import {tok.text}` is a Lean 3 mathlib module")
-        for i, tok in enumerate(command.tokens):
-            after_assign = i > 0 and command.tokens[i - 1].text == ":="
+        body = command.tokens[_body_start(code, command):]
+        for i, tok in enumerate(body):
+            after_assign = i > 0 and body[i - 1].text == ":="
             if tok.text == "begin" and (after_assign or first_on_line(code, tok)):
                 return _lean3(text, tok, "a `begin … end` proof (Lean 3)")
             if tok.text == "assume" and tok.kind == "ident":
@@ -159,6 +162,13 @@ def lean3_problem(text: str, code: str, commands: list[Command], fence_langs: li
         if lam is not None:
             return _lean3(text, lam, f"`{lam.text} x, …` (Lean 3; Lean 4 writes `fun x => …`)")
     return None
+
+
+def _body_start(code: str, command: Command) -> int:
+    """Index of a declaration's ``:=`` (proof-only Lean 3 words are looked for from there)."""
+    if command.keyword not in DECLARATION_KEYWORDS:
+        return len(command.tokens)
+    return read_signature(code, command).end
 
 
 def _lean3(text: str, tok: Token, what: str) -> Problem:
