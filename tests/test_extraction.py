@@ -1,0 +1,130 @@
+"""Unit tests of transted.extraction: the API, positions, the header it builds, and the rules
+that decide between invalid and error."""
+
+from __future__ import annotations
+
+import pytest
+
+from transted.errors import ParseError
+from transted.extraction import Extraction, extract, same_name
+from transted.extraction.regions import find_regions, looks_like_prose
+
+
+def test_rejects_non_string():
+    with pytest.raises(TypeError, match="`text`"):
+        extract(b"theorem foo : True := trivial")  # type: ignore[arg-type]
+
+
+def test_result_is_a_frozen_model_that_round_trips():
+    got = extract("open Real in\ntheorem t : sqrt 4 = 2 := by sorry")
+    again = Extraction.model_validate_json(got.model_dump_json())
+    assert again == got
+    with pytest.raises(ValueError):
+        got.status = "error"  # type: ignore[misc]
+
+
+def test_header_joins_base_and_context_in_order():
+    got = extract("import Mathlib\nopen Real in\ndef g (x : ℝ) : ℝ := sqrt x\n"
+                  "set_option maxHeartbeats 0 in\ntheorem t : g 4 = 2 := sorry")
+    assert got.header("open Nat\n") == ("open Nat\nimport Mathlib\ndef g (x : ℝ) : ℝ := sqrt x\n"
+                                        "set_option maxHeartbeats 0")
+    assert [c.only_next for c in got.context] == [False, False, True]
+    assert extract("theorem t : True := trivial").header(None) is None
+
+
+def test_full_name_and_namespace():
+    got = extract("namespace A.B\nsection\ntheorem t : True := trivial\nend\nend A.B")
+    assert got.theorem is not None
+    assert (got.theorem.name, got.theorem.full_name) == ("t", "A.B.t")
+    assert [d.namespace for d in got.context] == ["A.B", "A.B"]
+
+
+def test_unbalanced_end_is_a_warning_not_an_error():
+    got = extract("end Foo\ntheorem t : True := trivial")
+    assert got.status == "ok"
+    assert got.warnings == ("`end Foo` closes no section or namespace",)
+
+
+def test_requested_name_missing_lists_what_was_found():
+    got = extract("theorem a : True := trivial\nlemma b : True := trivial", theorem="c")
+    assert got.status == "error" and got.problem is not None
+    assert got.problem.reason == "no theorem named 'c' in the output (found: a, b)"
+
+
+@pytest.mark.parametrize("a,b,same", [("foo", "foo", True), ("N.foo", "foo", True),
+                                      ("foo", "M.N.foo", True), ("foo", "barfoo", False),
+                                      ("foo", "foo.bar", False)])
+def test_same_name(a, b, same):
+    assert same_name(a, b) is same
+    assert same_name(b, a) is same
+
+
+def test_truncation_position_points_at_the_end():
+    text = "theorem t (x : ℕ)\n    (h : x ="
+    got = extract(text)
+    assert got.status == "invalid" and got.problem is not None
+    assert (got.problem.line, got.problem.column) == (2, 13)
+    assert "'(' opened at line 2, column 5" in got.problem.reason
+    assert isinstance(got.problem.to_error(text), ParseError)
+
+
+@pytest.mark.parametrize("text", [
+    "theorem t : ∀ᶠ n in Filter.atTop, 0 < n",     # a notation our parser lacks
+    "theorem t : \\forall x : ℕ, 0 ≤ x",          # not Lean, but not recognisably so
+    "theorem t : (x : ℕ) → x ∈ {y | y ≥ 0}",        # brackets balanced, ends in a term
+])
+def test_unknown_syntax_is_not_invalid(text):
+    got = extract(text)
+    assert got.status == "ok" and got.problem is None
+
+
+def test_invalid_character_in_the_statement_is_an_error():
+    got = extract("theorem t : 1 = \x01 1 := rfl")
+    assert got.status == "error" and got.problem is not None and got.problem.kind is None
+    assert "U+0001" in got.problem.reason
+
+
+def test_invalid_character_after_the_statement_is_a_warning():
+    got = extract("theorem t : 1 = 1 := by\n  rfl \x01")
+    assert got.status == "ok"
+    assert any("U+0001" in w for w in got.warnings)
+
+
+def test_regions_blank_prose_but_keep_offsets():
+    text = "Here it is:\n\n```lean\ntheorem t : True := trivial\n```\nDone."
+    regions = find_regions(text)
+    assert len(regions.code) == len(text)
+    assert regions.code.strip() == "theorem t : True := trivial"
+    assert [r[0] for r in regions.prose] == ["preamble", "trailing"]
+
+
+@pytest.mark.parametrize("line,prose", [
+    ("This theorem states that x is positive", True), ("Explanation:", True),
+    ("- a bullet", True), ("### Heading", True), ("Icc 0 1", False),
+    ("IsOpen U ∧ IsClosed U", False), ("Nat.succ_le_of_lt h", False), ("x = 1 := rfl", False),
+])
+def test_looks_like_prose(line, prose):
+    assert looks_like_prose(line) is prose
+
+
+def test_output_over_the_cap_is_refused():
+    from transted.errors import ResourceLimitError
+    from transted.extraction.extract import MAX_OUTPUT_CHARS
+    with pytest.raises(ResourceLimitError, match="exceeds the cap"):
+        extract("x" * (MAX_OUTPUT_CHARS + 1))
+
+
+def test_many_invalid_characters_give_one_warning():
+    got = extract("theorem t : 1 = 1 := by\n  rfl" + "\x01" * 1000)
+    assert got.status == "ok"
+    assert got.warnings == ("unexpected control or invalid character U+0001 at line 2, "
+                            "column 6 (and 999 more) after the statement (ignored)",)
+
+
+@pytest.mark.parametrize("text", [
+    "theorem t (assume : Prop) (h : assume) : assume := h",  # a binder named `assume`
+    "theorem t (f : ℕ → ℕ) (h : f = fun | 0 => 1 | _ => 2) : f 0 = 1 := by simp [h]",
+    "theorem t (g : ℕ → ℕ × ℕ) (h : g = fun n => (n, n)) : g 1 = (1, 1) := by simp [h]",
+])
+def test_lean4_that_resembles_lean3_is_not_invalid(text):
+    assert extract(text).status == "ok"
