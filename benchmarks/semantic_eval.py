@@ -26,9 +26,9 @@ import numpy as np
 
 import transted.search.engine as engine
 from transted.errors import TranstedError
-from transted.evaluate.agreement import agreement_score
-from transted.evaluate.labels import gold_labels
-from transted.evaluate.threshold import cross_validated_predictions, predict, select_threshold
+from transted.evaluation.agreement import agreement_score
+from transted.evaluation.labels import gold_labels
+from transted.evaluation.threshold import cross_validated_predictions, predict, select_threshold
 from transted.metrics.ted import TEDSimilarity
 from transted.metrics.transted import TransTEDSimilarity
 from transted.opt.node import Node

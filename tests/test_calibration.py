@@ -1,4 +1,5 @@
-"""The shipped decision rule, verdicts, evidence override, grouped CV folds, abstention."""
+"""The threshold-derivation procedure, the shipped file against it, grouped CV folds, the
+default threshold mode with evidence and abstention."""
 
 from __future__ import annotations
 
@@ -7,15 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from eval_helpers import labelled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transted.evaluate.decision import data_digest, derive_threshold, source_balanced_accuracy
-from transted.evaluate.labels import problem_group
-from transted.evaluate.threshold import cross_validated_predictions, grouped_folds
-from transted.metrics.decision import THRESHOLDS_FILE, load_rules, make_verdict
+from transted.calibration.procedure import data_digest, derive_threshold, source_balanced_accuracy
+from transted.evaluation.labels import problem_group
+from transted.evaluation.threshold import cross_validated_predictions, grouped_folds
 from transted.metrics.registry import get_metric
 from transted.pairs import read_pairs
+from transted.verdict.rules import THRESHOLDS_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT / "tests/data/gted/proofnet.jsonl"
@@ -47,18 +49,6 @@ def test_balanced_accuracy_is_not_decided_by_the_larger_source():
     # both sources weigh the same, so neither wins outright
     value = source_balanced_accuracy(s, y, src, [0.45, 0.7])
     assert value.tolist() == [0.75, 0.75]
-
-
-def test_verdicts_and_evidence_override():
-    assert make_verdict(0.8, binary=False, threshold=0.7) == ("equivalent", "threshold")
-    assert make_verdict(0.6, binary=False, threshold=0.7) == ("not-equivalent", "threshold")
-    assert make_verdict(None, binary=False, threshold=0.7) == (None, None)
-    assert make_verdict(0.9, binary=False, threshold=None) == (None, None)
-    assert make_verdict(0.0, binary=True, threshold=None) == ("not-equivalent", "binary")
-    assert make_verdict(0.1, binary=False, threshold=0.7, evidence="proved") == \
-        ("equivalent", "evidence")
-    assert make_verdict(0.99, binary=False, threshold=0.7, evidence="refuted") == \
-        ("not-equivalent", "evidence")
 
 
 @settings(max_examples=60, deadline=None)
@@ -94,20 +84,12 @@ def test_dev_cv_folds_keep_pairs_of_one_reference_together():
     assert used.tolist() == [0.5, 0.5, 0.5, 0.5]  # the midpoint learnt from the other group
 
 
-def test_signature_carries_the_threshold_field():
-    for name in ("ted", "bleu", "transted"):
-        sig = str(get_metric(name).signature)
-        rule = load_rules().get(name)
-        assert f"|threshold:{rule.field()}" in sig if rule else "|threshold:none" in sig
-    assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
-
-
 def test_shipped_rules_match_the_shipped_data_and_metrics():
     """The file was derived from the data in the repository and for today's metrics;
     if this fails, re-run `python benchmarks/derive_thresholds.py`."""
     content = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
     data = content["data"]
-    from transted.evaluate.perturb_lean import GENERATOR_VERSION
+    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
 
     assert data["digest"] == data_digest([DEV, *STATEMENTS], GENERATOR_VERSION,
                                          str(data["seed"]), str(data["per_kind"]))
@@ -116,20 +98,10 @@ def test_shipped_rules_match_the_shipped_data_and_metrics():
         assert entry["cv"]["balanced_accuracy"] <= 1.0
 
 
-def test_result_lines_carry_a_verdict():
-    pair = read_pairs(DEV)[0]
-    metric = get_metric("ted")
-    result = metric.score_pair(pair)
-    rule = metric.decision_rule()
-    assert rule is not None
-    want = "equivalent" if result.score >= rule.threshold else "not-equivalent"
-    assert (result.verdict, result.decided_by) == (want, "threshold")
-
-
 @pytest.mark.slow
 def test_shipped_thresholds_equal_the_procedure(tmp_path):
     """Re-derive ted and bleu (transted is too slow for the test suite) and compare."""
-    from transted.evaluate.derive import derive_thresholds
+    from transted.calibration.derive import derive_thresholds
 
     content = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
     data = content["data"]
@@ -140,7 +112,7 @@ def test_shipped_thresholds_equal_the_procedure(tmp_path):
 
 
 def _evaluation(scores, evidence=None, default=None):
-    from transted.evaluate.harness import MetricEvaluation
+    from transted.evaluation.harness import MetricEvaluation
 
     s = np.array(scores, dtype=float)
     errors = {str(i): "boom" for i, v in enumerate(scores) if v is None or np.isnan(v)}
@@ -149,13 +121,13 @@ def _evaluation(scores, evidence=None, default=None):
 
 
 def test_default_mode_evidence_and_abstention():
-    from transted.evaluate.harness import EvalConfig, evaluate_metric
+    from transted.evaluation.harness import EvalConfig, evaluate_metric
 
     labels = np.array([True, True, False, False, True])
     scores = [0.9, 0.4, 0.3, 0.8, np.nan]
     ev = evaluate_metric(_evaluation(scores, [None, "proved", None, None, None], default=0.5),
-                         labels, EvalConfig(threshold_mode="default", n_boot=10),
-                         groups=["a", "a", "b", "c", "d"])
+                         labelled(labels, groups=["a", "a", "b", "c", "d"]),
+                         EvalConfig(threshold_mode="default", n_boot=10))
     # threshold 0.5: T F F T F; evidence flips pair 1 to T; the NaN pair is negative
     assert ev.predictions.tolist() == [True, True, False, True, False]
     assert ev.threshold == 0.5 and ev.n_evidence == 1
@@ -168,8 +140,8 @@ def test_default_mode_evidence_and_abstention():
 
 
 def test_default_mode_without_a_rule_reports_no_numbers():
-    from transted.evaluate.harness import EvalConfig, evaluate_metric
+    from transted.evaluation.harness import EvalConfig, evaluate_metric
 
-    ev = evaluate_metric(_evaluation([0.2, 0.9]), np.array([False, True]),
+    ev = evaluate_metric(_evaluation([0.2, 0.9]), labelled([False, True]),
                          EvalConfig(threshold_mode="default", n_boot=10))
     assert ev.agreement is None and ev.status == "no default threshold"

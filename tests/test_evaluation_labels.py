@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import InputError
-from transted.evaluate.labels import gold_labels, parse_positive
+from transted.evaluation.labels import gold_labels, parse_positive
 from transted.pairs import Pair, Statement
 
 S = Statement(statement="theorem a : True")

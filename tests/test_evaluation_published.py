@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transted.evaluate.harness import EvalConfig
-from transted.evaluate.run import run_eval
-from transted.evaluate.threshold import select_threshold
+from transted.api import labelled_pairs
+from transted.evaluation.harness import EvalConfig
+from transted.evaluation.run import run_eval
+from transted.evaluation.threshold import select_threshold
 from transted.pairs import read_pairs
 
 DATA = "tests/data/gted/proofnet.jsonl"
@@ -56,7 +57,7 @@ PUBLISHED = published_table()
 @pytest.fixture(scope="module")
 def summary(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("published")
-    run = run_eval(DATA, list(ROWS.values()), out, config=EvalConfig(n_boot=50))
+    run = run_eval(labelled_pairs(DATA), list(ROWS.values()), out, config=EvalConfig(n_boot=50))
     return run.summary()["metrics"]
 
 
@@ -98,6 +99,6 @@ def test_gted_rule_reproduces_published_thresholds(row: str, key: str) -> None:
 
 
 def test_published_bleu_equals_our_bleu_row(summary: dict, tmp_path: Path) -> None:
-    ours = run_eval(DATA, ["bleu"], tmp_path, config=EvalConfig(n_boot=10)).summary()["metrics"]
+    ours = run_eval(labelled_pairs(DATA), ["bleu"], tmp_path, config=EvalConfig(n_boot=10)).summary()["metrics"]
     for key in ("tp", "tn", "fp", "fn", "threshold"):
         assert ours["bleu"][key] == summary["published:bleu"][key]

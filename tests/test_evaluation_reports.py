@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import transted
 from transted.cli import get_app
-from transted.evaluate.html import disagreement_ids
+from transted.evaluation.reports.html import disagreement_ids
 
 REF = "theorem a (x y : ℕ) (h : x < y) : x ≤ y := sorry"
 # (id, candidate, expert label). With ted at the fixed threshold 0.5 and identity:
@@ -85,7 +85,7 @@ def test_cli_eval_writes_report(tmp_path):
 
 
 def test_modes_table_when_summary_has_grouped_cv():
-    from transted.evaluate.html import _modes_table
+    from transted.evaluation.reports.html import _modes_table
 
     class Stub:
         def summary(self):

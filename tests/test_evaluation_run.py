@@ -9,13 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from transted.api import labelled_pairs
 from transted.cli import main
 from transted.errors import LeanUnavailable
-from transted.evaluate import run as run_module
-from transted.evaluate.agreement import agreement_score
-from transted.evaluate.harness import EvalConfig
-from transted.evaluate.run import parse_metric_list, run_eval
-from transted.evaluate.threshold import select_threshold
+from transted.evaluation import run as run_module
+from transted.evaluation.agreement import agreement_score
+from transted.evaluation.harness import EvalConfig
+from transted.evaluation.run import parse_metric_list, run_eval
+from transted.evaluation.threshold import select_threshold
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.bleu import ProofNetBLEU
 from transted.pairs import Pair, read_pairs, write_pairs
@@ -32,7 +33,7 @@ def pairs() -> list[Pair]:
 
 
 def test_report_files_and_summary_keys(tmp_path: Path) -> None:
-    run = run_eval(DATA, ["bleu", "identity"], tmp_path, config=FAST)
+    run = run_eval(labelled_pairs(DATA), ["bleu", "identity"], tmp_path, config=FAST)
     for name in ("summary.json", "summary.md", "pairs.csv", "disagreements.md",
                  "kappa_curve.csv", "kappa_curve.png", "scores/bleu.jsonl",
                  "scores/identity.jsonl"):
@@ -63,7 +64,7 @@ def test_report_files_and_summary_keys(tmp_path: Path) -> None:
 
 
 def test_killed_run_resumes(tmp_path: Path, pairs: list[Pair]) -> None:
-    first = run_eval(DATA, ["bleu"], tmp_path, config=FAST).summary()
+    first = run_eval(labelled_pairs(DATA), ["bleu"], tmp_path, config=FAST).summary()
     scores = tmp_path / "scores" / "bleu.jsonl"
     lines = scores.read_text(encoding="utf-8").splitlines(keepends=True)
     scores.write_text("".join(lines[:40]) + lines[40][:25], encoding="utf-8")  # torn write
@@ -72,7 +73,7 @@ def test_killed_run_resumes(tmp_path: Path, pairs: list[Pair]) -> None:
     def progress(metric: str, split: str, n: int):  # noqa: ANN202
         return lambda result, cached: scored.append(cached)
 
-    again = run_eval(DATA, ["bleu"], tmp_path, config=FAST, progress=progress).summary()
+    again = run_eval(labelled_pairs(DATA), ["bleu"], tmp_path, config=FAST, progress=progress).summary()
     assert scored.count(True) == 40 and scored.count(False) == 53
     assert again["metrics"] == first["metrics"]
     assert len(scores.read_text(encoding="utf-8").splitlines()) == 93
@@ -83,7 +84,7 @@ def test_calibrated_threshold_comes_from_dev(tmp_path: Path, pairs: list[Pair]) 
     write_pairs(pairs[:50], dev)
     write_pairs(pairs[50:], test)
     config = EvalConfig(threshold_mode="calibrated", n_boot=20)
-    got = run_eval(test, ["published:gted"], tmp_path / "out", config=config, dev=dev)
+    got = run_eval(labelled_pairs(test), ["published:gted"], tmp_path / "out", config=config, dev=labelled_pairs(dev))
     dev_scores = [p.meta["published_scores"]["gted"] for p in pairs[:50]]
     expected = select_threshold(dev_scores, np.array([p.label for p in pairs[:50]]))
     entry = got.summary()["metrics"]["published:gted"]
@@ -93,7 +94,7 @@ def test_calibrated_threshold_comes_from_dev(tmp_path: Path, pairs: list[Pair]) 
 
 def test_fixed_threshold(tmp_path: Path, pairs: list[Pair]) -> None:
     config = EvalConfig(threshold_mode="fixed", threshold=0.5, n_boot=20)
-    entry = run_eval(DATA, ["published:gted"], tmp_path, config=config).summary()["metrics"]
+    entry = run_eval(labelled_pairs(DATA), ["published:gted"], tmp_path, config=config).summary()["metrics"]
     labels = np.array([p.label for p in pairs])
     verdicts = np.array([p.meta["published_scores"]["gted"] >= 0.5 for p in pairs])
     a = agreement_score(labels, verdicts)
@@ -101,8 +102,8 @@ def test_fixed_threshold(tmp_path: Path, pairs: list[Pair]) -> None:
 
 
 def test_cv_mode_is_not_better_than_oracle(tmp_path: Path) -> None:
-    oracle = run_eval(DATA, ["bleu"], tmp_path / "o", config=FAST).summary()["metrics"]
-    cv = run_eval(DATA, ["bleu"], tmp_path / "c",
+    oracle = run_eval(labelled_pairs(DATA), ["bleu"], tmp_path / "o", config=FAST).summary()["metrics"]
+    cv = run_eval(labelled_pairs(DATA), ["bleu"], tmp_path / "c",
                   config=EvalConfig(threshold_mode="cv", n_boot=20)).summary()["metrics"]
     assert cv["bleu"]["threshold_mode"] == "cv" and cv["bleu"]["cv_folds"] == "leave-one-problem-out"
     assert cv["bleu"]["accuracy"] <= oracle["bleu"]["accuracy"]
@@ -116,7 +117,7 @@ def test_errors_are_counted_and_negative(tmp_path: Path, pairs: list[Pair]) -> N
     data = tmp_path / "broken.jsonl"
     write_pairs(broken, data)
     config = EvalConfig(threshold_mode="fixed", threshold=0.5, n_boot=20)
-    entry = run_eval(data, ["published:gted"], tmp_path / "out",
+    entry = run_eval(labelled_pairs(data), ["published:gted"], tmp_path / "out",
                      config=config).summary()["metrics"]["published:gted"]
     assert entry["n_errors"] == 10 and entry["n"] == 93
     labels = np.array([p.label for p in pairs])
@@ -140,7 +141,7 @@ def test_unavailable_metric_has_no_numbers(tmp_path: Path,
     real = run_module.load_metric
     monkeypatch.setattr(run_module, "load_metric",
                         lambda name: NoLean() if name == "nolean" else real(name))
-    summary = run_eval(DATA, ["nolean", "identity"], tmp_path, config=FAST).summary()
+    summary = run_eval(labelled_pairs(DATA), ["nolean", "identity"], tmp_path, config=FAST).summary()
     entry = summary["metrics"]["nolean"]
     assert entry["status"] == "unavailable" and entry["n_unavailable"] == 93
     assert entry["accuracy"] is None and entry["kappa"] is None and entry["tp"] is None
@@ -161,7 +162,7 @@ def test_config_checks(kwargs: dict, match: str) -> None:
 
 def test_dev_only_with_calibrated(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="`dev`"):
-        run_eval(DATA, ["bleu"], tmp_path, config=FAST, dev=DATA)
+        run_eval(labelled_pairs(DATA), ["bleu"], tmp_path, config=FAST, dev=labelled_pairs(DATA))
 
 
 @pytest.mark.parametrize(("spec", "ok"), [("ted, bleu", ["ted", "bleu"]), ("", None),

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
-from transted.evaluate.threshold import (
+from transted.evaluation.threshold import (
     candidate_thresholds,
     cross_validated_predictions,
-    predict,
     select_threshold,
     sweep,
 )
+from transted.verdict.rules import predict
 
 scores_and_labels = st.integers(2, 30).flatmap(lambda n: st.tuples(
     st.lists(st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0, float("nan")]),
@@ -36,10 +36,6 @@ def test_sweep_counts_match_sklearn(data: tuple[list, list], t: float) -> None:
         warnings.simplefilter("ignore")  # sklearn's notice on constant verdicts
         ref = cohen_kappa_score(y, predict(s, t), labels=[False, True])
     assert (np.isnan(k) and np.isnan(ref)) or k == pytest.approx(ref)
-
-
-def test_predict_convention_and_errors() -> None:
-    assert predict([0.2, 0.5, 0.7, np.nan], 0.5).tolist() == [False, True, True, False]
 
 
 def test_candidates_are_midpoints_plus_ends() -> None:

@@ -1,19 +1,19 @@
-"""Perturbations of paper 001 §3.1 and the sensitivity table (transted.fol.perturb)."""
+"""Perturbations of paper 001 §3.1 and the sensitivity table (transted.sensitivity.fol)."""
 
 from __future__ import annotations
 
 import pytest
 
-from transted.fol.perturb import (
+from transted.fol.syntax import format_formula, parse_formula
+from transted.metrics.registry import get_metric
+from transted.sensitivity.fol import (
     PERTURBATIONS,
     letter_names,
     perturb,
     perturbation_pairs,
-    score_pairs_with,
+    perturbation_scores,
     sensitivity_table,
 )
-from transted.fol.syntax import format_formula, parse_formula
-from transted.metrics.registry import get_metric
 
 
 def show(text: str, kind: str) -> str | None:
@@ -65,7 +65,7 @@ def test_table_averages_and_normalises():
     assert [p.id for p in pairs] == ["0:match", "0:reformat", "0:quantifier",
                                      "1:match", "1:reformat", "1:and_or"]
     assert skipped and skipped[0][0] == "broken ∧"
-    scores = score_pairs_with(pairs, [get_metric("fol-le"), get_metric("fol-bleu")])
+    scores = perturbation_scores(pairs, [get_metric("fol-le"), get_metric("fol-bleu")])
     applied = sensitivity_table(pairs, scores, total=2, over="applied")
     assert applied.applied == {"match": 2, "reformat": 2, "quantifier": 1, "and_or": 1}
     # R(a) ∧ ¬S(a) vs R(a) ∨ ¬S(a): they agree on 2 of 4 rows

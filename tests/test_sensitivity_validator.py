@@ -1,8 +1,8 @@
 """The evidence engine as the sensitivity suite's validator."""
 
-from transted.evaluate.evidence_validator import EvidenceValidator
-from transted.evaluate.perturb_lean import SourceStatement, generate_suite
 from transted.pairs import Pair
+from transted.sensitivity.lean.perturb import SourceStatement, generate_suite
+from transted.sensitivity.validator import EvidenceValidator
 
 
 def _pair(ref: str, cand: str, label: bool, kind: str) -> Pair:

@@ -10,8 +10,8 @@ import numpy as np
 import transted.evidence.decide as decide_mod
 import transted.evidence.refute as refute_mod
 import transted.evidence.smt as smt
-from transted.evaluate.harness import EvalConfig, collect, evaluate_metric
-from transted.evaluate.labels import gold_labels, problem_group
+from transted.evaluation.harness import EvalConfig, collect, evaluate_metric
+from transted.evaluation.labels import gold_labels, problem_group
 from transted.metrics.registry import get_metric
 from transted.pairs import read_pairs
 

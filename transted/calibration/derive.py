@@ -1,10 +1,11 @@
-"""Re-derive ``transted/metrics/thresholds.yaml`` from the labelled data shipped in the repository.
+"""Re-derive ``transted/verdict/thresholds.yaml`` from the labelled data shipped in the repository.
 
 Data: the expert-labelled dev pairs (``tests/data/gted/proofnet.jsonl``) choose the threshold
-(:func:`transted.evaluate.decision.derive_threshold`); the Lean sensitivity suite generated
+(:func:`transted.calibration.procedure.derive_threshold`); the Lean sensitivity suite generated
 from ``tests/data/statements/*.jsonl`` (seeded, at most ``per_kind`` pairs per kind, the
-``identical`` control row left out) is scored and reported at it. Scores stream to ``work/``,
-so a re-run only scores what changed. Grouped cross-validation over the dev pairs (folds never
+``identical`` control row left out) is scored and reported at it. Scores stream to ``work/``
+(one file per metric signature, :func:`transted.batch.score_pairs`), so a re-run of the same
+computation only scores what is missing. Grouped cross-validation over the dev pairs (folds never
 split a problem: pairs sharing a reference statement) shows how well a threshold chosen by the
 same procedure carries to held-out problems.
 """
@@ -18,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from transted.evaluate.decision import PROCEDURE, data_digest, derive_threshold
-from transted.evaluate.labels import problem_group
-from transted.evaluate.threshold import grouped_folds, predict
+from transted.calibration.procedure import PROCEDURE, data_digest, derive_threshold
+from transted.evaluation.labels import problem_group
+from transted.evaluation.threshold import grouped_folds
 from transted.pairs import Pair, read_pairs
+from transted.verdict.rules import predict
 
 __all__ = ["labelled_pool", "derive_thresholds", "write_thresholds"]
 
@@ -31,8 +33,8 @@ SUITE_SOURCE, DEV_SOURCE = "suite", "dev"
 def labelled_pool(dev: str | Path, statements: Sequence[str | Path], *, seed: int = 0,
                   per_kind: int | None = 80) -> tuple[list[Pair], list[str]]:
     """The pooled labelled pairs and the source of each (``dev`` / ``suite``)."""
-    from transted.evaluate.perturb_lean import generate_suite, read_statements
-    from transted.evaluate.sensitivity import sample_per_kind
+    from transted.sensitivity.lean.perturb import generate_suite, read_statements
+    from transted.sensitivity.suite import sample_per_kind
 
     dev_pairs = read_pairs(dev)
     stmts = [s for path in statements for s in read_statements(path)]
@@ -42,28 +44,15 @@ def labelled_pool(dev: str | Path, statements: Sequence[str | Path], *, seed: in
 
 
 def _scores(metric: Any, pairs: list[Pair], work: Path) -> np.ndarray:
-    """Scores of ``pairs``, reusing ``work/<metric>-<base signature digest>.jsonl``."""
-    import json
+    """Scores of ``pairs`` (NaN where the metric failed), streamed to and resumed from
+    ``work/<metric>-<signature digest>.jsonl`` by :func:`transted.batch.score_pairs`."""
+    from transted.batch import score_pairs
 
-    from transted.batch import load_results
-    from transted.metrics.base import pair_hash
-
-    key = hashlib.sha256(str(metric.base_signature).encode()).hexdigest()[:10]
+    key = hashlib.sha256(str(metric.signature).encode()).hexdigest()[:10]
     path = work / f"{metric.name.replace(':', '_')}-{key}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    # the threshold field of the stored signature may predate this derivation: key on the
-    # base signature (file name) and the pair's input hash only
-    done = {r.id: r for r in load_results(path, repair=True)}
-    with path.open("a", encoding="utf-8") as sink:
-        for p in pairs:
-            if p.id in done and done[p.id].input == pair_hash(p):
-                continue
-            result = metric.score_pair(p)
-            sink.write(json.dumps(result.model_dump(), ensure_ascii=False) + "\n")
-            sink.flush()
-            done[p.id] = result
-    return np.array([np.nan if done[p.id].score is None else done[p.id].score for p in pairs],
-                    dtype=float)
+    results = score_pairs(pairs, metric, path)
+    return np.array([np.nan if r.score is None else r.score for r in results], dtype=float)
 
 
 def derive_thresholds(metrics: Sequence[str], *, dev: str | Path,
@@ -77,8 +66,8 @@ def derive_thresholds(metrics: Sequence[str], *, dev: str | Path,
     sources of balanced accuracy, and dev accuracy, of thresholds chosen without the fold) and
     ``suite`` the suite's figures at the shipped threshold.
     """
-    from transted.evaluate.perturb_lean import GENERATOR_VERSION
     from transted.metrics.registry import get_metric
+    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
 
     pairs, sources = labelled_pool(dev, statements, seed=seed, per_kind=per_kind)
     labels = np.array([bool(p.label) for p in pairs])
@@ -110,7 +99,7 @@ def derive_thresholds(metrics: Sequence[str], *, dev: str | Path,
 
 def _grouped_cv(scores: np.ndarray, labels: np.ndarray, src: np.ndarray, groups: list[str],
                 *, folds: int, seed: int) -> dict[str, Any]:
-    from transted.evaluate.decision import source_balanced_accuracy
+    from transted.calibration.procedure import source_balanced_accuracy
 
     fold_of = grouped_folds(labels, groups, folds=folds, seed=seed)
     preds = np.zeros(len(scores), dtype=bool)
@@ -142,10 +131,10 @@ def _at_threshold(scores: np.ndarray, labels: np.ndarray, threshold: float) -> d
 def write_thresholds(content: dict[str, Any], path: str | Path) -> None:
     import yaml
 
-    header = ("# Default decision thresholds (procedure: transted.evaluate.decision); generated by\n"
-              "# benchmarks/derive_thresholds.py — do not edit by hand.\n")
+    header = ("# Default decision thresholds (procedure: transted.calibration.procedure); "
+              "generated by\n# benchmarks/derive_thresholds.py — do not edit by hand.\n")
     Path(path).write_text(header + yaml.safe_dump(content, sort_keys=False, allow_unicode=True),
                           encoding="utf-8")
-    from transted.metrics.decision import load_rules
+    from transted.verdict.rules import load_rules
 
     load_rules.cache_clear()

@@ -1,7 +1,7 @@
 """The procedure that derives each graded metric's shipped threshold.
 
 :func:`derive_threshold` is the procedure and ``benchmarks/derive_thresholds.py`` re-derives
-``transted/metrics/thresholds.yaml`` (read by :mod:`transted.metrics.decision`) from the data
+``transted/verdict/thresholds.yaml`` (read by :mod:`transted.verdict.rules`) from the data
 shipped in the repository; a test checks the file against the procedure.
 
 **Procedure** (:data:`PROCEDURE`): the threshold maximises the balanced accuracy (mean of the
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike
 
-from transted.evaluate.threshold import candidate_thresholds, sweep
+from transted.evaluation.threshold import candidate_thresholds, sweep
 
 __all__ = ["PROCEDURE", "derive_threshold", "source_balanced_accuracy", "data_digest"]
 
@@ -38,7 +38,7 @@ def source_balanced_accuracy(scores: ArrayLike, labels: ArrayLike, sources: Arra
     """Mean over sources of the balanced accuracy of ``score >= t``, for each ``t``.
 
     A source lacking one class contributes the rate of the class it has. NaN scores (the
-    metric failed) count as negative verdicts, as in :mod:`transted.evaluate.threshold`.
+    metric failed) count as negative verdicts, as in :mod:`transted.evaluation.threshold`.
     """
     s = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=bool)

@@ -1,43 +1,33 @@
-"""Agreement of metrics with expert labels, and regression between translator versions.
+"""Agreement of metrics with expert labels (ASSESS §4.1–4.3, Table 3, Fig. 3).
 
-The flow of ``transted eval``: :mod:`~transted.evaluate.run` scores the pairs with each metric
-(streamed by :mod:`transted.batch`), :mod:`~transted.evaluate.labels` reads the expert verdicts,
-:mod:`~transted.evaluate.threshold` turns scores into verdicts, :mod:`~transted.evaluate.agreement`
-measures agreement (scikit-learn, bootstrap intervals), and :mod:`~transted.evaluate.report` /
-:mod:`~transted.evaluate.plot` write the files. :mod:`~transted.evaluate.regress` compares two
-runs of a translator. References: ASSESS §4.1–4.3, Table 3, Fig. 3.
+The flow of ``transted eval``: :mod:`~transted.evaluation.labels` gives each pair its expert
+verdict and problem (:class:`~transted.evaluation.labels.LabelledPairs`, the one home of the
+labels), :mod:`~transted.evaluation.run` scores the pairs with each metric (streamed by
+:mod:`transted.batch`), :mod:`~transted.evaluation.threshold` chooses thresholds (oracle, grouped
+cross-validation), :mod:`~transted.evaluation.agreement` measures agreement (scikit-learn,
+bootstrap intervals) and :mod:`~transted.evaluation.reports` writes the files. Reading pair files
+is the caller's (:func:`transted.api.evaluate`, the CLI).
 """
 
-from transted.evaluate.agreement import Agreement, agreement_score, bootstrap_ci
-from transted.evaluate.harness import EvalConfig, MetricEvaluation
-from transted.evaluate.labels import EPLA_CATEGORIES, gold_labels, parse_positive
-from transted.evaluate.outcome import EvalRun
-from transted.evaluate.regress import Regression, compare_runs, write_regression
-from transted.evaluate.run import run_eval
-from transted.evaluate.threshold import cross_validated_predictions, predict, select_threshold
+from transted.evaluation.agreement import Agreement, agreement_score, bootstrap_ci
+from transted.evaluation.harness import EvalConfig, MetricEvaluation
+from transted.evaluation.labels import EPLA_CATEGORIES, LabelledPairs, gold_labels, parse_positive
+from transted.evaluation.outcome import EvalRun
+from transted.evaluation.run import run_eval
+from transted.evaluation.threshold import cross_validated_predictions, select_threshold
 
 __all__ = [
     "EPLA_CATEGORIES",
     "Agreement",
     "EvalConfig",
     "EvalRun",
+    "LabelledPairs",
     "MetricEvaluation",
-    "Regression",
     "agreement_score",
     "bootstrap_ci",
-    "compare_runs",
     "cross_validated_predictions",
     "gold_labels",
     "parse_positive",
-    "predict",
     "run_eval",
     "select_threshold",
-    "write_regression",
 ]
-
-# `transted.evaluate(pairs, labels=..., metrics=...)` is the API function (transted.api.evaluate)
-import sys as _sys  # noqa: E402
-
-from transted.api import CallablePackage as _CallablePackage  # noqa: E402
-
-_sys.modules[__name__].__class__ = _CallablePackage

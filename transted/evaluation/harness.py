@@ -3,8 +3,9 @@
 Flow of ``transted eval``: :func:`score_metric` streams each metric's results to
 ``OUT/scores/<metric>.jsonl`` through :func:`transted.batch.score_pairs` (a killed run resumes),
 :func:`evaluate_metric` chooses a threshold (``oracle`` / ``calibrated`` / ``fixed`` / ``cv``,
-see :mod:`transted.evaluate.threshold`) and computes agreement with the expert labels
-(:mod:`transted.evaluate.agreement`), and :mod:`transted.evaluate.report` writes the files.
+see :mod:`transted.evaluation.threshold`) and computes agreement with the expert labels of the
+:class:`~transted.evaluation.labels.LabelledPairs` (:mod:`transted.evaluation.agreement`), and
+:mod:`transted.evaluation.reports` writes the files.
 
 A pair whose score is missing (metric error) is counted in ``n_errors`` and predicted
 *negative*: a metric that cannot judge a pair has not accepted it. The same pairs are also
@@ -20,7 +21,6 @@ is positive iff its score is 1.0.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,12 +32,11 @@ from numpy.typing import NDArray
 
 from transted.batch import score_pairs
 from transted.errors import InputError
-from transted.evaluate.agreement import Agreement, agreement_score, bootstrap_ci
-from transted.evaluate.labels import DEFAULT_POSITIVE, parse_positive
-from transted.evaluate.threshold import (
+from transted.evaluation.agreement import Agreement, agreement_score, bootstrap_ci
+from transted.evaluation.labels import DEFAULT_POSITIVE, LabelledPairs, parse_positive
+from transted.evaluation.threshold import (
     ORACLE_RULES,
     cross_validated_predictions,
-    predict,
     select_threshold,
 )
 from transted.evidence.api import evidence_summary
@@ -46,10 +45,10 @@ from transted.metrics.base import Metric, MetricResult
 from transted.outputs import check_output_dir
 from transted.pairs import Pair
 from transted.signature import Signature
+from transted.verdict.rules import apply_evidence, forced_by_evidence, predict
 
 __all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric",
-           "score_metric", "evaluate_metric", "scores_path", "file_digest", "claim_out_dir",
-           "OUT_DIR_MARKER"]
+           "score_metric", "evaluate_metric", "scores_path", "claim_out_dir", "OUT_DIR_MARKER"]
 
 
 @dataclass(frozen=True)
@@ -64,9 +63,9 @@ class EvalConfig:
         ``threshold`` as given; ``cv``: each pair classified with a threshold chosen on the
         other problems (pairs sharing a reference statement share a fold; leave-one-problem-
         out, or ``cv_folds`` seeded grouped folds); ``default``: the metric's shipped
-        threshold (:mod:`transted.metrics.decision`).
+        threshold (:mod:`transted.verdict.rules`).
     oracle_rule : {"accuracy", "gted"}
-        How a best threshold is chosen (see :mod:`transted.evaluate.threshold`).
+        How a best threshold is chosen (see :mod:`transted.evaluation.threshold`).
     n_boot, seed, confidence : bootstrap resamples, RNG seed, interval coverage.
     positive : EPLA categories counted as equivalent when a pair carries one.
     top_disagreements : pairs listed per metric in ``disagreements.md``.
@@ -122,25 +121,20 @@ def default_threshold_mode(*, dev: object = None, threshold: float | None = None
     return "fixed" if threshold is not None else EvalConfig.threshold_mode
 
 
-def file_digest(path: str | Path) -> str:
-    """First 12 hex digits of the file's SHA-256 (names the data set in signatures)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-
-
 OUT_DIR_MARKER = "inputs.json"
 
 
-def claim_out_dir(out: str | Path, data: str | Path, dev: str | Path | None = None, *,
+def claim_out_dir(out: str | Path, data: LabelledPairs, dev: LabelledPairs | None = None, *,
                   resume: bool = True) -> None:
     """Create ``out`` (checked: :func:`~transted.outputs.check_output_dir`) and record which
-    inputs it holds results for, in ``OUT/inputs.json`` (file names and SHA-256 digests).
+    inputs it holds results for, in ``OUT/inputs.json`` (data names and digests).
 
     Re-running into a folder made from other data would mix two data sets' results under
     overlapping ids, so with ``resume`` a folder recorded for other inputs raises
     :class:`InputError`; without ``resume`` the record is replaced.
     """
     out = check_output_dir(out)
-    record = {"data": file_digest(data), "dev": file_digest(dev) if dev is not None else None}
+    record = {"data": data.digest, "dev": dev.digest if dev is not None else None}
     marker = Path(out) / OUT_DIR_MARKER
     if resume and marker.exists():
         try:
@@ -155,8 +149,8 @@ def claim_out_dir(out: str | Path, data: str | Path, dev: str | Path | None = No
                              "--out, or --no-resume to overwrite")
     Path(out).mkdir(parents=True, exist_ok=True)
     marker.write_text(json.dumps({
-        "data": {"path": str(data), "sha256": record["data"]},
-        "dev": {"path": str(dev), "sha256": record["dev"]} if dev is not None else None,
+        "data": {"path": data.name, "sha256": record["data"]},
+        "dev": {"path": dev.name, "sha256": record["dev"]} if dev is not None else None,
     }, indent=1) + "\n", encoding="utf-8")
 
 
@@ -275,25 +269,26 @@ def collect(name: str, signature: str, results: Sequence[MetricResult],
                             evidence_detail=[r.details.get("evidence_detail") for r in results])
 
 
-def evaluate_metric(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig, *,
-                    dev: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None,
-                    groups: Sequence[str] | None = None) -> MetricEvaluation:
+def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig, *,
+                    dev: tuple[NDArray[np.float64], LabelledPairs] | None = None
+                    ) -> MetricEvaluation:
     """Choose the threshold, predict, and fill in agreement and intervals (in place).
 
-    ``groups`` (the problem of each pair) makes ``cv`` folds grouped; without it every pair
-    is its own problem.
+    ``ev`` holds a metric's scores of ``data``'s pairs; ``dev`` the same metric's scores of
+    the dev pairs (``calibrated`` mode). ``cv`` folds keep each problem of ``data.groups``
+    together.
     """
     if ev.status == "unavailable":
         ev.threshold_mode = "unavailable"
         return ev
-    groups = list(groups) if groups is not None else [str(i) for i in range(len(labels))]
+    labels = data.labels
     if ev.binary:
         ev.threshold, ev.threshold_mode = 0.5, "binary"
         ev.predictions = predict(ev.scores, 0.5)
     elif config.threshold_mode == "cv":
         ev.predictions, ev.fold_thresholds = cross_validated_predictions(
             ev.scores, labels, rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed,
-            groups=groups)
+            groups=data.groups)
         ev.threshold, ev.threshold_mode = float(np.median(ev.fold_thresholds)), "cv"
     elif config.threshold_mode == "default" and ev.default_threshold is None:
         ev.threshold_mode = "no default"
@@ -311,25 +306,13 @@ def evaluate_metric(ev: MetricEvaluation, labels: NDArray[np.bool_], config: Eva
                                 confidence=config.confidence)
     ev.abstain = abstention(ev, labels)
     if not ev.binary:
-        ev.modes = mode_comparison(ev, labels, config, groups)
+        ev.modes = mode_comparison(ev, data, config)
     return ev
 
 
 def evidence_kinds(ev: MetricEvaluation) -> list[str]:
     """Per pair ``proved``/``refuted``/``none`` (a metric without evidence: all ``none``)."""
-    return [e if e in ("proved", "refuted") else "none" for e in ev.evidence]
-
-
-def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]
-                   ) -> tuple[NDArray[np.bool_], int]:
-    """Definite evidence overrides a verdict: ``proved`` → True, ``refuted`` → False."""
-    out = predictions.copy()
-    n = 0
-    for i, e in enumerate(evidence):
-        if e in ("proved", "refuted"):
-            out[i] = e == "proved"
-            n += 1
-    return out, n
+    return [str(e) if forced_by_evidence(e) is not None else "none" for e in ev.evidence]
 
 
 def abstention(ev: MetricEvaluation, labels: NDArray[np.bool_]) -> dict[str, object]:
@@ -343,10 +326,11 @@ def abstention(ev: MetricEvaluation, labels: NDArray[np.bool_]) -> dict[str, obj
     return out
 
 
-def mode_comparison(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig,
-                    groups: Sequence[str]) -> dict[str, dict[str, object]]:
+def mode_comparison(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig
+                    ) -> dict[str, dict[str, object]]:
     """Oracle, grouped-cv and default figures of one graded metric, whatever the mode."""
     out: dict[str, dict[str, object]] = {}
+    labels, groups = data.labels, data.groups
     t = select_threshold(ev.scores, labels, rule=config.oracle_rule)
     out["oracle"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
     if len(set(groups)) >= 2:
@@ -366,7 +350,7 @@ def _figures(labels: NDArray[np.bool_], preds: NDArray[np.bool_], t: float) -> d
 
 
 def _threshold(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig,
-               dev: tuple[NDArray[np.float64], NDArray[np.bool_]] | None) -> float:
+               dev: tuple[NDArray[np.float64], LabelledPairs] | None) -> float:
     if config.threshold_mode == "default":
         return float(ev.default_threshold)  # type: ignore[arg-type]  # checked by the caller
     if config.threshold_mode == "fixed":
@@ -374,12 +358,13 @@ def _threshold(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConf
     if config.threshold_mode == "calibrated":
         if dev is None:
             raise ValueError(f"metric {ev.name!r}: threshold_mode 'calibrated' needs dev scores")
-        if dev[1].all() or not dev[1].any():
+        dev_scores, dev_labels = dev[0], dev[1].labels
+        if dev_labels.all() or not dev_labels.any():
             # refused, not warned: a threshold tuned on one class puts every pair on one side
             # (the lowest or above the highest dev score), whatever the metric.
-            kind = "positive" if not dev[1].any() else "negative"
+            kind = "positive" if not dev_labels.any() else "negative"
             raise InputError(f"the dev set has no {kind} labels (positive = "
                              f"{', '.join(config.positive)}); a threshold cannot be calibrated on "
                              "it — give a dev set with both kinds of pairs")
-        return select_threshold(dev[0], dev[1], rule=config.oracle_rule)
+        return select_threshold(dev_scores, dev_labels, rule=config.oracle_rule)
     return select_threshold(ev.scores, labels, rule=config.oracle_rule)

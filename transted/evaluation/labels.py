@@ -13,19 +13,27 @@ EPLA (ASSESS §4.1) annotates each pair with one of five categories:
 ASSESS counts (a) and (b) as equivalent; a human-in-the-loop setting may accept (a)–(d).
 A pair that carries ``meta.epla_category`` is labelled by whether its category is in the
 chosen positive set; otherwise its boolean ``label`` is used.
+
+:class:`LabelledPairs` is the one home of an evaluation's labels: the pairs, each pair's expert
+verdict and problem, and the name and digest that identify the data set in reports and
+signatures. The evaluation takes it; reading it from a file is the caller's business.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
 from transted.errors import InputError
-from transted.pairs import Pair
+from transted.pairs import Pair, dump_pair
 
-__all__ = ["EPLA_CATEGORIES", "DEFAULT_POSITIVE", "parse_positive", "gold_labels", "problem_group"]
+__all__ = ["EPLA_CATEGORIES", "DEFAULT_POSITIVE", "parse_positive", "gold_labels", "problem_group",
+           "LabelledPairs", "pairs_digest"]
 
 EPLA_CATEGORIES = ("a", "b", "c", "d", "e")
 DEFAULT_POSITIVE = ("a", "b")
@@ -78,3 +86,55 @@ def problem_group(pair: Pair) -> str:
         return str(group)
     ref = pair.reference
     return " ".join((ref.header or "").split()) + "\n" + " ".join(ref.statement.split())
+
+
+def pairs_digest(pairs: Iterable[Pair]) -> str:
+    """First 12 hex digits of the SHA-256 of ``pairs`` as a pair file holds them (one
+    :func:`~transted.pairs.dump_pair` line each): the digest of the file they were read from
+    when it was written by :func:`~transted.pairs.write_pairs`."""
+    h = hashlib.sha256()
+    for pair in pairs:
+        h.update((dump_pair(pair) + "\n").encode("utf-8"))
+    return h.hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class LabelledPairs:
+    """Pairs with their expert verdicts: what an evaluation measures agreement on.
+
+    pairs : the pairs, in order
+    labels : the expert verdict of each pair (True = counts as equivalent)
+    positive : the EPLA categories counted as equivalent when labelling
+    groups : the problem of each pair (:func:`problem_group`; cross-validation folds keep a
+        problem together)
+    name : how reports and ``summary.json`` name the data (a file's path, as given)
+    digest : 12 hex digits naming the data in signatures (a file's SHA-256; see
+        :func:`pairs_digest` for pairs in memory)
+    """
+
+    pairs: list[Pair]
+    labels: NDArray[np.bool_]
+    positive: tuple[str, ...]
+    groups: list[str]
+    name: str
+    digest: str
+
+    @classmethod
+    def of(cls, pairs: Sequence[Pair], *, positive: Sequence[str] | None = None,
+           name: str = "pairs", digest: str | None = None) -> LabelledPairs:
+        """Label ``pairs`` (:func:`gold_labels`, ``positive`` default :data:`DEFAULT_POSITIVE`;
+        errors name ``name`` and the pair id); ``digest`` defaults to :func:`pairs_digest`."""
+        items = list(pairs)
+        positive = parse_positive(DEFAULT_POSITIVE if positive is None else positive)
+        return cls(items, gold_labels(items, positive=positive, source=name), positive,
+                   [problem_group(p) for p in items], name,
+                   digest if digest is not None else pairs_digest(items))
+
+    @property
+    def file_name(self) -> str:
+        """The last part of :attr:`name` (titles)."""
+        return Path(self.name).name
+
+    @property
+    def n_positive(self) -> int:
+        return int(self.labels.sum())

@@ -1,7 +1,7 @@
 """The outcome of ``transted eval`` as data (:class:`EvalRun`) and its JSON-safe summary.
 
-Kept apart from :mod:`transted.evaluate.run` (which computes it) and
-:mod:`transted.evaluate.report` (which writes it) so that neither imports the other's caller.
+Kept apart from :mod:`transted.evaluation.run` (which computes it) and
+:mod:`transted.evaluation.reports` (which writes it) so that neither imports the other's caller.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from transted.evaluate.harness import EvalConfig, MetricEvaluation
-from transted.evaluate.labels import problem_group
+from transted.evaluation.harness import EvalConfig, MetricEvaluation
+from transted.evaluation.labels import LabelledPairs
 from transted.pairs import Pair
 
 __all__ = ["EvalRun", "to_json_safe", "KAPPA_CURVE_CSV", "KAPPA_CURVE_PNG"]
@@ -42,16 +42,20 @@ def to_json_safe(value: Any) -> Any:
 class EvalRun:
     """The outcome of :func:`run_eval`: inputs, per-metric evaluations, written files."""
 
-    data: Path
-    pairs: list[Pair]
-    labels: NDArray[np.bool_]
+    data: LabelledPairs
     config: EvalConfig
     evaluations: list[MetricEvaluation]
     signature: str
-    data_digest: str
-    dev: Path | None = None
-    dev_digest: str = ""
+    dev: LabelledPairs | None = None
     files: dict[str, Path] | None = None
+
+    @property
+    def pairs(self) -> list[Pair]:
+        return self.data.pairs
+
+    @property
+    def labels(self) -> NDArray[np.bool_]:
+        return self.data.labels
 
     def summary(self) -> dict[str, object]:
         """The content of ``summary.json``; an undefined value is None (JSON null)."""
@@ -59,12 +63,12 @@ class EvalRun:
             "metrics": {ev.name: ev.summary(self.config) for ev in self.evaluations},
             "eval": {
                 "signature": self.signature,
-                "data": {"path": str(self.data), "sha256": self.data_digest,
-                         "n": len(self.pairs), "n_positive": int(self.labels.sum())},
-                "dev": ({"path": str(self.dev), "sha256": self.dev_digest}
-                        if self.dev else None),
+                "data": {"path": self.data.name, "sha256": self.data.digest,
+                         "n": len(self.data.pairs), "n_positive": self.data.n_positive},
+                "dev": ({"path": self.dev.name, "sha256": self.dev.digest}
+                        if self.dev is not None else None),
                 "threshold_mode": self.config.threshold_mode,
-                "n_problems": len({problem_group(p) for p in self.pairs}),
+                "n_problems": len(set(self.data.groups)),
                 "oracle_rule": self.config.oracle_rule,
                 "positive": list(self.config.positive),
                 "n_boot": self.config.n_boot, "seed": self.config.seed,

@@ -1,7 +1,8 @@
 """Turning graded scores into verdicts: threshold sweeps, oracle and cross-validated choice.
 
-Convention everywhere: a pair is predicted positive (equivalent) iff ``score >= threshold``;
-a pair whose score is missing (metric error) is predicted negative.
+The verdict rule lives in :mod:`transted.verdict.rules` (a pair is predicted equivalent iff
+``score >= threshold``; a pair whose score is missing, a metric error, is predicted negative);
+this module counts it at many thresholds at once (:func:`sweep`) and chooses among them.
 
 Two oracle rules:
 
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from transted.verdict.rules import predict
+
 __all__ = [
     "ORACLE_RULES",
     "Sweep",
@@ -38,7 +41,6 @@ __all__ = [
     "select_threshold",
     "cross_validated_predictions",
     "grouped_folds",
-    "predict",
 ]
 
 ORACLE_RULES = ("accuracy", "gted")
@@ -58,13 +60,6 @@ def _check(scores: ArrayLike, labels: ArrayLike) -> tuple[NDArray[np.float64], N
     if y.dtype != bool:
         raise TypeError(f"`labels` must be bool, got dtype {y.dtype}")
     return s, y
-
-
-def predict(scores: ArrayLike, threshold: float) -> NDArray[np.bool_]:
-    """Verdicts ``score >= threshold``; NaN scores (errors) are negative."""
-    s = np.asarray(scores, dtype=float)
-    with np.errstate(invalid="ignore"):
-        return np.where(np.isnan(s), False, s >= threshold)
 
 
 @dataclass(frozen=True)

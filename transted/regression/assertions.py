@@ -1,4 +1,4 @@
-"""Helpers for translator repositories' own test suites (pytest or plain ``assert``).
+"""``assert_no_regression``: the regression gate for translator repositories' own test suites.
 
 ::
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from transted.evaluate.gate import GateReport, check_regression
+from transted.regression.gate import GateReport, check_regression
 
 __all__ = ["assert_no_regression"]
 
@@ -26,7 +26,7 @@ def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
                          key: str | None = None, n_boot: int = 10000, seed: int = 0,
                          **options: Any) -> GateReport:
     """Raise ``AssertionError`` when ``new_outputs`` score worse than ``old_outputs`` beyond
-    ``max_drop`` (the criteria of :func:`transted.evaluate.gate.check_regression`).
+    ``max_drop`` (the criteria of :func:`transted.regression.gate.check_regression`).
 
     ``references`` is a references file (miniF2F/ProofNet release lines or pair JSONL) and the
     two outputs files are joined to it by ``key`` (:mod:`transted.inputs`); with
@@ -36,8 +36,8 @@ def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
     the gate passes.
     """
     from transted.api import load_metric
-    from transted.evaluate.regress import compare_runs
     from transted.inputs import join_files
+    from transted.regression.compare import compare_runs
 
     m = load_metric(metric, **options)
     if references is None:

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transted.evaluate.harness import load_metric, score_metric, scores_path
-from transted.evaluate.outcome import to_json_safe
+from transted.evaluation.harness import load_metric, score_metric, scores_path
+from transted.evaluation.outcome import to_json_safe
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, read_pairs

@@ -1,6 +1,6 @@
 """Regression gate: does the new translator score worse than the old one beyond a bound?
 
-Two criteria (``fail_on``) over the matched pairs of a :class:`~transted.evaluate.regress.Regression`:
+Two criteria (``fail_on``) over the matched pairs of a :class:`~transted.regression.compare.Regression`:
 
 * ``"worse"``: the mean score over pairs scored in both versions dropped by more than
   ``max_drop`` (``mean(new - old) < -max_drop``), or a pair the old version scored fails to
@@ -27,8 +27,9 @@ from typing import Literal
 
 import numpy as np
 
-from transted.evaluate.regress import PairDelta, Regression
-from transted.evaluate.report import to_json_safe
+from transted.evaluation.outcome import to_json_safe
+from transted.regression.compare import PairDelta, Regression
+from transted.verdict.rules import passes
 
 __all__ = ["FAIL_ON", "Significance", "GateReport", "paired_significance", "check_regression"]
 
@@ -159,7 +160,7 @@ def _verdicts(reg: Regression, threshold: float | None) -> tuple[str, list[tuple
     """(source, [(old equivalent, new equivalent)]) per matched pair."""
     if threshold is not None:
         def eq(score: float | None) -> bool:
-            return score is not None and score >= threshold
+            return score is not None and bool(passes(score, threshold))
         return f"threshold {threshold:g}", [(eq(d.old), eq(d.new)) for d in reg.deltas]
     given = [d for d in reg.deltas if d.old_verdict is not None or d.new_verdict is not None]
     if not given:

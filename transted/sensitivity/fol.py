@@ -36,13 +36,14 @@ from dataclasses import dataclass, field
 from itertools import count
 
 from transted.errors import ParseError, ResourceLimitError
+from transted.executors import score_stream
 from transted.fol.ast import BinOp, Const, Eq, Formula, Func, Not, Pred, Quant, Term
 from transted.fol.syntax import atoms, format_formula, parse_formula
 from transted.metrics.base import Metric
 from transted.pairs import Pair, Statement
 
 __all__ = ["PERTURBATIONS", "perturb", "letter_names", "SensitivityTable", "perturbation_pairs",
-           "sensitivity_table", "score_pairs_with"]
+           "sensitivity_table", "perturbation_scores"]
 
 
 def _map_ops(f: Formula, swap: dict[str, str]) -> Formula:
@@ -303,13 +304,18 @@ def sensitivity_table(pairs: Sequence[Pair], scores: dict[str, dict[str, float |
     return table
 
 
-def score_pairs_with(pairs: Sequence[Pair], metrics: Sequence[Metric],
-                     on_pair: Callable[[], None] | None = None) -> dict[str, dict[str, float | None]]:
-    """``{metric name: {pair id: score or None}}`` (None: the metric recorded an error)."""
-    out: dict[str, dict[str, float | None]] = {m.name: {} for m in metrics}
-    for pair in pairs:
-        for metric in metrics:
-            out[metric.name][pair.id] = metric.score_pair(pair).score
-        if on_pair is not None:
-            on_pair()
+def perturbation_scores(pairs: Sequence[Pair], metrics: Sequence[Metric],
+                        on_result: Callable[[], None] | None = None
+                        ) -> dict[str, dict[str, float | None]]:
+    """``{metric name: {pair id: score or None}}`` (None: the metric recorded an error); each
+    metric scores the pairs through :func:`transted.executors.score_stream` (in this process).
+    ``on_result()`` is called after every scored pair (a progress bar of
+    ``len(pairs) * len(metrics)`` steps)."""
+    out: dict[str, dict[str, float | None]] = {}
+    for metric in metrics:
+        scores = out.setdefault(metric.name, {})
+        for result in score_stream(pairs, metric):
+            scores[result.id] = result.score
+            if on_result is not None:
+                on_result()
     return out

@@ -1,8 +1,8 @@
 """``transted sensitivity``: what each metric sees of the Lean sensitivity suite.
 
-Per metric and per perturbation kind (:mod:`transted.evaluate.perturb_lean`): the number of
+Per metric and per perturbation kind (:mod:`transted.sensitivity.lean.perturb`): the number of
 pairs scored, the mean score, and the share of pairs on the correct side of the metric's
-default decision rule (its shipped threshold, :mod:`transted.metrics.decision`; a verdict
+default decision rule (its shipped threshold, :mod:`transted.verdict.rules`; a verdict
 metric's own answer) — the shape of paper 001's Table 2 with a decision added. Writes
 ``sensitivity.csv`` (``metric,kind,label,n,mean_score,correct_share``), ``sensitivity.md``
 and the heat map ``sensitivity.png`` of the correct shares. Scores stream to
@@ -82,7 +82,7 @@ def _kind(pair: Pair) -> str:
 
 def _ordered_kinds(pairs: Sequence[Pair]) -> list[str]:
     """``identical``, then the generators' order (faithful first), then any other kind."""
-    from transted.evaluate.perturb_lean import GENERATORS
+    from transted.sensitivity.lean.perturb import GENERATORS
 
     order = {k: i for i, k in enumerate(["identical", *GENERATORS])}
     kinds = dict.fromkeys(_kind(p) for p in pairs)
@@ -129,7 +129,7 @@ def run_sensitivity(pairs: Sequence[Pair], metrics: Sequence[Metric], out: str |
     executor : where the pairs are scored (local pool, Ray; None: this process), as for
         :func:`~transted.batch.score_pairs`
     """
-    from transted.evaluate.harness import scores_path
+    from transted.evaluation.harness import scores_path
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -231,13 +231,13 @@ def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric
     (``formal_statement`` + ``header`` per line), score it with the named metrics, write
     ``sensitivity.csv/.md/.png`` and ``discards.json`` into ``out`` (and the pairs to
     ``pairs_out``, with ``<pairs_out>.discards.json``). ``validators`` are passed to
-    :func:`~transted.evaluate.perturb_lean.generate_suite` (e.g.
-    :class:`~transted.evaluate.evidence_validator.EvidenceValidator`); ``executor`` scores
+    :func:`~transted.sensitivity.lean.perturb.generate_suite` (e.g.
+    :class:`~transted.sensitivity.validator.EvidenceValidator`); ``executor`` scores
     the pairs (local pool, Ray), as for :func:`~transted.batch.score_pairs`."""
     import json
 
-    from transted.evaluate.harness import load_metric
-    from transted.evaluate.perturb_lean import (
+    from transted.evaluation.harness import load_metric
+    from transted.sensitivity.lean.perturb import (
         generate_suite,
         read_statements,
         suite_summary,

@@ -1,6 +1,6 @@
 """The semantic-evidence engine as a validator of the sensitivity suite.
 
-Plugged into :func:`transted.evaluate.perturb_lean.generate_suite` (``validators=``). A
+Plugged into :func:`transted.sensitivity.lean.perturb.generate_suite` (``validators=``). A
 generator's label is an argument over the text; the evidence engine checks it where it can:
 
 * a *meaning change* the engine **proves** equivalent (``proved``) did not change the meaning

@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from transted.evaluate.harness import scores_path
+from transted.evaluation.harness import scores_path
+from transted.evaluation.reports.trees import ReportTrees
 
 if TYPE_CHECKING:
-    from transted.evaluate.harness import MetricEvaluation
-    from transted.evaluate.outcome import EvalRun
+    from transted.evaluation.harness import MetricEvaluation
+    from transted.evaluation.outcome import EvalRun
     from transted.opt.node import Node
 
 __all__ = ["REPORT_HTML", "write_html_report", "render_html", "disagreement_ids"]
@@ -88,17 +89,20 @@ def disagreement_ids(run: EvalRun) -> list[str]:
     return [p.id for p, w in zip(run.pairs, wrong, strict=True) if w]
 
 
-def write_html_report(run: EvalRun, out: Path) -> dict[str, Path]:
-    """Write ``OUT/report.html`` (after the plot files, which it inlines)."""
+def write_html_report(run: EvalRun, out: Path, *, trees: ReportTrees | None = None
+                      ) -> dict[str, Path]:
+    """Write ``OUT/report.html`` (after the plot files, which it inlines); ``trees``: the
+    run's pair trees, shared with the other reports."""
     path = Path(out) / REPORT_HTML
-    path.write_text(render_html(run, Path(out)), encoding="utf-8")
+    path.write_text(render_html(run, Path(out), trees=trees), encoding="utf-8")
     return {REPORT_HTML: path}
 
 
-def render_html(run: EvalRun, out: Path) -> str:
+def render_html(run: EvalRun, out: Path, *, trees: ReportTrees | None = None) -> str:
     """The report as one HTML string; ``out`` holds the scores and plot files."""
+    trees = trees if trees is not None else ReportTrees()
     n, n_pos = len(run.pairs), int(run.labels.sum())
-    title = f"Agreement with expert labels: {run.data.name}"
+    title = f"Agreement with expert labels: {run.data.file_name}"
     details = {ev.name: _read_details(scores_path(out, ev.name)) for ev in run.evaluations}
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -111,7 +115,7 @@ def render_html(run: EvalRun, out: Path) -> str:
         f"failed on counts as not equivalent</p>",
         "<h2>Agreement (ASSESS Table 3 layout)</h2>", _summary_table(run), _modes_table(run),
         "<h2>Kappa against threshold</h2>", _plot(out),
-        "<h2>Disagreements with the experts</h2>", _disagreements(run),
+        "<h2>Disagreements with the experts</h2>", _disagreements(run, trees),
         "<h2>Every pair</h2>", _pairs_table(run, details),
         "<h2>Signatures</h2><ul>",
         *[f"<li><code>{escape(ev.signature)}</code></li>" for ev in run.evaluations],
@@ -230,7 +234,7 @@ def _pairs_table(run: EvalRun, details: dict[str, dict[str, dict[str, Any]]]) ->
     return "\n".join(rows) + "</table>"
 
 
-def _disagreements(run: EvalRun) -> str:
+def _disagreements(run: EvalRun, trees: ReportTrees) -> str:
     ids = set(disagreement_ids(run))
     if not ids:
         return "<p>Every metric agrees with the experts on every pair.</p>"
@@ -257,20 +261,19 @@ def _disagreements(run: EvalRun) -> str:
             + '<div class="diff"><div><b>Reference</b><pre>'
             + escape(pair.reference.statement.strip()) + "</pre></div><div><b>Candidate</b><pre>"
             + escape(pair.candidate.statement.strip()) + "</pre></div></div>"
-            + _tree_diff_html(pair) + "</details>")
+            + _tree_diff_html(pair, trees) + "</details>")
     return "\n".join(parts)
 
 
-def _tree_diff_html(pair: Any) -> str:
+def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:
     from transted.errors import TranstedError
-    from transted.metrics.ted import TEDSimilarity
     from transted.search.explain import tree_diff
-    from transted.ted.edits import format_edits
+    from transted.ted.edits import costed_edits, format_edits
 
-    metric = TEDSimilarity()
+    metric = trees.metric
     try:
-        ref, cand = metric.trees(pair)
-        edits = format_edits(metric.costed_edits(pair))
+        ref, cand = trees.of(pair)
+        edits = format_edits(costed_edits(ref, cand, cost=metric.cost_name))
     except (TranstedError, ValueError) as e:
         return f'<p class="bad">No tree diff: {escape(str(e))}</p>'
     left, right = tree_diff(ref, cand)

@@ -1,46 +1,18 @@
-"""Report files of ``transted eval``: a Table 3 look-alike, per-pair scores, disagreements.
-
-``summary.json`` is read by other tools: its per-metric keys are fixed (see
-:meth:`transted.evaluate.harness.MetricEvaluation.summary`) and an undefined value is
-``null``, never ``NaN`` (which is not JSON) and never 0.
-"""
+"""The Markdown files of ``transted eval``: a Table 3 look-alike (``summary.md``) and the pairs
+where metrics and experts disagree most (``disagreements.md``)."""
 
 from __future__ import annotations
 
-import csv
-import json
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from transted.evaluate.harness import MetricEvaluation
-from transted.evaluate.outcome import KAPPA_CURVE_CSV, KAPPA_CURVE_PNG, EvalRun, to_json_safe
+from transted.evaluation.harness import MetricEvaluation
+from transted.evaluation.outcome import EvalRun
+from transted.evaluation.reports.trees import ReportTrees
 
-__all__ = ["write_reports", "summary_markdown"]
-
-def write_reports(run: EvalRun, out: Path) -> dict[str, Path]:
-    """Write every report file into ``out``; returns their paths by kind."""
-    from transted.evaluate.plot import write_kappa_curve
-
-    out.mkdir(parents=True, exist_ok=True)
-    files = {"summary.json": out / "summary.json", "summary.md": out / "summary.md",
-             "pairs.csv": out / "pairs.csv", "disagreements.md": out / "disagreements.md"}
-    files["summary.json"].write_text(
-        json.dumps(to_json_safe(run.summary()), indent=2, ensure_ascii=False, allow_nan=False)
-        + "\n", encoding="utf-8")
-    files["summary.md"].write_text(summary_markdown(run), encoding="utf-8")
-    _write_pairs_csv(run, files["pairs.csv"])
-    files["disagreements.md"].write_text(_disagreements_markdown(run), encoding="utf-8")
-    files.update(write_kappa_curve(
-        run.evaluations, run.labels, out / KAPPA_CURVE_CSV, out / KAPPA_CURVE_PNG,
-        title=f"{run.data.name}: n={len(run.pairs)}, threshold mode {run.config.threshold_mode}"))
-    from transted.evaluate.html import write_html_report
-
-    files.update(write_html_report(run, out))
-    return files
-
+__all__ = ["summary_markdown", "disagreements_markdown", "evidence_line"]
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.2f}%"
@@ -61,7 +33,7 @@ def summary_markdown(run: EvalRun) -> str:
     cfg, n = run.config, len(run.pairs)
     n_pos = int(run.labels.sum())
     lines = [
-        f"# Agreement with expert labels: `{run.data.name}`", "",
+        f"# Agreement with expert labels: `{run.data.file_name}`", "",
         f"{n} pairs ({n_pos} equivalent, {n - n_pos} not); a pair carrying "
         f"`meta.epla_category` counts as equivalent iff it is in ({', '.join(cfg.positive)}).",
         f"Verdict: positive iff score >= threshold; a pair the metric failed on is negative. "
@@ -172,7 +144,8 @@ def _mode_note(run: EvalRun) -> str:
     notes = {
         "oracle": "`oracle`: threshold chosen on these same labels (as ASSESS Table 3 does); "
                   "optimistic.",
-        "calibrated": f"`calibrated`: threshold chosen on the dev file `{run.dev}`.",
+        "calibrated": f"`calibrated`: threshold chosen on the dev file "
+                      f"`{run.dev.name if run.dev is not None else None}`.",
         "fixed": "`fixed`: threshold given by the user.",
         "cv": "`cv`: each pair classified with a threshold chosen without its problem (pairs "
               "sharing a reference statement share a fold; "
@@ -190,24 +163,9 @@ def _mode_note(run: EvalRun) -> str:
     return text + " `binary`: the metric gives verdicts; no threshold is tuned."
 
 
-def _write_pairs_csv(run: EvalRun, path: Path) -> None:
-    header = ["id", "label", "epla_category"]
-    for ev in run.evaluations:
-        header += [f"{ev.name}:score", f"{ev.name}:verdict", f"{ev.name}:error"]
-    with path.open("w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(header)
-        for i, pair in enumerate(run.pairs):
-            row: list[object] = [pair.id, bool(run.labels[i]), pair.meta.get("epla_category", "")]
-            for ev in run.evaluations:
-                score = ev.scores[i]
-                verdict = "" if ev.predictions is None else bool(ev.predictions[i])
-                row += ["" if np.isnan(score) else repr(float(score)), verdict,
-                        ev.errors.get(pair.id, "")]
-            writer.writerow(row)
-
-
-def _disagreements_markdown(run: EvalRun) -> str:
+def disagreements_markdown(run: EvalRun, trees: ReportTrees) -> str:
+    """``disagreements.md``: wrong verdicts per metric, with the costed edits of tree metrics
+    (from ``trees``)."""
     lines = ["# Where the metrics and the experts disagree most", "",
              "Wrong verdicts, farthest from the threshold first (for a verdict metric, in file "
              "order); then pairs the metric could not score.", ""]
@@ -225,14 +183,14 @@ def _disagreements_markdown(run: EvalRun) -> str:
                      f"{len(ev.errors)} pairs without a score.")
         lines.append("")
         for i in shown:
-            lines += _pair_block(run, ev, i)
+            lines += _pair_block(run, ev, i, trees)
         for pid, error in list(ev.errors.items())[: run.config.top_disagreements]:
             lines += [f"- `{pid}`: {error}"]
         lines.append("")
     return "\n".join(lines)
 
 
-def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int) -> list[str]:
+def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int, trees: ReportTrees) -> list[str]:
     pair = run.pairs[i]
     kind = "false positive" if ev.predictions is not None and ev.predictions[i] else \
         "false negative"
@@ -252,21 +210,20 @@ def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int) -> list[str]:
     out += ["Reference:", "```lean", pair.reference.statement.strip(), "```",
             "Candidate:", "```lean", pair.candidate.statement.strip(), "```", ""]
     if ev.name in _TREE_METRICS:
-        out += _edit_lines(pair)
+        out += _edit_lines(pair, trees)
     return out
 
 
 _TREE_METRICS = ("ted", "transted")
 
 
-def _edit_lines(pair: Any) -> list[str]:
+def _edit_lines(pair: Any, trees: ReportTrees) -> list[str]:
     """What differs between the default trees, by cost class (``format_edits``)."""
     from transted.errors import TranstedError
-    from transted.metrics.ted import TEDSimilarity
     from transted.ted.edits import costed_edits, format_edits
 
     try:
-        ref, cand = TEDSimilarity().trees(pair)
+        ref, cand = trees.of(pair)
     except TranstedError as e:  # another field or tree option than the default
         return [f"Costed edits: not shown ({str(e).splitlines()[0]}).", ""]
     lines = format_edits(costed_edits(ref, cand)) or ["none (same tree)"]

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from transted.evaluate.threshold import sweep
+from transted.evaluation.threshold import sweep
 
 if TYPE_CHECKING:
-    from transted.evaluate.harness import MetricEvaluation
+    from transted.evaluation.harness import MetricEvaluation
 
 __all__ = ["curve_thresholds", "metric_thresholds", "write_kappa_curve", "plot_kappa_curve"]
 

@@ -4,7 +4,7 @@
 proposition schema, and the difference is not made immaterial by the rest of the statement
 (the other hypotheses). Each docstring says why the meaning changes and which textual guard
 keeps a change from being immaterial; what a textual guard cannot exclude is left to the
-evidence hook (:data:`transted.evaluate.perturb_lean.Validator`).
+evidence hook (:data:`transted.sensitivity.lean.perturb.Validator`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 import re
 
-from transted.evaluate.lean_rewrites import _fresh, _pick, _replace
-from transted.evaluate.lean_sites import NUMERIC_TYPES, Statement, splice
-from transted.evaluate.lean_spans import Span
+from transted.sensitivity.lean.rewrites import _fresh, _pick, _replace
+from transted.sensitivity.lean.sites import NUMERIC_TYPES, Statement, splice
+from transted.sensitivity.lean.spans import Span
 
 __all__ = ["numeral", "strictness", "reverse_relation", "drop_hypothesis", "add_hypothesis",
            "forall_exists", "and_or", "imp_iff", "negate_conclusion", "change_type",
@@ -216,7 +216,7 @@ def negate_conclusion(st: Statement, rng: random.Random) -> tuple[str, str]:
 
 
 def _whole_operand(st: Statement, c: Span) -> bool:
-    from transted.evaluate.lean_spans import root_split
+    from transted.sensitivity.lean.spans import root_split
 
     return root_split(st.sk, c, st.table) is None
 

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from transted.errors import TranstedError
-from transted.evaluate import lean_changes as ch
-from transted.evaluate import lean_rewrites as rw
-from transted.evaluate.lean_sites import Statement
-from transted.evaluate.lean_spans import skeleton
 from transted.opt import OptOptions, parse_statement
 from transted.pairs import Pair
 from transted.pairs import Statement as Side
+from transted.sensitivity.lean import changes as ch
+from transted.sensitivity.lean import rewrites as rw
+from transted.sensitivity.lean.sites import Statement
+from transted.sensitivity.lean.spans import skeleton
 
 __all__ = ["GENERATOR_VERSION", "GENERATORS", "Generator", "Validator", "Suite",
            "generate_suite", "read_statements", "SourceStatement", "FAITHFUL", "MEANING"]
@@ -52,7 +52,7 @@ class Generator:
     """True = the pair is equivalent by construction."""
     justification: str
     make: Callable[[Statement, random.Random], tuple[str, str]]
-    """Returns (candidate text, detail) or raises :class:`~transted.evaluate.lean_rewrites.Skip`."""
+    """Returns (candidate text, detail) or raises :class:`~transted.sensitivity.lean.rewrites.Skip`."""
 
 
 def _g(kind: str, label: bool, make: Callable[[Statement, random.Random], tuple[str, str]]

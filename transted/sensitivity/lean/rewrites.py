@@ -1,9 +1,9 @@
 """The generators of the Lean sensitivity suite, one function each.
 
-Each takes a :class:`~transted.evaluate.lean_sites.Statement` and a seeded RNG and returns
+Each takes a :class:`~transted.sensitivity.lean.sites.Statement` and a seeded RNG and returns
 ``(candidate text, detail)``, or raises :class:`Skip` with the reason it cannot apply. The
 docstring of each function is its justification (it is what
-:mod:`transted.evaluate.perturb_lean` records and documents).
+:mod:`transted.sensitivity.lean.perturb` records and documents).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from transted.evaluate.lean_sites import Statement, splice
-from transted.evaluate.lean_spans import BINDER_TOKENS, Span
+from transted.sensitivity.lean.sites import Statement, splice
+from transted.sensitivity.lean.spans import BINDER_TOKENS, Span
 
 T = TypeVar("T")
 

@@ -1,6 +1,6 @@
 """Where a Lean statement can be perturbed: hypotheses, relations, arithmetic operators.
 
-A :class:`Statement` wraps the :class:`~transted.evaluate.lean_spans.Skeleton` of one
+A :class:`Statement` wraps the :class:`~transted.sensitivity.lean.spans.Skeleton` of one
 declaration with what the generators ask about it: which binder groups are variables and
 which are hypotheses, each variable's declared type, the relation sites ``lhs R rhs`` of the
 propositions (hypothesis types and the conclusion, descending through ``∧ ∨ → ↔ ¬`` and
@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from transted.evaluate.lean_spans import (
+from transted.opt.notation import NotationTable, load_notation
+from transted.sensitivity.lean.spans import (
     BINDER_TOKENS,
     Group,
     Skeleton,
@@ -21,7 +22,6 @@ from transted.evaluate.lean_spans import (
     strip_parens,
     text_of,
 )
-from transted.opt.notation import NotationTable, load_notation
 
 __all__ = ["Statement", "RelationSite", "ArithSite", "RELATIONS", "LOGIC", "NUMERIC_TYPES",
            "splice"]

@@ -1,6 +1,6 @@
 """Token spans of a Lean 4 declaration, for editing its text in place.
 
-The sensitivity generators (:mod:`transted.evaluate.perturb_lean`) change one thing in a
+The sensitivity generators (:mod:`transted.sensitivity.lean.perturb`) change one thing in a
 statement and keep the rest of the text byte for byte, so a string metric (BLEU) sees only the
 perturbation. Our operator trees do not keep source positions and
 :func:`transted.search.lean_text.to_lean` drops opened namespaces (``Nat.Prime p`` prints as

@@ -1,0 +1,16 @@
+"""Helpers for translator repositories' own test suites (pytest or plain ``assert``).
+
+::
+
+    from transted.testing import assert_no_regression
+
+    def test_translator_did_not_regress():
+        assert_no_regression("refs.jsonl", "outputs_v1.jsonl", "outputs_v2.jsonl",
+                             metric="ted", max_drop=0.01)
+
+The documented import; the gate lives in :mod:`transted.regression`.
+"""
+
+from transted.regression.assertions import assert_no_regression
+
+__all__ = ["assert_no_regression"]
