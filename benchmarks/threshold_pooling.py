@@ -20,8 +20,9 @@ import numpy as np
 
 from transted.calibration.procedure import derive_threshold, source_balanced_accuracy
 from transted.evaluation.labels import gold_labels
-from transted.evaluation.threshold import candidate_thresholds, predict
+from transted.evaluation.threshold import candidate_thresholds
 from transted.pairs import read_pairs
+from transted.verdict.rules import predict
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

@@ -99,3 +99,25 @@ def test_modes_table_when_summary_has_grouped_cv():
            "<td class=n>62.5%</td><td class=n>0.250</td>" in html
     assert "identity" not in html and "Grouped CV" in html
     assert _modes_table(type("S", (), {"summary": lambda self: {"metrics": {}}})()) == ""
+
+
+def test_each_pairs_trees_are_parsed_once_per_report_run(run, tmp_path, monkeypatch):
+    from collections import Counter
+
+    from transted.evaluation.reports.writer import write_reports
+    from transted.metrics.ted import TEDSimilarity
+
+    parsed: Counter[str] = Counter()
+    real = TEDSimilarity.trees
+
+    def counting(self, pair, **kwargs):
+        parsed[pair.id] += 1
+        return real(self, pair, **kwargs)
+
+    monkeypatch.setattr(TEDSimilarity, "trees", counting)
+    files = write_reports(run, tmp_path)
+    # swap<1>: ted's disagreement, drawn in disagreements.md and report.html (twice there:
+    # the tree diff and its costed edits); renamed: identity's, drawn in report.html only
+    assert dict(parsed) == {"swap<1>": 1, "renamed": 1}
+    assert "Costed edits" in files["disagreements.md"].read_text(encoding="utf-8")
+    assert files["report.html"].read_text(encoding="utf-8").count("Costed edits") == 2

@@ -8,14 +8,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import typer
 
 from transted.api import labelled_pairs
 from transted.cli import main
+from transted.cli.options import metric_list
 from transted.errors import LeanUnavailable
 from transted.evaluation import run as run_module
 from transted.evaluation.agreement import agreement_score
 from transted.evaluation.harness import EvalConfig
-from transted.evaluation.run import parse_metric_list, run_eval
+from transted.evaluation.run import run_eval
 from transted.evaluation.threshold import select_threshold
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.bleu import ProofNetBLEU
@@ -168,11 +170,12 @@ def test_dev_only_with_calibrated(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("spec", "ok"), [("ted, bleu", ["ted", "bleu"]), ("", None),
                                           ("bleu,bleu", None)])
 def test_metric_list(spec: str, ok: list | None) -> None:
+    # the one parser of metric lists is the CLI's (-m / --metrics)
     if ok is None:
-        with pytest.raises(ValueError, match="`metrics`"):
-            parse_metric_list(spec)
+        with pytest.raises(typer.BadParameter, match="metric name|more than once"):
+            metric_list([spec])
     else:
-        assert parse_metric_list(spec) == ok
+        assert metric_list([spec]) == ok
 
 
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

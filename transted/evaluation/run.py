@@ -25,21 +25,9 @@ from transted.evaluation.reports.writer import write_reports
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 
-__all__ = ["run_eval", "parse_metric_list"]
+__all__ = ["run_eval"]
 
 Progress = Callable[[str, str, int], Callable[[MetricResult, bool], None] | None]
-
-
-def parse_metric_list(spec: str) -> list[str]:
-    """``"ted, bleu,identity"`` → ``["ted", "bleu", "identity"]``; empty or repeated names
-    raise ``ValueError``."""
-    names = [s.strip() for s in spec.split(",") if s.strip()]
-    if not names:
-        raise ValueError("`metrics` is empty; give a comma-separated list such as 'ted,bleu'")
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise ValueError(f"`metrics` names {', '.join(repeated)} more than once")
-    return names
 
 
 def run_eval(data: LabelledPairs, metrics: Sequence[str | Metric], out: str | Path, *,

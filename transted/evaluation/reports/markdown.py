@@ -152,6 +152,7 @@ def _mode_note(run: EvalRun) -> str:
               + (f"{run.config.cv_folds} seeded grouped folds" if run.config.cv_folds
                  else "leave-one-problem-out") + "); the median and range of those "
               "thresholds are shown.",
+        # the text predates the move of the file to transted/verdict/; kept: outputs unchanged
         "default": "`default`: the metric's shipped threshold (`transted/metrics/"
                    "thresholds.yaml`, derived from the repository's dev pairs and Lean "
                    "sensitivity suite; on those dev pairs it is not an out-of-sample figure — "

@@ -217,15 +217,6 @@ def _pair(src: SourceStatement, kind: str, label: bool, text: str, detail: str,
                                "detail": detail, "seed": seed}})
 
 
-def generator_docs() -> str:
-    """Markdown list of every generator with its label and justification."""
-    lines = []
-    for g in GENERATORS.values():
-        label = "equivalent" if g.label else "not equivalent"
-        lines.append(f"- `{g.kind}` ({label}): {g.justification}")
-    return "\n".join(lines)
-
-
 def suite_summary(suite: Suite) -> dict[str, object]:
     """Counts per kind and the discard table (for ``--pairs-out`` companions and reports)."""
     kinds = Counter(p.meta["perturbation"]["kind"] for p in suite.pairs)

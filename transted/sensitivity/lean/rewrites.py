@@ -151,10 +151,6 @@ def _atomic(st: Statement, k: int) -> Span | None:
     return None
 
 
-def _in_scope(st: Statement, first: int) -> bool:
-    return st.sk.colon > first or first < st.sk.conclusion.end
-
-
 def notation(st: Statement, rng: random.Random) -> tuple[str, str]:
     """Notation variants that elaborate to the same term: `Real.pi` ↔ `π` (Mathlib
     `Real.pi` notation `π`, scoped in `Real`, so only under `open Real`); `Real.sqrt a` ↔
