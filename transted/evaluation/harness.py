@@ -295,7 +295,7 @@ def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfi
         ev.status = "no default threshold"
         return ev
     else:
-        ev.threshold = _threshold(ev, labels, config, dev)
+        ev.threshold = _threshold(ev, data, config, dev)
         ev.threshold_mode = config.threshold_mode
         ev.predictions = predict(ev.scores, ev.threshold)
     ev.predictions, ev.n_evidence = apply_evidence(ev.predictions, ev.evidence)
@@ -304,7 +304,7 @@ def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfi
     ev.agreement = agreement_score(labels, ev.predictions)
     ev.intervals = bootstrap_ci(labels, ev.predictions, n_boot=config.n_boot, seed=config.seed,
                                 confidence=config.confidence)
-    ev.abstain = abstention(ev, labels)
+    ev.abstain = abstention(ev, data)
     if not ev.binary:
         ev.modes = mode_comparison(ev, data, config)
     return ev
@@ -315,8 +315,9 @@ def evidence_kinds(ev: MetricEvaluation) -> list[str]:
     return [str(e) if forced_by_evidence(e) is not None else "none" for e in ev.evidence]
 
 
-def abstention(ev: MetricEvaluation, labels: NDArray[np.bool_]) -> dict[str, object]:
+def abstention(ev: MetricEvaluation, data: LabelledPairs) -> dict[str, object]:
     """Coverage and agreement on the scored pairs only (a failed pair abstains)."""
+    labels = data.labels
     scored = ~np.isnan(ev.scores)
     out: dict[str, object] = {"coverage": float(scored.mean()) if len(scored) else None,
                               "n_abstained": int((~scored).sum())}
@@ -349,7 +350,7 @@ def _figures(labels: NDArray[np.bool_], preds: NDArray[np.bool_], t: float) -> d
     return {"threshold": t, "accuracy": a.accuracy, "kappa": a.kappa}
 
 
-def _threshold(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConfig,
+def _threshold(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig,
                dev: tuple[NDArray[np.float64], LabelledPairs] | None) -> float:
     if config.threshold_mode == "default":
         return float(ev.default_threshold)  # type: ignore[arg-type]  # checked by the caller
@@ -367,4 +368,4 @@ def _threshold(ev: MetricEvaluation, labels: NDArray[np.bool_], config: EvalConf
                              f"{', '.join(config.positive)}); a threshold cannot be calibrated on "
                              "it — give a dev set with both kinds of pairs")
         return select_threshold(dev_scores, dev_labels, rule=config.oracle_rule)
-    return select_threshold(ev.scores, labels, rule=config.oracle_rule)
+    return select_threshold(ev.scores, data.labels, rule=config.oracle_rule)

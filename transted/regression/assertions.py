@@ -35,11 +35,11 @@ def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
     significance figures and the pairs that got worse. Returns the :class:`GateReport` when
     the gate passes.
     """
-    from transted.api import load_metric
     from transted.inputs import join_files
+    from transted.metrics.registry import get_metric
     from transted.regression.compare import compare_runs
 
-    m = load_metric(metric, **options)
+    m = get_metric(metric, **options)
     if references is None:
         old: Any = old_outputs
         new: Any = new_outputs
