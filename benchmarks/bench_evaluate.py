@@ -20,8 +20,8 @@ import warnings
 import numpy as np
 from sklearn.metrics import accuracy_score, cohen_kappa_score
 
-from transted.evaluate.agreement import bootstrap_ci
-from transted.evaluate.threshold import (
+from transted.evaluation.agreement import bootstrap_ci
+from transted.evaluation.threshold import (
     candidate_thresholds,
     cross_validated_predictions,
     select_threshold,

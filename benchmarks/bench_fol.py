@@ -34,10 +34,10 @@ import numpy as np
 
 from transted.errors import ResourceLimitError, TranstedError
 from transted.fol import le as le_module
-from transted.fol.perturb import perturbation_pairs
 from transted.fol.tokens import fol_tokens
 from transted.metrics.registry import METRICS, get_metric
 from transted.pairs import Pair, Statement
+from transted.sensitivity.fol import perturbation_pairs
 
 FOLIO = Path(__file__).resolve().parent.parent / "tests" / "data" / "fol" / "folio"
 

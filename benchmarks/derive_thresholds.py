@@ -1,9 +1,9 @@
-"""Re-derive transted/metrics/thresholds.yaml from the labelled data shipped in the repository.
+"""Re-derive transted/verdict/thresholds.yaml from the labelled data shipped in the repository.
 
     python benchmarks/derive_thresholds.py [--metrics ted,bleu,transted] [--per-kind 80]
-        [--seed 0] [--work .cache/thresholds] [--out transted/metrics/thresholds.yaml]
+        [--seed 0] [--work .cache/thresholds] [--out transted/verdict/thresholds.yaml]
 
-Procedure and data: transted.evaluate.derive / transted.evaluate.decision. Scores are kept in
+Procedure and data: transted.calibration.derive / transted.calibration.procedure. Scores are kept in
 --work, so a re-run after a metric change only re-scores that metric.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from transted.evaluate.derive import derive_thresholds, write_thresholds  # noqa: E402
+from transted.calibration.derive import derive_thresholds, write_thresholds  # noqa: E402
 
 DEV = ROOT / "tests/data/gted/proofnet.jsonl"
 STATEMENTS = [ROOT / "tests/data/statements/minif2f.jsonl",
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--work", type=Path, default=ROOT / ".cache/thresholds")
-    ap.add_argument("--out", type=Path, default=ROOT / "transted/metrics/thresholds.yaml")
+    ap.add_argument("--out", type=Path, default=ROOT / "transted/verdict/thresholds.yaml")
     args = ap.parse_args(argv)
     content = derive_thresholds([m.strip() for m in args.metrics.split(",") if m.strip()],
                                 dev=DEV, statements=STATEMENTS, work=args.work, seed=args.seed,

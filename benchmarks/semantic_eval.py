@@ -26,14 +26,15 @@ import numpy as np
 
 import transted.search.engine as engine
 from transted.errors import TranstedError
-from transted.evaluate.agreement import agreement_score
-from transted.evaluate.labels import gold_labels
-from transted.evaluate.threshold import cross_validated_predictions, predict, select_threshold
+from transted.evaluation.agreement import agreement_score
+from transted.evaluation.labels import gold_labels
+from transted.evaluation.threshold import cross_validated_predictions, select_threshold
 from transted.metrics.ted import TEDSimilarity
 from transted.metrics.transted import TransTEDSimilarity
 from transted.opt.node import Node
 from transted.pairs import Pair, Statement, read_pairs
 from transted.ted.statement_distance import statement_distance_function, statement_norm
+from transted.verdict.rules import predict
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 

@@ -18,10 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from transted.evaluate.decision import derive_threshold, source_balanced_accuracy
-from transted.evaluate.labels import gold_labels
-from transted.evaluate.threshold import candidate_thresholds, predict
+from transted.calibration.procedure import derive_threshold, source_balanced_accuracy
+from transted.evaluation.labels import gold_labels
+from transted.evaluation.threshold import candidate_thresholds
 from transted.pairs import read_pairs
+from transted.verdict.rules import predict
 
 DEV = "tests/data/gted/proofnet.jsonl"
 
@@ -56,7 +57,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-EQUIVALENT = {  # the suite's faithful-rewrite kinds (transted.evaluate.lean_rewrites)
+EQUIVALENT = {  # the suite's faithful-rewrite kinds (transted.sensitivity.lean.rewrites)
               "rename_bound", "reorder_hypotheses", "flip_relation", "ne_not_eq",
               "curry_conjoin", "notation", "namespace", "commute", "eq_symm"}
 

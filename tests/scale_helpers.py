@@ -6,6 +6,7 @@ import os
 import signal
 import time
 
+from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import TEDSimilarity
 from transted.pairs import Pair
 
@@ -74,3 +75,25 @@ class LeanLikeTED(SlowTED):
 
     name = "lean-like-ted"
     runs_lean = True
+
+
+class ReplCommand(Metric):
+    """A Lean metric for the executor tests: sends the candidate statement to its REPL backend
+    as one raw command (1.0 when it elaborates without error). With a replay backend every
+    answer is a recorded one; an unrecorded command is ``unavailable``."""
+
+    name = "repl-command"
+    binary = True
+    runs_lean = True  # type: ignore[assignment]
+
+    def __init__(self, *, backend=None):
+        self.backend = backend
+
+    def options(self):
+        return dict(self.backend.signature_fields()) if self.backend is not None else {}
+
+    def _score(self, pair: Pair):
+        result = self.backend.send({"cmd": pair.candidate.statement})
+        return PairScore(result.ok, {"env": result.env,
+                                     "goals": [s.goal for s in result.sorries],
+                                     "pid": os.getpid()})

@@ -82,3 +82,34 @@ def test_evaluate_in_memory_with_labels(tmp_path):
     assert (m["tp"], m["fn"], m["tn"], m["fp"]) == (1, 1, 1, 0)
     with pytest.raises(ValueError, match="`labels` has 2 values for 3 pairs"):
         transted.evaluate(pairs, labels=[True, False], metrics=["identity"], out=tmp_path)
+
+
+def test_evaluate_takes_pairs_without_writing_them(tmp_path):
+    import hashlib
+
+    from transted.api import as_pairs
+    from transted.pairs import write_pairs
+
+    items = [p.model_copy(update={"label": y}) for p, y in
+             zip(as_pairs([(REF, REF), (REF, CAND)]), [True, False], strict=True)]
+    run = transted.evaluate(items, metrics=["identity"], out=tmp_path / "out", n_boot=10)
+    assert not (tmp_path / "out" / "pairs.jsonl").exists()
+    # the data is named as in memory and digested as the pair file it would be
+    write_pairs(items, tmp_path / "same.jsonl")
+    digest = hashlib.sha256((tmp_path / "same.jsonl").read_bytes()).hexdigest()[:12]
+    data = run.summary()["eval"]["data"]
+    assert (data["path"], data["sha256"]) == ("(in memory)", digest)
+    from_file = transted.evaluate(tmp_path / "same.jsonl", metrics=["identity"],
+                                  out=tmp_path / "file", n_boot=10)
+    assert from_file.summary()["eval"]["data"]["sha256"] == digest
+    assert from_file.summary()["eval"]["signature"] == run.summary()["eval"]["signature"]
+
+
+def test_run_eval_refuses_pairs_labelled_with_other_categories(tmp_path):
+    from transted.api import labelled_pairs
+    from transted.evaluation import EvalConfig, run_eval
+
+    data = labelled_pairs([Pair(id="1", reference=Statement(statement=REF),
+                                candidate=Statement(statement=REF), label=True)])
+    with pytest.raises(ValueError, match="positive"):
+        run_eval(data, ["identity"], tmp_path, config=EvalConfig(positive=("a", "b", "c")))

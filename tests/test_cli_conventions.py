@@ -10,7 +10,7 @@ from cli_helpers import write_rows
 
 import transted
 from transted.cli import get_app, main
-from transted.evaluate.harness import EvalConfig
+from transted.evaluation.harness import EvalConfig
 from transted.search.engine import SearchConfig
 
 SAME = "theorem t (x : ℕ) : x = x := sorry"

@@ -251,18 +251,18 @@ def test_sensitivity_jobs_two_writes_the_same_scores_as_one(runner, tmp_path):
 
 
 def test_default_jobs_is_every_core_with_a_pool_only_when_worth_it(monkeypatch):
-    import transted.executors as executors
+    import transted.executors.placement as placement
     from transted.cli.options import batch_executor
     from transted.executors.local import POOL_PAYS_OFF_SECONDS
 
-    monkeypatch.setattr(executors, "default_jobs", lambda: 2)
+    monkeypatch.setattr(placement, "default_jobs", lambda: 2)
     with batch_executor(None, "local", None, None) as pool:
         assert pool.workers == 2 and pool.min_parallel_seconds == POOL_PAYS_OFF_SECONDS
     with batch_executor(0, "local", None, None) as pool:  # 0: every core from the start
         assert pool.workers == 2 and pool.min_parallel_seconds is None
     with batch_executor(1, "local", None, None) as pool:
         assert pool is None
-    monkeypatch.setattr(executors, "default_jobs", lambda: 1)
+    monkeypatch.setattr(placement, "default_jobs", lambda: 1)
     with batch_executor(None, "local", None, None) as pool:  # one core: this process
         assert pool is None
     with pytest.raises(typer.BadParameter, match="--executor ray"), \

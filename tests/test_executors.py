@@ -253,3 +253,29 @@ def test_ctrl_c_stops_a_default_jobs_run_and_its_workers(dev_pairs, tmp_path):
                 and "zombie" not in Path(f"/proc/{w}/status").read_text()]
     kept = load_results(out)  # every complete line is a result, ready for resume
     assert 0 < len(kept) < len(pairs)
+
+
+def test_placement_is_decided_in_one_place(dev_pairs, monkeypatch):
+    import transted.executors.placement as placement
+    from transted.api import score_many
+    from transted.executors import executor_for, score_stream
+
+    monkeypatch.setattr(placement, "default_jobs", lambda: 2)
+    assert executor_for(1) is None  # this process
+    lone = executor_for(1, pair_timeout=5)  # only a worker can be killed: a one-worker pool
+    assert isinstance(lone, LocalExecutor) and (lone.workers, lone.pair_timeout) == (1, 5.0)
+    default = executor_for(None)
+    assert default.workers == 2 and default.min_parallel_seconds is not None
+    with pytest.raises(ValueError, match="ray executor"):
+        executor_for(None, "local", ray_address="auto")
+    # refused at the call, before any pair is scored
+    with pytest.raises(ValueError, match="`pair_timeout` with `executor`"):
+        score_stream(dev_pairs, get_metric("ted"), executor=lone, pair_timeout=1)
+    with pytest.raises(ValueError, match="`pair_timeout` with `executor`"):
+        score_many(dev_pairs[:2], "ted", executor=lone, pair_timeout=1)
+    with pytest.raises(ValueError, match="`jobs`"):
+        score_stream(dev_pairs, get_metric("ted"), jobs=0)
+    # a handful of pairs with jobs > 1 and no executor: scored here, in input order
+    results = list(score_stream(dev_pairs[:3], get_metric("ted"), jobs=2))
+    assert [r.id for r in results] == [p.id for p in dev_pairs[:3]]
+    assert not lone.running and not default.running  # no worker was ever started

@@ -107,14 +107,18 @@ def test_baselines(session, name, cand, expected):
     assert result.status == "ok" and result.score == expected, result
 
 
-def test_worker_pool_live():
-    from transted.lean.pool import LeanWorkerPool, run_request
+def test_executor_workers_live():
+    """Two worker processes, one live REPL each, answer a Lean metric's pairs."""
+    from transted.executors import LocalExecutor, MetricSpec, score_stream
     from transted.lean.server import LeanInteractBackend, ServerConfig
 
-    pool = LeanWorkerPool(partial(LeanInteractBackend, ServerConfig(project=str(ROOT))),
-                          workers=2)
-    results = list(pool.map(run_request, [{"cmd": "example : 1 + 1 = 2 := rfl"}] * 2))
-    assert all(r.error is None and r.value.ok for r in results)
+    spec = MetricSpec("typecheck", {"timeout": 300},
+                      backend_factory=partial(LeanInteractBackend,
+                                              ServerConfig(project=str(ROOT), timeout=300)))
+    pairs = [_pair(REF, "theorem t : 1 + 1 = 2 := rfl")] * 2
+    with LocalExecutor(2, chunk_size=1) as executor:
+        results = list(score_stream(pairs, spec.build(), executor=executor, spec=spec))
+    assert [(r.status, r.score) for r in results] == [("ok", 1.0)] * 2, results
 
 
 def test_language_server_tree_and_goals():

@@ -341,27 +341,29 @@ def _labelled(path: Path, labels: list[bool]) -> Path:
 
 
 def test_eval_out_dir_from_other_data_is_refused_unless_no_resume(tmp_path):
-    from transted.evaluate.run import run_eval
+    from transted.api import labelled_pairs
+    from transted.evaluation.run import run_eval
 
     a = _labelled(tmp_path / "a.jsonl", [True, False, True])
     b = _labelled(tmp_path / "b.jsonl", [False, True, False, True])
     out = tmp_path / "out"
-    run_eval(a, ["ted"], out)
-    run_eval(a, ["ted"], out)  # same data: resumes
+    run_eval(labelled_pairs(a), ["ted"], out)
+    run_eval(labelled_pairs(a), ["ted"], out)  # same data: resumes
     with pytest.raises(InputError, match="holds results for other inputs"):
-        run_eval(b, ["ted"], out)
-    run_eval(b, ["ted"], out, resume=False)
+        run_eval(labelled_pairs(b), ["ted"], out)
+    run_eval(labelled_pairs(b), ["ted"], out, resume=False)
     assert json.loads((out / "inputs.json").read_text())["data"]["path"] == str(b)
 
 
 def test_eval_dev_without_positives_is_refused(tmp_path):
-    from transted.evaluate.harness import EvalConfig
-    from transted.evaluate.run import run_eval
+    from transted.api import labelled_pairs
+    from transted.evaluation.harness import EvalConfig
+    from transted.evaluation.run import run_eval
 
     data = _labelled(tmp_path / "a.jsonl", [True, False, True])
     dev = _labelled(tmp_path / "dev.jsonl", [False, False])
     with pytest.raises(InputError, match="the dev set has no positive labels"):
-        run_eval(data, ["ted"], tmp_path / "out", dev=dev,
+        run_eval(labelled_pairs(data), ["ted"], tmp_path / "out", dev=labelled_pairs(dev),
                  config=EvalConfig(threshold_mode="calibrated"))
 
 

@@ -8,24 +8,24 @@ from pathlib import Path
 
 import pytest
 
-from transted.evaluate import lean_changes as ch
-from transted.evaluate import lean_rewrites as rw
-from transted.evaluate.lean_sites import Statement
-from transted.evaluate.lean_spans import skeleton
-from transted.evaluate.perturb_lean import (
+from transted.metrics.base import MetricResult
+from transted.sensitivity.lean import changes as ch
+from transted.sensitivity.lean import rewrites as rw
+from transted.sensitivity.lean.perturb import (
     GENERATORS,
     SourceStatement,
     generate_suite,
     read_statements,
 )
-from transted.evaluate.sensitivity import (
+from transted.sensitivity.lean.sites import Statement
+from transted.sensitivity.lean.spans import skeleton
+from transted.sensitivity.suite import (
     CSV_COLUMNS,
     blind_kinds,
     run_sensitivity,
     sample_per_kind,
     sensitivity_rows,
 )
-from transted.metrics.base import MetricResult
 
 HEADER = "import Mathlib\nopen Real Nat\n"
 # one site per generator below: the expected texts are written by hand from each rule

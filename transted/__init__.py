@@ -2,8 +2,11 @@
 
 Operator trees (``transted.opt``), tree edit distance (``transted.ted``), the TransTED
 transformation search (``transted.search``), an optional Lean backend (``transted.lean``),
-metrics with reproducibility signatures (``transted.metrics``), agreement with expert labels
-(``transted.evaluate``) and first-order-logic metrics (``transted.fol``).
+metrics with reproducibility signatures (``transted.metrics``) and their verdicts
+(``transted.verdict``), where pairs are scored (``transted.executors``), agreement with expert
+labels (``transted.evaluation``), the sensitivity suite (``transted.sensitivity``), shipped
+thresholds (``transted.calibration``), translator regression gates (``transted.regression``) and
+first-order-logic metrics (``transted.fol``).
 
 The Python API (:mod:`transted.api`) is exported here: :func:`score`, :func:`score_many`,
 :func:`load_metric`, :func:`evaluate` and :class:`Result`; it is imported on first use so that
@@ -25,10 +28,6 @@ _API = frozenset({"Result", "evaluate", "load_metric", "score", "score_many"})
 
 
 def __getattr__(name: str) -> Any:
-    if name == "evaluate":  # the package, made callable as transted.api.evaluate
-        import importlib
-
-        return importlib.import_module("transted.evaluate")
     if name in _API:
         from transted import api
 

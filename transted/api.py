@@ -1,7 +1,8 @@
 """The Python API: score a pair, score many, load a metric, evaluate against expert labels.
 
 These are the functions the CLI calls; each returns values (pydantic results, an
-:class:`~transted.evaluate.run.EvalRun`) and never prints.
+:class:`~transted.evaluation.outcome.EvalRun`) and never prints. Reading pair files happens
+here and in the CLI, never in the evaluation (which takes pairs).
 
 >>> import transted
 >>> r = transted.score("theorem a (x : ℕ) : x = x := sorry",
@@ -12,17 +13,21 @@ These are the functions the CLI calls; each returns values (pydantic results, an
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
-import types
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, Statement, read_pairs
 
+if TYPE_CHECKING:
+    from transted.evaluation.labels import LabelledPairs
+    from transted.evaluation.outcome import EvalRun
+
 __all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs",
-           "CallablePackage"]
+           "labelled_pairs"]
 
 Result = MetricResult
 """One scored pair: ``id``, ``metric``, ``score`` (None on error), ``signature``, ``status``,
@@ -102,7 +107,8 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
     process that is killed past it (``status="timeout"``, see
     :class:`~transted.executors.LocalExecutor`). ``executor``: a
     :class:`~transted.executors.Executor` (local process pool, Ray) that scores the pairs; the
-    caller owns it. Results come back in input order."""
+    caller owns it. Results come back in input order (:func:`transted.executors.score_stream`
+    decides where they are scored)."""
     scorer = _metric(metric, options)
     items = as_pairs(pairs)
     if out is not None:
@@ -113,68 +119,69 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
             sources.append(pairs)
         return score_pairs(items, scorer, out, resume=resume, on_result=on_result,
                            inputs=sources, pair_timeout=pair_timeout, executor=executor)
-    if pair_timeout is not None or executor is not None:
-        from transted.batch import _fresh_scores
+    from transted.executors import score_stream
 
-        items = list(items)
-        results = []
-        for result in _fresh_scores(items, scorer, jobs=None, executor=executor, spec=None,
-                                    pair_timeout=pair_timeout):
-            if on_result is not None:
-                on_result(result, False)
-            results.append(result)
-        return results
     results = []
-    for pair in items:
-        result = scorer.score_pair(pair)
+    for result in score_stream(items, scorer, executor=executor, pair_timeout=pair_timeout):
         if on_result is not None:
             on_result(result, False)
         results.append(result)
     return results
 
 
+def labelled_pairs(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None,
+                   *, positive: Sequence[str] | None = None) -> LabelledPairs:
+    """The expert-labelled pairs of an evaluation (:class:`~transted.evaluation.labels.
+    LabelledPairs`) from a labelled pair file or pairs in memory (as :func:`as_pairs`).
+
+    A file is named by its path and digested from its bytes; pairs in memory (or from stdin)
+    are named ``(in memory)`` (``(stdin)``) and digested from their pair-file form.
+    ``labels`` (one bool per pair) overrides the pairs' own ``label`` (then the data is the
+    relabelled pairs: digested from their pair-file form). ``positive``: the EPLA categories
+    counted as equivalent (:meth:`~transted.evaluation.labels.LabelledPairs.of`).
+    """
+    from transted.evaluation.labels import LabelledPairs
+
+    items = as_pairs(pairs)
+    file = Path(pairs) if isinstance(pairs, (str, Path)) and str(pairs) != "-" else None
+    name = str(file) if file is not None else "(stdin)" if isinstance(pairs, (str, Path)) \
+        else "(in memory)"
+    if labels is not None:
+        if len(labels) != len(items):
+            raise ValueError(f"`labels` has {len(labels)} values for {len(items)} pairs")
+        items = [p.model_copy(update={"label": bool(y)}) for p, y in zip(items, labels, strict=True)]
+    elif file is not None:
+        digest = hashlib.sha256(file.read_bytes()).hexdigest()[:12]
+        return LabelledPairs.of(items, positive=positive, name=name, digest=digest)
+    return LabelledPairs.of(items, positive=positive, name=name)
+
+
 def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None, *,
              metrics: Sequence[str | Metric] = ("ted",), out: str | Path | None = None,
              threshold_mode: str | None = None, threshold: float | None = None,
-             dev: str | Path | None = None, resume: bool = True, progress: Any = None,
-             pair_timeout: float | None = None, executor: Any = None, **config: Any) -> Any:
+             dev: str | Path | Iterable[PairLike] | None = None, resume: bool = True,
+             progress: Any = None, pair_timeout: float | None = None, executor: Any = None,
+             **config: Any) -> EvalRun:
     """Agreement of ``metrics`` with expert labels (ASSESS Table 3); returns the
-    :class:`~transted.evaluate.run.EvalRun` (``.summary()`` is ``summary.json``).
+    :class:`~transted.evaluation.outcome.EvalRun` (``.summary()`` is ``summary.json``).
 
     ``pairs`` is a labelled pair file or pairs in memory; ``labels`` (one bool per pair)
-    overrides the pairs' own. Reports go to ``out`` (a temporary folder when None).
-    ``threshold_mode`` None picks :func:`~transted.evaluate.harness.default_threshold_mode`;
-    other ``config`` keys are :class:`~transted.evaluate.harness.EvalConfig` fields.
+    overrides the pairs' own (:func:`labelled_pairs`). Reports go to ``out`` (a temporary
+    folder when None). ``dev``: labelled dev pairs (file or memory) for ``calibrated``.
+    ``threshold_mode`` None picks :func:`~transted.evaluation.harness.default_threshold_mode`;
+    other ``config`` keys are :class:`~transted.evaluation.harness.EvalConfig` fields.
     ``pair_timeout``: hard seconds per pair, as for :func:`score_many` (a timed-out pair
     counts like an error: no score); ``executor`` as for :func:`score_many`.
     """
-    from transted.evaluate.harness import EvalConfig, default_threshold_mode
-    from transted.evaluate.run import run_eval
-    from transted.pairs import write_pairs
+    from transted.evaluation.harness import EvalConfig, default_threshold_mode
+    from transted.evaluation.run import run_eval
 
     mode = threshold_mode or default_threshold_mode(dev=dev, threshold=threshold)
     eval_config = EvalConfig(threshold_mode=mode, threshold=threshold, **config)
+    data = labelled_pairs(pairs, labels, positive=eval_config.positive)
+    dev_data = (labelled_pairs(dev, positive=eval_config.positive) if dev is not None
+                else None)
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="transted-eval-"))
-    data: str | Path
-    if labels is None and isinstance(pairs, (str, Path)) and str(pairs) != "-":
-        data = pairs
-    else:
-        items = as_pairs(pairs)
-        if labels is not None:
-            if len(labels) != len(items):
-                raise ValueError(f"`labels` has {len(labels)} values for {len(items)} pairs")
-            items = [p.model_copy(update={"label": bool(y)}) for p, y in zip(items, labels, strict=True)]
-        folder.mkdir(parents=True, exist_ok=True)
-        data = folder / "pairs.jsonl"
-        write_pairs(items, data)
-    return run_eval(data, list(metrics), folder, config=eval_config, dev=dev, resume=resume,
-                    progress=progress, pair_timeout=pair_timeout, executor=executor)
-
-
-class CallablePackage(types.ModuleType):
-    """Module class of the ``transted.evaluate`` package: ``transted.evaluate(...)`` is
-    :func:`evaluate` while ``transted.evaluate.run_eval`` etc. stay reachable (the package and
-    the API function share the name, and the import system binds the package to it)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return evaluate(*args, **kwargs)
+    return run_eval(data, list(metrics), folder, config=eval_config, dev=dev_data,
+                    resume=resume, progress=progress, pair_timeout=pair_timeout,
+                    executor=executor)

@@ -9,7 +9,8 @@ bad line (corruption, a duplicate id) makes the file be backed up to ``<out>.cor
 and rewritten with only its valid lines, with a :class:`RepairedOutputWarning` saying which
 lines were dropped. An output file made with a different signature, or from other statements
 under the same id, is refused rather than mixed. An output path that is one of the inputs is
-refused before anything is written.
+refused before anything is written. Where the pairs are scored (this process, a local pool,
+Ray, a per-pair timeout) is :func:`transted.executors.score_stream`'s decision.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ import json
 import os
 import time
 import warnings
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from transted.errors import InputError
-from transted.executors import Executor, LocalExecutor, MetricSpec, serial_scores
+from transted.executors import Executor, MetricSpec, check_placement, score_stream
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.outputs import OutputLock, check_output_file
 from transted.pairs import Pair
@@ -154,7 +155,9 @@ def score_pairs(
         when False, ``out`` is overwritten.
     on_result : called with ``(result, was_cached)`` after each pair (progress display).
     inputs : the files ``pairs`` were read from; ``out`` naming one of them is refused.
-    jobs, executor, spec : where the pairs are scored, see :func:`_fresh_scores`.
+    jobs, executor, spec : where the pairs are scored (this process for ``jobs`` None or 1, a
+        local pool of ``jobs`` processes, or ``executor``, which the caller owns); see
+        :func:`~transted.executors.score_stream`. Only this process writes the file.
     pair_timeout : hard wall-clock seconds per pair (None = none): pairs run on a local pool
         (one worker when ``jobs`` is None or 1) whose worker is killed when a pair passes it;
         such a pair is re-run alone and, past it again, gets ``status="timeout"``
@@ -172,13 +175,7 @@ def score_pairs(
     -------
     The results for all ``pairs``, in input order.
     """
-    if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
-        raise ValueError(f"`jobs` must be a positive int or None, got {jobs!r}")
-    if pair_timeout is not None and executor is not None:
-        raise ValueError("`pair_timeout` with `executor`: give it to the executor "
-                         "(LocalExecutor(..., pair_timeout=...))")
-    if pair_timeout is not None:
-        LocalExecutor(1, pair_timeout=pair_timeout)  # checks the value before any work
+    check_placement(jobs, executor, pair_timeout)  # before any work
     out = check_output_file(out, inputs=inputs, resume=resume)
     signature = str(metric.signature)
     with OutputLock(out):
@@ -199,8 +196,8 @@ def score_pairs(
         problems = {pair.id: problem for pair in pairs if pair.id not in done
                     and (problem := unencodable(pair)) is not None}
         todo = [p for p in pairs if p.id not in done and p.id not in problems]
-        fresh = _fresh_scores(todo, metric, jobs=jobs, executor=executor, spec=spec,
-                              pair_timeout=pair_timeout)
+        fresh = score_stream(todo, metric, jobs=jobs, executor=executor, spec=spec,
+                             pair_timeout=pair_timeout)
         results: list[MetricResult] = []
         with out.open("a" if resume else "w", encoding="utf-8") as sink, \
                 contextlib.closing(fresh):
@@ -218,33 +215,3 @@ def score_pairs(
                 if on_result is not None:
                     on_result(result, cached)
     return results
-
-
-# -- parallel hook (transted.executors) -------------------------------------------------
-_SERIAL_UP_TO = 4  # so few pairs to score: no local pool
-
-
-def _fresh_scores(pairs: list[Pair], metric: Metric, *, jobs: int | None,
-                  executor: Executor | None, spec: MetricSpec | None,
-                  pair_timeout: float | None = None) -> Generator[MetricResult, None, None]:
-    """Results for ``pairs`` in their order: in this process (``jobs`` None or 1, no
-    ``executor``), on a local pool of ``jobs`` processes, or on ``executor`` (which the
-    caller owns). Workers rebuild the metric from ``spec`` (default: how the registry made
-    ``metric``); only this process writes the file. With ``pair_timeout`` the pairs always
-    run on a local pool (of one worker for ``jobs`` None or 1): only a worker can be killed."""
-    if pair_timeout is not None and executor is None:
-        if not pairs:
-            return
-        spec = spec if spec is not None else MetricSpec.of(metric)
-        with LocalExecutor(jobs or 1, pair_timeout=pair_timeout) as local:
-            yield from local.scores(pairs, metric, spec)
-        return
-    if executor is None and (jobs is None or jobs == 1 or len(pairs) <= _SERIAL_UP_TO):
-        yield from serial_scores(pairs, metric)  # a pool's start-up would cost more
-        return
-    spec = spec if spec is not None else MetricSpec.of(metric)
-    if executor is not None:
-        yield from executor.scores(pairs, metric, spec)
-        return
-    with LocalExecutor(jobs) as local:
-        yield from local.scores(pairs, metric, spec)

@@ -10,8 +10,8 @@ import numpy as np
 import transted.evidence.decide as decide_mod
 import transted.evidence.refute as refute_mod
 import transted.evidence.smt as smt
-from transted.evaluate.harness import EvalConfig, collect, evaluate_metric
-from transted.evaluate.labels import gold_labels, problem_group
+from transted.evaluation.harness import EvalConfig, collect, evaluate_metric
+from transted.evaluation.labels import LabelledPairs
 from transted.metrics.registry import get_metric
 from transted.pairs import read_pairs
 
@@ -29,8 +29,8 @@ for mod in (refute_mod, decide_mod):
 
 DEV = Path("tests/data/gted/proofnet.jsonl")
 pairs = read_pairs(DEV)
-labels = gold_labels(pairs, source=str(DEV))
-groups = [problem_group(p) for p in pairs]
+data = LabelledPairs.of(pairs, name=str(DEV))
+labels = data.labels
 out = Path("/tmp/j/dev"); out.mkdir(parents=True, exist_ok=True)
 cfgs = {"transted+evidence": dict(), "transted-evidence": dict(evidence=False), "transted-offline-only": dict(evidence=False, providers="offline"), "ted": None}
 report = {}
@@ -60,7 +60,7 @@ for name, opts in cfgs.items():
         entry["evidence_median_ms"] = statistics.median(evms); entry["evidence_p95_ms"] = float(np.percentile(evms, 95))
     for mode in ("oracle", "cv"):
         ev = collect(name, str(metric.signature), results, binary=False)
-        evaluate_metric(ev, labels, EvalConfig(threshold_mode=mode, n_boot=200), groups=groups)
+        evaluate_metric(ev, data, EvalConfig(threshold_mode=mode, n_boot=200))
         a = ev.agreement
         entry[mode] = {"threshold": ev.threshold, "accuracy": a.accuracy, "kappa": a.kappa,
                        "n_evidence": ev.n_evidence}

@@ -7,8 +7,8 @@ import time
 import numpy as np
 import z3
 
-from transted.evaluate.perturb_lean import generate_suite, read_statements
-from transted.evaluate.sensitivity import sample_per_kind
+from transted.sensitivity.lean.perturb import generate_suite, read_statements
+from transted.sensitivity.suite import sample_per_kind
 from transted.evidence import RefuteOptions, pair_evidence
 from transted.opt import parse_statement
 

@@ -1,4 +1,5 @@
-"""CLI commands of ``transted.evaluate``: ``eval`` (agreement with experts) and ``regress``."""
+"""CLI commands ``eval`` (agreement with experts, :mod:`transted.evaluation`) and ``regress``
+(:mod:`transted.regression`)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from transted.cli.options import (
     load_metrics,
     output_format,
 )
-from transted.evaluate.harness import EvalConfig
+from transted.evaluation.harness import EvalConfig
 
 __all__ = ["register", "EXIT_REGRESSION"]
 
@@ -80,7 +81,7 @@ def eval_command(
 ) -> None:
     """Agreement of metrics with expert labels (ASSESS Table 3), with reports in OUT."""
     from transted.api import evaluate
-    from transted.evaluate.report import summary_markdown
+    from transted.evaluation.reports.markdown import summary_markdown
 
     fmt = output_format(fmt, as_json)
     names = load_metrics(metrics, distinct_names=True)  # -m ted:cost=semantic
@@ -95,7 +96,6 @@ def eval_command(
                        threshold=threshold, dev=dev, resume=resume, progress=hook,
                        oracle_rule=oracle_rule, cv_folds=cv_folds, n_boot=n_boot, seed=seed,
                        positive=tuple(positive.split(",")), top_disagreements=top,
-                       pair_timeout=None if pool is not None else pair_timeout,
                        executor=pool)
     if fmt != "text":
         print_json(run.summary(), indent=fmt == "json")
@@ -139,8 +139,8 @@ def regress_command(
     """Compare two translator versions pair by pair: deltas, what got worse, paired
     significance; with --fail-on, a gate that exits 3 when NEW is worse beyond the bound."""
     from transted.cli.score import joined_pairs
-    from transted.evaluate.gate import check_regression
-    from transted.evaluate.regress import compare_runs, regression_markdown, write_regression
+    from transted.regression.compare import compare_runs, regression_markdown, write_regression
+    from transted.regression.gate import check_regression
 
     fmt = output_format(fmt, as_json)
     names = load_metrics(metric, distinct_names=True)

@@ -18,7 +18,7 @@ from transted.cli import lfi
 from transted.cli.console import console, print_json, progress_bar
 from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
 from transted.fol.formula_files import read_formulas
-from transted.fol.perturb import PERTURBATIONS
+from transted.sensitivity.fol import PERTURBATIONS
 
 __all__ = ["register", "fol_app"]
 
@@ -96,9 +96,9 @@ def perturb_command(
     fmt = output_format(fmt, as_json)
     from dataclasses import asdict
 
-    from transted.fol.perturb import perturbation_pairs, sensitivity_table
     from transted.metrics.registry import get_metric
     from transted.pairs import write_pairs
+    from transted.sensitivity.fol import perturbation_pairs, sensitivity_table
 
     if limit is not None and limit < 1:
         raise typer.BadParameter("must be positive", param_hint="--limit")
@@ -128,10 +128,10 @@ def perturb_command(
 
 
 def _score_with_progress(pairs, metrics):
-    from transted.fol.perturb import score_pairs_with
+    from transted.sensitivity.fol import perturbation_scores
 
-    with progress_bar("scoring", len(pairs)) as advance:
-        return score_pairs_with(pairs, metrics, on_pair=advance)
+    with progress_bar("scoring", len(pairs) * len(metrics)) as advance:
+        return perturbation_scores(pairs, metrics, on_result=advance)
 
 
 def _fmt(value: float | None) -> str:

@@ -67,31 +67,21 @@ def RayAddressOption() -> Any:  # noqa: N802
 @contextmanager
 def batch_executor(jobs: int | None, executor: str, ray_address: str | None,
                    pair_timeout: float | None) -> Iterator[Any]:
-    """The executor the flags ask for (None: score in this process, as ``--jobs 1``); it is
-    shut down on leaving. ``--pair-timeout`` goes to the local pool.
-
-    ``jobs`` None (the default) is every core, the local pool started only once the batch
-    is worth it (:data:`~transted.executors.local.POOL_PAYS_OFF_SECONDS`); 0 is every core
-    from the start. With Ray, None and 0 ask for one actor per CPU of the cluster."""
-    from transted.executors import EXECUTORS, default_jobs, make_executor
+    """The executor the flags ask for (:func:`transted.executors.executor_for`; None: score in
+    this process), shut down on leaving; it carries ``--pair-timeout``. A refused flag is a
+    usage error naming it."""
+    from transted.executors import EXECUTORS, executor_for
 
     if executor not in EXECUTORS:
         raise typer.BadParameter(f"must be one of {', '.join(EXECUTORS)}, got {executor!r}",
                                  param_hint="--executor")
-    if executor == "ray":
-        with make_executor("ray", jobs=jobs or None, ray_address=ray_address,
-                           pair_timeout=pair_timeout) as pool:
-            yield pool
-        return
-    if ray_address is not None:
+    if ray_address is not None and executor != "ray":
         raise typer.BadParameter("--ray-address needs --executor ray", param_hint="--ray-address")
-    workers = default_jobs() if not jobs else jobs
-    if workers == 1:  # a one-worker pool only for --pair-timeout, made by score_pairs
+    pool = executor_for(jobs, executor, ray_address=ray_address, pair_timeout=pair_timeout)
+    if pool is None:
         yield None
         return
-    with make_executor(executor, jobs=workers, pair_timeout=pair_timeout,
-                       min_parallel_seconds=POOL_PAYS_OFF_SECONDS if jobs is None else None
-                       ) as pool:
+    with pool:
         yield pool
 
 

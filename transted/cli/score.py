@@ -73,16 +73,15 @@ def score_command(
                                  "--candidates", param_hint="INPUTS")
     with batch_executor(jobs, executor, ray_address, pair_timeout) as pool:
         for scorer in scorers:
-            _score_one(scorer, scorers, pairs, out, resume, sources,
-                       pair_timeout=None if pool is not None else pair_timeout, executor=pool)
+            _score_one(scorer, scorers, pairs, out, resume, sources, executor=pool)
     return 0
 
 
 def _score_one(scorer: Any, scorers: list[Any], pairs: list[Any], out: str | None, resume: bool,
-               sources: list[str], *, pair_timeout: float | None, executor: Any) -> None:
+               sources: list[str], *, executor: Any) -> None:
     """One metric's batch run: to stdout, to a stream (a pipe), or to a resumable file."""
     if is_stdout(out):
-        _run_batch(pairs, scorer, None, resume, pair_timeout=pair_timeout, executor=executor)
+        _run_batch(pairs, scorer, None, resume, executor=executor)
         return
     if len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
         raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
@@ -91,11 +90,9 @@ def _score_one(scorer: Any, scorers: list[Any], pairs: list[Any], out: str | Non
     if target.exists() and not target.is_file() and not target.is_dir():
         # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
         with target.open("w", encoding="utf-8") as stream:
-            _run_batch(pairs, scorer, None, resume, stream=stream,
-                       pair_timeout=pair_timeout, executor=executor)
+            _run_batch(pairs, scorer, None, resume, stream=stream, executor=executor)
     else:
-        _run_batch(pairs, scorer, target, resume, inputs=sources, pair_timeout=pair_timeout,
-                   executor=executor)
+        _run_batch(pairs, scorer, target, resume, inputs=sources, executor=executor)
 
 
 def joined_pairs(references: str, candidates: str, key: str | None) -> list[Any]:
@@ -209,7 +206,7 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
 
 def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
                stream: IO[str] | None = None, inputs: list[str] | None = None,
-               pair_timeout: float | None = None, executor: Any = None) -> None:
+               executor: Any = None) -> None:
     """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
     from transted.api import score_many
 
@@ -228,8 +225,7 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
             advance()
 
         results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
-                             inputs=[i for i in inputs or [] if i != "-"],
-                             pair_timeout=pair_timeout, executor=executor)
+                             inputs=[i for i in inputs or [] if i != "-"], executor=executor)
     summary = f"{aggregate_line(results, cached[0])}\nsignature: {scorer.signature}"
     if out is None:
         note(summary)  # stdout carries the result lines

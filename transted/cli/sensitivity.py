@@ -1,5 +1,5 @@
 """``transted sensitivity STATEMENTS.jsonl...``: build the Lean perturbation suite from statement
-files and score it with each metric (:func:`transted.evaluate.sensitivity.sensitivity`); prints
+files and score it with each metric (:func:`transted.sensitivity.suite.sensitivity`); prints
 ``DIR/sensitivity.md`` (mean score and share on the correct side per kind of rewrite)."""
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def sensitivity_command(
     as_json: bool = JsonAlias(),
 ) -> None:
     """How each metric scores faithful rewrites vs one-symbol meaning changes of real statements."""
-    from transted.evaluate.sensitivity import sensitivity
     from transted.outputs import check_output_dir, check_output_file
+    from transted.sensitivity.suite import sensitivity
 
     fmt = output_format(fmt, as_json)
     loaded = load_metrics(metrics, distinct_names=True)

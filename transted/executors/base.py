@@ -183,6 +183,17 @@ class Executor(ABC):
     in_flight_per_worker: int = 2
     max_deaths_before_answer: int = 3
     pair_timeout: float | None = None
+    min_parallel_seconds: float | None = None
+    """Score a batch's first pairs in the driver while the rest is projected to take at most
+    this many seconds there (:func:`~transted.executors.placement.score_stream`); None: the
+    workers take every pair."""
+    scored_in_driver: int = 0
+    """Pairs the driver scored itself while the workers were not worth starting."""
+
+    @property
+    def running(self) -> bool:
+        """The workers are up (a batch then goes to them whole)."""
+        return False
 
     def start(self, spec: MetricSpec, signature: str) -> None:  # noqa: B027 - optional hook
         """Bring workers up (idempotent); called before the first submit."""

@@ -27,7 +27,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -42,8 +42,6 @@ from transted.executors.base import (
     report_progress_to,
     score_chunk,
 )
-from transted.metrics.base import Metric, MetricResult
-from transted.pairs import Pair
 
 __all__ = ["LocalExecutor", "PAIR_TIMEOUT_GRACE", "POLL_SECONDS", "KILL_AFTER_SECONDS",
            "POOL_PAYS_OFF_SECONDS"]
@@ -111,15 +109,16 @@ class LocalExecutor(Executor):
     min_parallel_seconds : None (default) starts the pool with the first batch; a number
         makes the driver score pairs itself while the pairs left are projected (from its
         mean time per pair so far) to take at most that many seconds in one process, and
-        start the pool only past it. Ignored with ``pair_timeout`` (only a worker can be
-        killed), for a metric that :attr:`~transted.metrics.base.Metric.runs_lean` (a
-        REPL in the driver would idle once the pool runs) and once the pool runs.
+        start the pool only past it (:func:`~transted.executors.placement.score_stream`
+        decides). Ignored with ``pair_timeout`` (only a worker can be killed), for a metric
+        that :attr:`~transted.metrics.base.Metric.runs_lean` (a REPL in the driver would
+        idle once the pool runs) and once the pool runs.
     pair_timeout : hard wall-clock seconds per pair (None = no limit); a worker stuck longer
         (+ :data:`PAIR_TIMEOUT_GRACE`) on one pair is killed, its chunk re-run pair by pair,
         and a pair that passes the limit again gets ``status="timeout"``. It is not part of
         the signature: it only decides which pairs get a score. ``jobs=1`` with a
-        ``pair_timeout`` is a one-worker pool (:func:`transted.batch.score_pairs` makes one),
-        since only a separate process can be killed.
+        ``pair_timeout`` is a one-worker pool (:mod:`~transted.executors.placement` makes
+        one), since only a separate process can be killed.
     """
 
     def __init__(self, jobs: int | None = None, *, chunk_size: int = 4,
@@ -151,7 +150,6 @@ class LocalExecutor(Executor):
         self.min_parallel_seconds = (None if min_parallel_seconds is None
                                      else float(min_parallel_seconds))
         self.scored_in_driver = 0
-        """Pairs the driver scored itself while the pool was not worth starting."""
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None  # this pool's queue of (pair index, worker pid) starts
         self._chunk_of: dict[int, Future[Any]] = {}  # pair index -> the call scoring it
@@ -163,23 +161,9 @@ class LocalExecutor(Executor):
         self.killed: list[int] = []
         """The process ids of the workers killed for passing ``pair_timeout``."""
 
-    def scores(self, pairs: Sequence[Pair], metric: Metric, spec: MetricSpec
-               ) -> Iterator[MetricResult]:
-        """As :meth:`Executor.scores`; with ``min_parallel_seconds``, a first stretch of
-        ``pairs`` is scored in this process (see the class docstring)."""
-        first = 0
-        if (self.min_parallel_seconds is not None and self._pool is None
-                and self.pair_timeout is None and not metric.runs_lean):
-            began = time.monotonic()
-            while first < len(pairs):
-                if first and ((time.monotonic() - began) / first * (len(pairs) - first)
-                              > self.min_parallel_seconds):
-                    break
-                result = metric.score_pair(pairs[first])
-                first += 1
-                self.scored_in_driver += 1  # before the yield: the caller may stop here
-                yield result
-        yield from super().scores(pairs[first:], metric, spec)
+    @property
+    def running(self) -> bool:
+        return self._pool is not None
 
     def start(self, spec: MetricSpec, signature: str) -> None:
         self._task = (spec, signature)

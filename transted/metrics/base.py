@@ -45,7 +45,7 @@ class MetricResult(BaseModel):
     """Short hash of the pair's two statements (resume refuses a result made from other text)."""
     details: dict[str, Any] = {}
     verdict: Literal["equivalent", "not-equivalent"] | None = None
-    """The metric's decision: its shipped threshold (``transted.metrics.decision``), a verdict
+    """The metric's decision: its shipped threshold (``transted.verdict.rules``), a verdict
     metric's own answer, or definite evidence (``details["evidence"]``); null without a
     score or without a shipped threshold."""
     decided_by: Literal["threshold", "binary", "evidence"] | None = None
@@ -97,7 +97,7 @@ class Metric(ABC):
 
     def _signature_and_rule(self) -> tuple[Signature, Any]:
         """The signature and the decision rule, from one call to :meth:`options`."""
-        from transted.metrics.decision import rule_for
+        from transted.verdict.rules import rule_for
 
         fields: dict[str, object] = {"v": self.version, **self.options()}
         if self.binary:
@@ -107,9 +107,9 @@ class Metric(ABC):
         return Signature.build(self.name, fields), rule
 
     def decision_rule(self) -> Any:
-        """The shipped :class:`~transted.metrics.decision.DecisionRule` for exactly this
+        """The shipped :class:`~transted.verdict.rules.DecisionRule` for exactly this
         computation, or None (other options, or not derived yet)."""
-        from transted.metrics.decision import rule_for
+        from transted.verdict.rules import rule_for
 
         return rule_for(self.name, str(self.base_signature))
 
@@ -130,7 +130,7 @@ class Metric(ABC):
                                 details=e.details())
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
-        from transted.metrics.decision import make_verdict
+        from transted.verdict.rules import make_verdict
 
         score = float(scored.value)
         verdict, decided_by = make_verdict(

@@ -20,7 +20,7 @@ Metrics depend on the ``lean`` package, never the reverse. With no Lean, ``_scor
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from transted.errors import InputError, LeanTimeout, LeanUnavailable
 from transted.lean.backend import ReplBackend
@@ -39,7 +39,7 @@ from transted.lean.versions import read_versions
 from transted.metrics.base import Metric, PairScore
 from transted.pairs import Pair, Statement
 
-__all__ = ["Typecheck", "DefEq", "BEqCheck", "BEQ_CLOSERS", "score_pair_task"]
+__all__ = ["Typecheck", "DefEq", "BEqCheck", "BEQ_CLOSERS"]
 
 BEQ_CLOSERS: tuple[str, ...] = ("tauto", "simp_all", "omega", "exact?")
 
@@ -182,11 +182,3 @@ class BEqCheck(_LeanBaseline):
                                   "forward": forward, "backward": backward,
                                   "failures": (why_f + why_b)[:6]})
 
-
-def score_pair_task(backend: ReplBackend, job: tuple[str, dict[str, Any], Any]) -> Any:
-    """:class:`~transted.lean.pool.LeanWorkerPool` task: score ``(metric_name, options,
-    pair)`` with a Lean metric on this worker's backend."""
-    from transted.metrics.registry import get_metric
-
-    name, options, pair = job
-    return get_metric(name, backend=backend, **options).score_pair(pair)

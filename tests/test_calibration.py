@@ -1,0 +1,147 @@
+"""The threshold-derivation procedure, the shipped file against it, grouped CV folds, the
+default threshold mode with evidence and abstention."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from eval_helpers import labelled
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transted.calibration.procedure import data_digest, derive_threshold, source_balanced_accuracy
+from transted.evaluation.labels import problem_group
+from transted.evaluation.threshold import cross_validated_predictions, grouped_folds
+from transted.metrics.registry import get_metric
+from transted.pairs import read_pairs
+from transted.verdict.rules import THRESHOLDS_FILE
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = ROOT / "tests/data/gted/proofnet.jsonl"
+STATEMENTS = [ROOT / "tests/data/statements/minif2f.jsonl",
+              ROOT / "tests/data/statements/proofnet.jsonl"]
+
+
+def test_source_balanced_accuracy_by_hand():
+    # source a: pos 0.9, neg 0.1, 0.6 ; source b: pos 0.7, neg 0.2
+    s = [0.9, 0.1, 0.6, 0.7, 0.2]
+    y = [True, False, False, True, False]
+    src = ["a", "a", "a", "b", "b"]
+    # t = 0.65: a -> TPR 1, TNR 2/2 = 1 -> 1.0; b -> TPR 1, TNR 1 -> 1.0
+    # t = 0.5:  a -> TPR 1, TNR 1/2 -> 0.75; b -> 1.0  => mean 0.875
+    got = source_balanced_accuracy(s, y, src, [0.65, 0.5])
+    assert got.tolist() == [1.0, 0.875]
+    # the best candidates are the midpoints 0.65 and 0.8 (both 1.0); the median of the two
+    # tied candidates (lower middle) is taken
+    assert derive_threshold(s, y, src) == pytest.approx(0.65)
+
+
+def test_balanced_accuracy_is_not_decided_by_the_larger_source():
+    # source "big" (10 pairs) prefers t in (0.45, 0.5]; source "small" prefers t in (0.5, 0.8]
+    big = [0.4] * 5 + [0.5] * 5
+    s = big + [0.5, 0.9]
+    y = [False] * 5 + [True] * 5 + [False, True]
+    src = ["big"] * 10 + ["small"] * 2
+    # t = 0.45: big 1.0, small 0.5 -> 0.75 ; t = 0.7: big 0.5, small 1.0 -> 0.75 (tie);
+    # both sources weigh the same, so neither wins outright
+    value = source_balanced_accuracy(s, y, src, [0.45, 0.7])
+    assert value.tolist() == [0.75, 0.75]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.booleans()), min_size=6, max_size=60),
+       st.integers(2, 4), st.integers(0, 5))
+def test_grouped_folds_never_split_a_problem(items, folds, seed):
+    groups = [f"p{g}" for g, _ in items]
+    labels = np.array([y for _, y in items])
+    if len(set(groups)) < folds:
+        with pytest.raises(ValueError, match="groups"):
+            grouped_folds(labels, groups, folds=folds, seed=seed)
+        return
+    fold_of = grouped_folds(labels, groups, folds=folds, seed=seed)
+    for g in set(groups):
+        assert len({int(fold_of[i]) for i, x in enumerate(groups) if x == g}) == 1
+    assert len(set(fold_of.tolist())) == folds
+
+
+def test_dev_cv_folds_keep_pairs_of_one_reference_together():
+    pairs = read_pairs(DEV)
+    groups = [problem_group(p) for p in pairs]
+    labels = np.array([bool(p.label) for p in pairs])
+    fold_of = grouped_folds(labels, groups, folds=5, seed=0)
+    for g in set(groups):
+        assert len({int(fold_of[i]) for i, x in enumerate(groups) if x == g}) == 1
+    # leave-one-problem-out: a pair is never classified with a threshold chosen on a pair
+    # of its own problem -> with two pairs of one problem at scores 0 / 1 and opposite labels,
+    # the held-out group is predicted from the others only
+    s = np.array([0.1, 0.9, 0.2, 0.8])
+    y = np.array([False, True, False, True])
+    preds, used = cross_validated_predictions(s, y, groups=["a", "a", "b", "b"])
+    assert preds.tolist() == [False, True, False, True]
+    assert used.tolist() == [0.5, 0.5, 0.5, 0.5]  # the midpoint learnt from the other group
+
+
+def test_shipped_rules_match_the_shipped_data_and_metrics():
+    """The file was derived from the data in the repository and for today's metrics;
+    if this fails, re-run `python benchmarks/derive_thresholds.py`."""
+    content = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
+    data = content["data"]
+    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
+
+    assert data["digest"] == data_digest([DEV, *STATEMENTS], GENERATOR_VERSION,
+                                         str(data["seed"]), str(data["per_kind"]))
+    for name, entry in content["metrics"].items():
+        assert entry["signature"] == str(get_metric(name).base_signature), name
+        assert entry["cv"]["balanced_accuracy"] <= 1.0
+
+
+@pytest.mark.slow
+def test_shipped_thresholds_equal_the_procedure(tmp_path):
+    """Re-derive ted and bleu (transted is too slow for the test suite) and compare."""
+    from transted.calibration.derive import derive_thresholds
+
+    content = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
+    data = content["data"]
+    got = derive_thresholds(["ted", "bleu"], dev=DEV, statements=STATEMENTS, work=tmp_path,
+                            seed=data["seed"], per_kind=data["per_kind"])
+    for name in ("ted", "bleu"):
+        assert got["metrics"][name] == content["metrics"][name]
+
+
+def _evaluation(scores, evidence=None, default=None):
+    from transted.evaluation.harness import MetricEvaluation
+
+    s = np.array(scores, dtype=float)
+    errors = {str(i): "boom" for i, v in enumerate(scores) if v is None or np.isnan(v)}
+    return MetricEvaluation("m", "metric:m", False, s, errors, default_threshold=default,
+                            evidence=evidence or [None] * len(scores))
+
+
+def test_default_mode_evidence_and_abstention():
+    from transted.evaluation.harness import EvalConfig, evaluate_metric
+
+    labels = np.array([True, True, False, False, True])
+    scores = [0.9, 0.4, 0.3, 0.8, np.nan]
+    ev = evaluate_metric(_evaluation(scores, [None, "proved", None, None, None], default=0.5),
+                         labelled(labels, groups=["a", "a", "b", "c", "d"]),
+                         EvalConfig(threshold_mode="default", n_boot=10))
+    # threshold 0.5: T F F T F; evidence flips pair 1 to T; the NaN pair is negative
+    assert ev.predictions.tolist() == [True, True, False, True, False]
+    assert ev.threshold == 0.5 and ev.n_evidence == 1
+    assert (ev.agreement.tp, ev.agreement.fp, ev.agreement.fn) == (2, 1, 1)
+    # abstained: 4 of 5 scored; on those, 3 of 4 right
+    assert ev.abstain["coverage"] == 0.8 and ev.abstain["n_abstained"] == 1
+    assert ev.abstain["accuracy"] == 0.75
+    assert set(ev.modes) == {"oracle", "cv", "default"}
+    assert ev.modes["default"]["accuracy"] == 0.6
+
+
+def test_default_mode_without_a_rule_reports_no_numbers():
+    from transted.evaluation.harness import EvalConfig, evaluate_metric
+
+    ev = evaluate_metric(_evaluation([0.2, 0.9]), labelled([False, True]),
+                         EvalConfig(threshold_mode="default", n_boot=10))
+    assert ev.agreement is None and ev.status == "no default threshold"

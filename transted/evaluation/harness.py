@@ -1,0 +1,371 @@
+"""The evaluation run: score pairs with each metric, turn scores into verdicts, measure agreement.
+
+Flow of ``transted eval``: :func:`score_metric` streams each metric's results to
+``OUT/scores/<metric>.jsonl`` through :func:`transted.batch.score_pairs` (a killed run resumes),
+:func:`evaluate_metric` chooses a threshold (``oracle`` / ``calibrated`` / ``fixed`` / ``cv``,
+see :mod:`transted.evaluation.threshold`) and computes agreement with the expert labels of the
+:class:`~transted.evaluation.labels.LabelledPairs` (:mod:`transted.evaluation.agreement`), and
+:mod:`transted.evaluation.reports` writes the files.
+
+A pair whose score is missing (metric error) is counted in ``n_errors`` and predicted
+*negative*: a metric that cannot judge a pair has not accepted it. The same pairs are also
+reported as *abstained*: ``coverage`` (share scored) and agreement on the scored pairs only.
+Definite evidence in a result (``details["evidence"]`` ``proved``/``refuted``) overrides the
+threshold and is counted in ``n_evidence``. Whatever the mode, every metric also gets the
+``oracle``, grouped ``cv`` and ``default`` (shipped threshold) figures side by side, so no
+report shows an oracle figure alone. A metric whose every result
+is ``unavailable`` (e.g. a Lean metric without Lean) is reported as unavailable, with no
+numbers. Binary metrics (verdicts) are never thresholded: their mode is ``binary`` and a pair
+is positive iff its score is 1.0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from transted.batch import score_pairs
+from transted.errors import InputError
+from transted.evaluation.agreement import Agreement, agreement_score, bootstrap_ci
+from transted.evaluation.labels import DEFAULT_POSITIVE, LabelledPairs, parse_positive
+from transted.evaluation.threshold import (
+    ORACLE_RULES,
+    cross_validated_predictions,
+    select_threshold,
+)
+from transted.evidence.api import evidence_summary
+from transted.executors import Executor
+from transted.metrics.base import Metric, MetricResult
+from transted.outputs import check_output_dir
+from transted.pairs import Pair
+from transted.signature import Signature
+from transted.verdict.rules import apply_evidence, forced_by_evidence, predict
+
+__all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric",
+           "score_metric", "evaluate_metric", "scores_path", "claim_out_dir", "OUT_DIR_MARKER"]
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """How verdicts and intervals are made; the defaults are the CLI's defaults.
+
+    Parameters
+    ----------
+    threshold_mode : {"oracle", "calibrated", "fixed", "cv", "default"}
+        ``oracle``: best threshold on the evaluated labels themselves (optimistic, as the
+        papers report); ``calibrated``: best threshold on a dev file, applied here; ``fixed``:
+        ``threshold`` as given; ``cv``: each pair classified with a threshold chosen on the
+        other problems (pairs sharing a reference statement share a fold; leave-one-problem-
+        out, or ``cv_folds`` seeded grouped folds); ``default``: the metric's shipped
+        threshold (:mod:`transted.verdict.rules`).
+    oracle_rule : {"accuracy", "gted"}
+        How a best threshold is chosen (see :mod:`transted.evaluation.threshold`).
+    n_boot, seed, confidence : bootstrap resamples, RNG seed, interval coverage.
+    positive : EPLA categories counted as equivalent when a pair carries one.
+    top_disagreements : pairs listed per metric in ``disagreements.md``.
+    """
+
+    MODES: ClassVar[tuple[str, ...]] = ("oracle", "calibrated", "fixed", "cv", "default")
+
+    threshold_mode: str = "oracle"
+    threshold: float | None = None
+    oracle_rule: str = "accuracy"
+    cv_folds: int = 0
+    n_boot: int = 1000
+    seed: int = 0
+    confidence: float = 0.95
+    positive: tuple[str, ...] = DEFAULT_POSITIVE
+    top_disagreements: int = 10
+
+    def __post_init__(self) -> None:
+        if self.threshold_mode not in self.MODES:
+            raise ValueError(f"`threshold_mode` must be one of {self.MODES}, "
+                             f"got {self.threshold_mode!r}")
+        if (self.threshold_mode == "fixed") != (self.threshold is not None):
+            raise ValueError("`threshold` must be given exactly when `threshold_mode` is 'fixed'")
+        if self.oracle_rule not in ORACLE_RULES:
+            raise ValueError(f"`oracle_rule` must be one of {ORACLE_RULES}, "
+                             f"got {self.oracle_rule!r}")
+        if self.top_disagreements < 0:
+            raise ValueError(f"`top_disagreements` must be >= 0, got {self.top_disagreements}")
+        object.__setattr__(self, "positive", parse_positive(self.positive))
+
+    def signature(self, data_digest: str = "", dev_digest: str = "") -> Signature:
+        """Reproducibility string of the agreement computation (not of the metrics)."""
+        options: dict[str, object] = {"mode": self.threshold_mode}
+        if self.threshold_mode == "fixed":
+            options["t"] = self.threshold
+        else:
+            options["rule"] = self.oracle_rule
+        if self.threshold_mode == "cv":
+            options["folds"] = self.cv_folds or "lopo"
+            options["groups"] = "problem"
+        options.update({"positive": self.positive, "boot": self.n_boot, "seed": self.seed,
+                        "ci": self.confidence, "errors": "negative", "data": data_digest or "none"})
+        if dev_digest:
+            options["dev"] = dev_digest
+        return Signature.build("eval", options)
+
+
+def default_threshold_mode(*, dev: object = None, threshold: float | None = None) -> str:
+    """The mode used when the caller names none (API and CLI alike): ``calibrated`` with a dev
+    file, ``fixed`` with a threshold, else :class:`EvalConfig`'s default."""
+    if dev is not None:
+        return "calibrated"
+    return "fixed" if threshold is not None else EvalConfig.threshold_mode
+
+
+OUT_DIR_MARKER = "inputs.json"
+
+
+def claim_out_dir(out: str | Path, data: LabelledPairs, dev: LabelledPairs | None = None, *,
+                  resume: bool = True) -> None:
+    """Create ``out`` (checked: :func:`~transted.outputs.check_output_dir`) and record which
+    inputs it holds results for, in ``OUT/inputs.json`` (data names and digests).
+
+    Re-running into a folder made from other data would mix two data sets' results under
+    overlapping ids, so with ``resume`` a folder recorded for other inputs raises
+    :class:`InputError`; without ``resume`` the record is replaced.
+    """
+    out = check_output_dir(out)
+    record = {"data": data.digest, "dev": dev.digest if dev is not None else None}
+    marker = Path(out) / OUT_DIR_MARKER
+    if resume and marker.exists():
+        try:
+            held = json.loads(marker.read_text(encoding="utf-8"))
+            held = {"data": held["data"]["sha256"], "dev": (held.get("dev") or {}).get("sha256")}
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise InputError(f"{marker}: not a transted eval record ({e}); use --no-resume "
+                             "to overwrite the folder's record") from e
+        if held != record:
+            raise InputError(f"{out}: holds results for other inputs (data {held['data']}, dev "
+                             f"{held['dev']}; now {record['data']}, {record['dev']}); use another "
+                             "--out, or --no-resume to overwrite")
+    Path(out).mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({
+        "data": {"path": data.name, "sha256": record["data"]},
+        "dev": {"path": dev.name, "sha256": record["dev"]} if dev is not None else None,
+    }, indent=1) + "\n", encoding="utf-8")
+
+
+def load_metric(name: str | Metric) -> Metric:
+    """:func:`transted.metrics.registry.get_metric` (unknown names raise ``ValueError``), with a
+    missing implementation reported as an :class:`InputError` naming the metric; a ready
+    Metric object (built with options) is used as it is."""
+    from transted.metrics.registry import get_metric
+
+    if isinstance(name, Metric):
+        return name
+    try:
+        return get_metric(name)
+    except ModuleNotFoundError as e:
+        raise InputError(f"metric {name!r} is not available in this installation "
+                         f"(module {e.name} is missing)") from e
+
+
+
+def scores_path(out_dir: str | Path, metric: str, *, split: str = "") -> Path:
+    """``OUT/scores[/split]/<metric>.jsonl``, with ``:`` in a metric name made file-safe."""
+    base = Path(out_dir) / "scores"
+    if split:
+        base = base / split
+    return base / (metric.replace(":", "_").replace("/", "_") + ".jsonl")
+
+
+def score_metric(pairs: Sequence[Pair], metric: Metric, path: Path, *, resume: bool = True,
+                 on_result: Callable[[MetricResult, bool], None] | None = None,
+                 jobs: int | None = None, executor: Executor | None = None,
+                 pair_timeout: float | None = None) -> list[MetricResult]:
+    """Stream ``metric``'s results for ``pairs`` to ``path`` (resumable); ``jobs`` /
+    ``executor`` / ``pair_timeout`` as for :func:`transted.batch.score_pairs` (a timed-out
+    pair has no score: evaluation counts it like an error)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return score_pairs(pairs, metric, path, resume=resume, on_result=on_result, jobs=jobs,
+                       executor=executor, pair_timeout=pair_timeout)
+
+
+@dataclass
+class MetricEvaluation:
+    """Everything ``transted eval`` knows about one metric on one data set."""
+
+    name: str
+    signature: str
+    binary: bool
+    scores: NDArray[np.float64]
+    """One per pair; NaN where the metric gave no score."""
+    errors: dict[str, str]
+    """Pair id → error message, for every pair without a score."""
+    n_unavailable: int = 0
+    status: str = "ok"
+    predictions: NDArray[np.bool_] | None = None
+    threshold: float | None = None
+    threshold_mode: str = ""
+    fold_thresholds: NDArray[np.float64] | None = None
+    agreement: Agreement | None = None
+    intervals: dict[str, object] = field(default_factory=dict)
+    default_threshold: float | None = None
+    """The shipped threshold of this exact metric computation, if any."""
+    evidence: list[object] = field(default_factory=list)
+    """Per pair: ``details["evidence"]`` of its result (``proved``/``refuted``/None)."""
+    n_evidence: int = 0
+    evidence_detail: list[object] = field(default_factory=list)
+    """Per pair: ``details["evidence_detail"]`` (witness, failing side, script, reason) or None."""
+    evidence_stats: dict[str, dict] = field(default_factory=dict)
+    """``evidence_counts`` and ``evidence_precision`` (:func:`transted.evidence.evidence_summary`)."""
+    modes: dict[str, dict[str, object]] = field(default_factory=dict)
+    """Mode → {threshold, accuracy, kappa} for oracle, cv and default (the side-by-side table)."""
+    abstain: dict[str, object] = field(default_factory=dict)
+    """Coverage and agreement on the scored pairs only (errors abstained, not negative)."""
+
+    def summary(self, config: EvalConfig) -> dict[str, object]:
+        """The ``summary.json`` entry: the keys other tools read, then extras."""
+        a = self.agreement
+        entry: dict[str, object] = {
+            "threshold": self.threshold, "threshold_mode": self.threshold_mode,
+            "tp": a.tp if a else None, "tn": a.tn if a else None,
+            "fp": a.fp if a else None, "fn": a.fn if a else None,
+            "precision": a.precision if a else None, "recall": a.recall if a else None,
+            "accuracy": a.accuracy if a else None, "kappa": a.kappa if a else None,
+            "kappa_ci": self.intervals.get("kappa_ci"),
+            "accuracy_ci": self.intervals.get("accuracy_ci"),
+            "signature": self.signature,
+            "f1": a.f1 if a else None, "n": len(self.scores), "n_errors": len(self.errors),
+            "n_unavailable": self.n_unavailable, "status": self.status, "binary": self.binary,
+            "errors_predicted": "negative",
+            "n_evidence": self.n_evidence, "default_threshold": self.default_threshold,
+            "modes": self.modes, "abstain": self.abstain,
+            "evidence_counts": self.evidence_stats.get("evidence_counts"),
+            "evidence_precision": self.evidence_stats.get("evidence_precision"),
+        }
+        if self.threshold_mode in ("oracle", "calibrated", "cv"):
+            entry["oracle_rule"] = config.oracle_rule
+        if self.fold_thresholds is not None:
+            entry["cv_folds"] = config.cv_folds or "leave-one-problem-out"
+            entry["threshold_range"] = [float(self.fold_thresholds.min()),
+                                        float(self.fold_thresholds.max())]
+        if self.intervals:
+            entry["kappa_undefined_resamples"] = self.intervals.get("kappa_undefined")
+        return entry
+
+
+def collect(name: str, signature: str, results: Sequence[MetricResult],
+            *, binary: bool, default_threshold: float | None = None) -> MetricEvaluation:
+    """Gather a metric's results (in pair order) into a :class:`MetricEvaluation`."""
+    scores = np.array([np.nan if r.score is None else r.score for r in results], dtype=float)
+    errors = {r.id: r.error or r.status for r in results if r.score is None}
+    unavailable = sum(r.status == "unavailable" for r in results)
+    ok = [r for r in results if r.score is not None]
+    binary = binary or bool(ok) and all(r.details.get("binary") for r in ok)
+    status = "unavailable" if results and unavailable == len(results) else "ok"
+    return MetricEvaluation(name, signature, binary, scores, errors, unavailable, status,
+                            default_threshold=default_threshold,
+                            evidence=[r.details.get("evidence") for r in results],
+                            evidence_detail=[r.details.get("evidence_detail") for r in results])
+
+
+def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig, *,
+                    dev: tuple[NDArray[np.float64], LabelledPairs] | None = None
+                    ) -> MetricEvaluation:
+    """Choose the threshold, predict, and fill in agreement and intervals (in place).
+
+    ``ev`` holds a metric's scores of ``data``'s pairs; ``dev`` the same metric's scores of
+    the dev pairs (``calibrated`` mode). ``cv`` folds keep each problem of ``data.groups``
+    together.
+    """
+    if ev.status == "unavailable":
+        ev.threshold_mode = "unavailable"
+        return ev
+    labels = data.labels
+    if ev.binary:
+        ev.threshold, ev.threshold_mode = 0.5, "binary"
+        ev.predictions = predict(ev.scores, 0.5)
+    elif config.threshold_mode == "cv":
+        ev.predictions, ev.fold_thresholds = cross_validated_predictions(
+            ev.scores, labels, rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed,
+            groups=data.groups)
+        ev.threshold, ev.threshold_mode = float(np.median(ev.fold_thresholds)), "cv"
+    elif config.threshold_mode == "default" and ev.default_threshold is None:
+        ev.threshold_mode = "no default"
+        ev.status = "no default threshold"
+        return ev
+    else:
+        ev.threshold = _threshold(ev, data, config, dev)
+        ev.threshold_mode = config.threshold_mode
+        ev.predictions = predict(ev.scores, ev.threshold)
+    ev.predictions, ev.n_evidence = apply_evidence(ev.predictions, ev.evidence)
+    ev.evidence_stats = evidence_summary(evidence_kinds(ev) or ["none"] * len(labels),
+                                         [bool(x) for x in labels])
+    ev.agreement = agreement_score(labels, ev.predictions)
+    ev.intervals = bootstrap_ci(labels, ev.predictions, n_boot=config.n_boot, seed=config.seed,
+                                confidence=config.confidence)
+    ev.abstain = abstention(ev, data)
+    if not ev.binary:
+        ev.modes = mode_comparison(ev, data, config)
+    return ev
+
+
+def evidence_kinds(ev: MetricEvaluation) -> list[str]:
+    """Per pair ``proved``/``refuted``/``none`` (a metric without evidence: all ``none``)."""
+    return [str(e) if forced_by_evidence(e) is not None else "none" for e in ev.evidence]
+
+
+def abstention(ev: MetricEvaluation, data: LabelledPairs) -> dict[str, object]:
+    """Coverage and agreement on the scored pairs only (a failed pair abstains)."""
+    labels = data.labels
+    scored = ~np.isnan(ev.scores)
+    out: dict[str, object] = {"coverage": float(scored.mean()) if len(scored) else None,
+                              "n_abstained": int((~scored).sum())}
+    if scored.any() and ev.predictions is not None:
+        a = agreement_score(labels[scored], ev.predictions[scored])
+        out.update({"accuracy": a.accuracy, "kappa": a.kappa})
+    return out
+
+
+def mode_comparison(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig
+                    ) -> dict[str, dict[str, object]]:
+    """Oracle, grouped-cv and default figures of one graded metric, whatever the mode."""
+    out: dict[str, dict[str, object]] = {}
+    labels, groups = data.labels, data.groups
+    t = select_threshold(ev.scores, labels, rule=config.oracle_rule)
+    out["oracle"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
+    if len(set(groups)) >= 2:
+        preds, used = cross_validated_predictions(ev.scores, labels, rule=config.oracle_rule,
+                                                  folds=config.cv_folds, seed=config.seed,
+                                                  groups=groups)
+        out["cv"] = _figures(labels, apply_evidence(preds, ev.evidence)[0], float(np.median(used)))
+    if ev.default_threshold is not None:
+        t = ev.default_threshold
+        out["default"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
+    return out
+
+
+def _figures(labels: NDArray[np.bool_], preds: NDArray[np.bool_], t: float) -> dict[str, object]:
+    a = agreement_score(labels, preds)
+    return {"threshold": t, "accuracy": a.accuracy, "kappa": a.kappa}
+
+
+def _threshold(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig,
+               dev: tuple[NDArray[np.float64], LabelledPairs] | None) -> float:
+    if config.threshold_mode == "default":
+        return float(ev.default_threshold)  # type: ignore[arg-type]  # checked by the caller
+    if config.threshold_mode == "fixed":
+        return float(config.threshold)  # type: ignore[arg-type]  # checked in EvalConfig
+    if config.threshold_mode == "calibrated":
+        if dev is None:
+            raise ValueError(f"metric {ev.name!r}: threshold_mode 'calibrated' needs dev scores")
+        dev_scores, dev_labels = dev[0], dev[1].labels
+        if dev_labels.all() or not dev_labels.any():
+            # refused, not warned: a threshold tuned on one class puts every pair on one side
+            # (the lowest or above the highest dev score), whatever the metric.
+            kind = "positive" if not dev_labels.any() else "negative"
+            raise InputError(f"the dev set has no {kind} labels (positive = "
+                             f"{', '.join(config.positive)}); a threshold cannot be calibrated on "
+                             "it — give a dev set with both kinds of pairs")
+        return select_threshold(dev_scores, dev_labels, rule=config.oracle_rule)
+    return select_threshold(ev.scores, data.labels, rule=config.oracle_rule)

@@ -1,0 +1,56 @@
+"""``assert_no_regression``: the regression gate for translator repositories' own test suites.
+
+::
+
+    from transted.testing import assert_no_regression
+
+    def test_translator_did_not_regress():
+        assert_no_regression("refs.jsonl", "outputs_v1.jsonl", "outputs_v2.jsonl",
+                             metric="ted", max_drop=0.01)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from transted.regression.gate import GateReport, check_regression
+
+__all__ = ["assert_no_regression"]
+
+
+def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
+                         new_outputs: str | Path, *, metric: str = "ted",
+                         max_drop: float = 0.0, fail_on: str = "worse",
+                         threshold: float | None = None, alpha: float | None = None,
+                         key: str | None = None, n_boot: int = 10000, seed: int = 0,
+                         **options: Any) -> GateReport:
+    """Raise ``AssertionError`` when ``new_outputs`` score worse than ``old_outputs`` beyond
+    ``max_drop`` (the criteria of :func:`transted.regression.gate.check_regression`).
+
+    ``references`` is a references file (miniF2F/ProofNet release lines or pair JSONL) and the
+    two outputs files are joined to it by ``key`` (:mod:`transted.inputs`); with
+    ``references=None`` the two outputs are full pair files matched by id. ``options`` go to
+    the metric (as ``-O`` on the CLI). The message names the gate's reasons, the paired
+    significance figures and the pairs that got worse. Returns the :class:`GateReport` when
+    the gate passes.
+    """
+    from transted.inputs import join_files
+    from transted.metrics.registry import get_metric
+    from transted.regression.compare import compare_runs
+
+    m = get_metric(metric, **options)
+    if references is None:
+        old: Any = old_outputs
+        new: Any = new_outputs
+    else:
+        old = join_files(references, old_outputs, key=key).pairs
+        new = join_files(references, new_outputs, key=key).pairs
+    reg = compare_runs(old, new, m)
+    reg.old_path, reg.new_path = str(old_outputs), str(new_outputs)
+    report = check_regression(reg, fail_on=fail_on, max_drop=max_drop, threshold=threshold,
+                              alpha=alpha, n_boot=n_boot, seed=seed)
+    if report.failed:
+        raise AssertionError(f"{new_outputs} regressed against {old_outputs}\n"
+                             + report.message(top=20))
+    return report

@@ -1,0 +1,238 @@
+"""Regression gate: does the new translator score worse than the old one beyond a bound?
+
+Two criteria (``fail_on``) over the matched pairs of a :class:`~transted.regression.compare.Regression`:
+
+* ``"worse"``: the mean score over pairs scored in both versions dropped by more than
+  ``max_drop`` (``mean(new - old) < -max_drop``), or a pair the old version scored fails to
+  score in the new one (``broke``: a regression whatever the bound).
+* ``"verdict-flip"``: more than ``max_drop`` (a fraction of the matched pairs) went from
+  ``equivalent`` to ``not-equivalent``. Verdicts come from ``threshold`` when given
+  (equivalent iff ``score >= threshold``; a pair that failed to score is not-equivalent, as in
+  ``transted eval``), else from the metric's own ``MetricResult.verdict``; with neither the gate
+  refuses to run (``ValueError``) rather than guess a threshold.
+
+With ``alpha`` the gate fails only when the drop is also significant (one-sided Wilcoxon
+signed-rank p < alpha for ``worse``, one-sided exact sign test on the flipped pairs, i.e. exact
+McNemar, for ``verdict-flip``). Every report carries the paired figures whatever the criterion:
+a seeded paired bootstrap of the mean difference (percentile interval, and the share of
+resamples whose mean difference is >= 0 as a one-sided p for "new is worse"), the Wilcoxon
+signed-rank p and the sign-test p (scipy).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from transted.evaluation.outcome import to_json_safe
+from transted.regression.compare import PairDelta, Regression
+from transted.verdict.rules import passes
+
+__all__ = ["FAIL_ON", "Significance", "GateReport", "paired_significance", "check_regression"]
+
+FailOn = Literal["worse", "verdict-flip"]
+FAIL_ON: tuple[str, ...] = ("worse", "verdict-flip")
+_BOOT_CHUNK = 1000  # resamples drawn at once: bounds memory at _BOOT_CHUNK * n indices
+
+
+@dataclass(frozen=True)
+class Significance:
+    """Paired figures for ``delta = new - old`` over the pairs scored in both versions."""
+
+    n: int
+    mean_delta: float | None
+    ci_low: float | None
+    ci_high: float | None
+    confidence: float
+    n_boot: int
+    seed: int
+    p_bootstrap: float | None
+    """Share of bootstrap resamples with mean delta >= 0: one-sided p for "new is worse"."""
+    p_wilcoxon: float | None
+    """One-sided Wilcoxon signed-rank p (alternative: deltas tend to be negative)."""
+    p_sign: float | None
+    """One-sided exact sign test p on the pairs that got worse vs better."""
+    n_worse: int
+    n_improved: int
+
+
+def paired_significance(deltas: list[float], *, n_boot: int = 10000, seed: int = 0,
+                        confidence: float = 0.95) -> Significance:
+    """Seeded paired bootstrap of the mean of ``deltas``, Wilcoxon signed-rank and sign test.
+
+    A delta of exactly 0 counts neither as worse nor as improved (Wilcoxon's ``"wilcox"``
+    zero handling; the sign test uses only the non-zero deltas).
+    """
+    from scipy.stats import binomtest, wilcoxon
+
+    if n_boot < 1:
+        raise ValueError(f"`n_boot` must be >= 1, got {n_boot}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"`confidence` must be in (0, 1), got {confidence}")
+    d = np.asarray(deltas, dtype=float)
+    n_worse, n_improved = int((d < 0).sum()), int((d > 0).sum())
+    if len(d) == 0:
+        return Significance(0, None, None, None, confidence, n_boot, seed, None, None, None, 0, 0)
+    rng = np.random.default_rng(seed)
+    # Hand-rolled rather than scipy.stats.bootstrap: the p figure needs the resampled means.
+    means = np.concatenate([d[rng.integers(0, len(d), size=(min(_BOOT_CHUNK, n_boot - i),
+                                                             len(d)))].mean(axis=1)
+                            for i in range(0, n_boot, _BOOT_CHUNK)])
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(means, [tail, 1 - tail])
+    nonzero = n_worse + n_improved
+    p_wilcoxon = 1.0 if nonzero == 0 else float(wilcoxon(d, alternative="less").pvalue)
+    p_sign = 1.0 if nonzero == 0 else float(
+        binomtest(n_worse, nonzero, 0.5, alternative="greater").pvalue)
+    return Significance(len(d), float(d.mean()), float(low), float(high), confidence, n_boot,
+                        seed, float((means >= 0).mean()), p_wilcoxon, p_sign, n_worse,
+                        n_improved)
+
+
+@dataclass
+class GateReport:
+    """The gate's decision, the reasons for it and the pairs behind it."""
+
+    metric: str
+    signature: str
+    fail_on: str
+    max_drop: float
+    alpha: float | None
+    significance: Significance
+    failed: bool
+    reasons: list[str]
+    worse: list[PairDelta] = field(default_factory=list)
+    """Pairs that got worse or broke, the largest drop first."""
+    verdict_source: str | None = None
+    """``"threshold <t>"`` or ``"metric"`` for ``verdict-flip``; None otherwise."""
+    flipped_down: list[str] = field(default_factory=list)
+    flipped_up: list[str] = field(default_factory=list)
+    p_flip: float | None = None
+
+    def summary(self) -> dict[str, object]:
+        return to_json_safe({
+            "metric": self.metric, "signature": self.signature, "fail_on": self.fail_on,
+            "max_drop": self.max_drop, "alpha": self.alpha, "failed": self.failed,
+            "reasons": self.reasons, "significance": asdict(self.significance),
+            "worse": [{"id": d.id, "old": d.old, "new": d.new, "delta": d.delta,
+                       "status": d.status} for d in self.worse],
+            "verdict_source": self.verdict_source, "flipped_down": self.flipped_down,
+            "flipped_up": self.flipped_up, "p_flip": self.p_flip,
+        })
+
+    def significance_line(self) -> str:
+        """The paired figures in one line."""
+        s = self.significance
+        if not s.n:
+            return "paired: no pair scored in both versions"
+        return (f"paired over {s.n} pairs: mean delta {s.mean_delta:+.4f}, "
+                f"{100 * s.confidence:.0f}% bootstrap CI [{s.ci_low:+.4f}, {s.ci_high:+.4f}] "
+                f"({s.n_boot} resamples, seed {s.seed}), P(boot mean >= 0) = "
+                f"{s.p_bootstrap:.4f}; Wilcoxon p = {s.p_wilcoxon:.4g}; sign test p = "
+                f"{s.p_sign:.4g} ({s.n_worse} worse, {s.n_improved} better)")
+
+    def message(self, *, top: int = 10) -> str:
+        """A readable account: decision, reasons, paired figures, the pairs that got worse."""
+        head = "FAILED" if self.failed else "passed"
+        lines = [f"regression gate {head} ({self.metric}, fail-on {self.fail_on}, "
+                 f"max-drop {self.max_drop:g}" + (f", alpha {self.alpha:g}" if self.alpha
+                                                  is not None else "") + ")"]
+        lines += [f"  - {r}" for r in self.reasons]
+        lines.append("  " + self.significance_line())
+        if self.verdict_source is not None:
+            lines.append(f"  verdicts from {self.verdict_source}: {len(self.flipped_down)} "
+                         f"equivalent → not-equivalent, {len(self.flipped_up)} the other way"
+                         + (f"; sign test p = {self.p_flip:.4g}" if self.p_flip is not None
+                            else ""))
+        for d in self.worse[:top]:
+            old = "error" if d.old is None else f"{d.old:.4f}"
+            new = f"error ({d.new_error})" if d.new is None else f"{d.new:.4f}"
+            lines.append(f"  worse: {d.id}: {old} → {new}")
+        if len(self.worse) > top:
+            lines.append(f"  … and {len(self.worse) - top} more")
+        return "\n".join(lines)
+
+
+def _verdicts(reg: Regression, threshold: float | None) -> tuple[str, list[tuple[bool, bool]]]:
+    """(source, [(old equivalent, new equivalent)]) per matched pair."""
+    if threshold is not None:
+        def eq(score: float | None) -> bool:
+            return score is not None and bool(passes(score, threshold))
+        return f"threshold {threshold:g}", [(eq(d.old), eq(d.new)) for d in reg.deltas]
+    given = [d for d in reg.deltas if d.old_verdict is not None or d.new_verdict is not None]
+    if not given:
+        raise ValueError(
+            f"`fail_on='verdict-flip'` needs verdicts: metric {reg.metric!r} gave none (it has "
+            f"no shipped threshold); give a threshold (--threshold T on the CLI)")
+    return "metric", [(d.old_verdict == "equivalent", d.new_verdict == "equivalent")
+                      for d in reg.deltas]
+
+
+def check_regression(reg: Regression, *, fail_on: str = "worse", max_drop: float = 0.0,
+                     threshold: float | None = None, alpha: float | None = None,
+                     n_boot: int = 10000, seed: int = 0,
+                     confidence: float = 0.95) -> GateReport:
+    """Apply the gate to ``reg`` (see the module docstring for the criteria).
+
+    Parameters
+    ----------
+    fail_on : ``"worse"`` (mean score drop) or ``"verdict-flip"`` (equivalent → not)
+    max_drop : allowed drop: of the mean score for ``worse``; of the share of matched pairs
+        flipping to not-equivalent for ``verdict-flip`` (0 = none allowed)
+    threshold : verdict threshold for ``verdict-flip`` (overrides the metric's verdicts)
+    alpha : if given, fail only when the drop is also significant at this level
+    n_boot, seed, confidence : of the paired bootstrap
+    """
+    if fail_on not in FAIL_ON:
+        raise ValueError(f"`fail_on` must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+    if not (math.isfinite(max_drop) and max_drop >= 0):
+        raise ValueError(f"`max_drop` must be a number >= 0, got {max_drop}")
+    if alpha is not None and not 0 < alpha < 1:
+        raise ValueError(f"`alpha` must be in (0, 1), got {alpha}")
+    both = [d.delta for d in reg.deltas if d.delta is not None]
+    sig = paired_significance(both, n_boot=n_boot, seed=seed, confidence=confidence)
+    report = GateReport(reg.metric, reg.signature, fail_on, max_drop, alpha, sig, False, [],
+                        worse=reg.worst())
+    if fail_on == "worse":
+        broke = [d.id for d in reg.deltas if d.status == "broke"]
+        dropped = sig.mean_delta is not None and sig.mean_delta < -max_drop
+        significant = alpha is None or (sig.p_wilcoxon is not None and sig.p_wilcoxon < alpha)
+        if dropped and significant:
+            report.reasons.append(f"mean score dropped by {-sig.mean_delta:.4f} "  # type: ignore[operator]
+                                  f"> max-drop {max_drop:g}")
+        elif dropped:
+            report.reasons.append(f"mean score dropped by {-sig.mean_delta:.4f} but not "  # type: ignore[operator]
+                                  f"significantly (Wilcoxon p = {sig.p_wilcoxon:.4g} >= "
+                                  f"alpha {alpha:g}); not failing")
+        if broke:
+            report.reasons.append(f"{len(broke)} pair(s) scored by the old version fail in "
+                                  f"the new one: {', '.join(broke[:10])}")
+        report.failed = (dropped and significant) or bool(broke)
+    else:
+        from scipy.stats import binomtest
+
+        source, verdicts = _verdicts(reg, threshold)
+        report.verdict_source = source
+        report.flipped_down = [d.id for d, (o, n) in zip(reg.deltas, verdicts, strict=True)
+                               if o and not n]
+        report.flipped_up = [d.id for d, (o, n) in zip(reg.deltas, verdicts, strict=True)
+                             if n and not o]
+        down, up = len(report.flipped_down), len(report.flipped_up)
+        report.p_flip = 1.0 if down + up == 0 else float(
+            binomtest(down, down + up, 0.5, alternative="greater").pvalue)
+        share = down / len(reg.deltas) if reg.deltas else 0.0
+        significant = alpha is None or report.p_flip < alpha
+        if share > max_drop:
+            report.reasons.append(
+                f"{down} of {len(reg.deltas)} pairs ({100 * share:.1f}%) flipped equivalent → "
+                f"not-equivalent > max-drop {100 * max_drop:g}%: "
+                + ", ".join(report.flipped_down[:10])
+                + ("" if significant else f" (not significant: sign test p = "
+                   f"{report.p_flip:.4g} >= alpha {alpha:g}; not failing)"))
+        report.failed = share > max_drop and significant
+    if not report.reasons:
+        report.reasons.append("within the bound")
+    return report
