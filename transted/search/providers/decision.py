@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING, Any
 from transted.evidence.decide import Closing, decide_trees
 from transted.evidence.refute import RefuteOptions
 from transted.search.budget import Budget
-from transted.search.providers.base import Move, Provider
+from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.state import CLOSED, State
 
 if TYPE_CHECKING:
     from transted.pairs import Pair
-    from transted.search.providers.registry import ProviderContext
 
 __all__ = ["DecisionProvider", "closing_tactic"]
 

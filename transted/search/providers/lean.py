@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from transted.errors import LeanUnavailable, ParseError
 from transted.search.budget import Budget
-from transted.search.providers.base import Evidence, Move, Provider
+from transted.search.providers.base import Evidence, Move, Provider, ProviderContext
 from transted.search.state import CLOSED, Local, State
 
 if TYPE_CHECKING:
     from transted.lean.moves import LeanMoveProvider
     from transted.lean.session import LeanNode, ProofSession
     from transted.pairs import Pair
-    from transted.search.providers.registry import ProviderContext
 
 __all__ = ["LeanProvider", "state_from_goal"]
 

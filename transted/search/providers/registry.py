@@ -15,14 +15,12 @@ whose metadata is stale) still finds it, and an entry point can never shadow a b
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
 
-from transted.search.providers.base import MoveProvider
+from transted.loading import load_reference
+from transted.search.providers.base import MoveProvider, ProviderContext
 
 __all__ = ["BUILTIN_PROVIDERS", "ENTRY_POINT_GROUP", "ProviderContext", "make_provider",
            "make_providers", "parse_provider_names", "provider_names"]
@@ -42,34 +40,6 @@ BUILTIN_PROVIDERS: dict[str, str] = {
 rules in that order (the default)."""
 
 Factory = Callable[["ProviderContext"], MoveProvider]
-
-
-@dataclass(frozen=True)
-class ProviderContext:
-    """What a metric knows that a provider factory may need.
-
-    Parameters
-    ----------
-    rules : rule file path (None: the packaged ``rules/offline.yaml``)
-    project : Lean project directory (Lean providers)
-    timeout : per-request seconds for external tools (Lean REPL, solvers)
-    backend : a ready REPL backend (tests: a replay backend); None: start one on ``open()``
-    extra : further ``provider_options`` of the metric, for third-party providers
-    """
-
-    rules: str | None = None
-    project: str | None = None
-    timeout: float = 60.0
-    backend: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def _load(target: str) -> Factory:
-    module_name, _, attr = target.partition(":")
-    obj: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj  # type: ignore[no-any-return]
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
@@ -118,7 +88,7 @@ def make_provider(name: str, context: ProviderContext | None = None) -> MoveProv
     """Instantiate provider ``name`` (not yet opened) for ``context``."""
     context = context if context is not None else ProviderContext()
     if name in BUILTIN_PROVIDERS:
-        factory = _load(BUILTIN_PROVIDERS[name])
+        factory = load_reference(BUILTIN_PROVIDERS[name])
     else:
         entry = _entry_points().get(name)
         if entry is None:
