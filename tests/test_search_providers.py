@@ -9,10 +9,10 @@ from importlib import metadata
 
 import pytest
 
+from transted.budget import Budget
 from transted.metrics.registry import get_metric
 from transted.opt.node import Node
 from transted.pairs import read_pairs
-from transted.search.budget import Budget
 from transted.search.providers import registry
 from transted.search.providers.base import Move, MoveProvider, Provider, prepare_start
 from transted.search.providers.offline import OfflineProvider

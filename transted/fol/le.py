@@ -30,11 +30,11 @@ Yang et al. 2024 (LogicLLaMA), ``fol_parser.VecRuleEvaluator.find_best_LE_score`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from transted.budget import Budget
 from transted.errors import ParseError, ResourceLimitError
 from transted.fol.ast import BinOp, Formula, Not, Pred
 from transted.fol.tokens import SPACED_SYMBOLS, fol_tokens
@@ -236,7 +236,7 @@ def _run(program: list[int | str], columns: list[int], mask: int) -> int:
     return stack[0]
 
 
-def _columns(n: int, deadline: float, timeout: float) -> tuple[list[int], int]:
+def _columns(n: int, budget: Budget) -> tuple[list[int], int]:
     """Truth-table columns as bitsets; row ``r`` gives atom ``i`` bit ``n-1-i`` of ``r``
     (``itertools.product([False, True], repeat=n)`` order)."""
     rows = 1 << n
@@ -248,8 +248,9 @@ def _columns(n: int, deadline: float, timeout: float) -> tuple[list[int], int]:
             pattern |= pattern << width
             width *= 2
         columns.append(pattern)
-        if time.monotonic() > deadline:
-            raise ResourceLimitError(f"LE: exceeded `timeout` of {timeout} s building the truth table")
+        if budget.spent():
+            raise ResourceLimitError(f"LE: exceeded `timeout` of {budget.max_time} s building "
+                                     "the truth table")
     return columns, (1 << rows) - 1
 
 
@@ -302,14 +303,14 @@ def logical_equivalence(reference: Formula, candidate: Formula, *, top_n: int = 
     ResourceLimitError
         More than ``max_atoms`` atoms after padding, or more than ``timeout`` seconds.
     """
-    deadline = time.monotonic() + timeout
+    budget = Budget(max_time=timeout)
     ref_atoms, cand_atoms = _atom_names(reference), _atom_names(candidate)
     n = max(len(ref_atoms), len(cand_atoms))
     if n > max_atoms:
         raise ResourceLimitError(f"LE: {n} atoms (2**{n} truth assignments); `max_atoms` is {max_atoms}")
     ref_atoms += [f"{_DUMMY}_{i}" for i in range(n - len(ref_atoms))]
     cand_atoms += [f"{_DUMMY}_{i}" for i in range(n - len(cand_atoms))]
-    columns, mask = _columns(n, deadline, timeout)
+    columns, mask = _columns(n, budget)
     ref_value = _run(_postfix(reference, {a: i for i, a in enumerate(ref_atoms)}), columns, mask)
     distances = [[_distance(r, c) for c in cand_atoms] for r in ref_atoms]
     best, best_binding, tried = 0.0, None, 0
@@ -322,7 +323,7 @@ def logical_equivalence(reference: Formula, candidate: Formula, *, top_n: int = 
             best, best_binding = score, [cand_atoms[c] for c in binding]
         if best == 1.0:
             break  # no later binding can be strictly better
-        if time.monotonic() > deadline:
+        if budget.spent():
             raise ResourceLimitError(f"LE: exceeded `timeout` of {timeout} s after {tried} bindings")
     return LEResult(best, ref_atoms, best_binding, tried)
 

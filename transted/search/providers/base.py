@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from transted.search.budget import Budget
+from transted.budget import Budget
 from transted.search.state import State
 
 if TYPE_CHECKING:

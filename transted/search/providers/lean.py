@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from transted.budget import Budget
 from transted.errors import LeanUnavailable, ParseError
-from transted.search.budget import Budget
 from transted.search.providers.base import Evidence, Move, Provider, ProviderContext
 from transted.search.state import CLOSED, Local, State
 

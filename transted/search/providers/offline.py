@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
+from transted.budget import Budget
 from transted.opt.node import Node
 from transted.opt.scope import body_index, bound_name, free_names
-from transted.search.budget import Budget
 from transted.search.congruence import congruence_moves
 from transted.search.lean_text import to_lean
 from transted.search.numerals import numeral_rewrites
