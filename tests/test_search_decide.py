@@ -3,7 +3,7 @@
 from transted.metrics.transted import TransTEDSimilarity
 from transted.opt import parse_statement
 from transted.pairs import Pair
-from transted.search.providers.decision import DecisionProvider
+from transted.search.providers.procedures import DecisionProvider
 from transted.search.providers.registry import make_provider
 from transted.search.state import State
 

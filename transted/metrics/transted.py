@@ -12,7 +12,7 @@ Lean REPL, starting from Lean's own elaboration of the equality; if the equality
 elaborate, Algorithm 1 line 3 falls back to the plain TED), their parts, or a third-party
 provider. This metric only composes them; their start-up lives in the providers. The
 default is ``offline,decide``: the offline rules plus closing moves by decision procedures
-(:mod:`transted.search.providers.decision`).
+(:mod:`transted.search.providers.procedures`).
 
 Semantic evidence (``evidence=True``, the default; docs/EVIDENCE.md): the pair is also given
 to :func:`transted.evidence.pair_evidence` (refutation by counterexample, then decision;

@@ -34,7 +34,7 @@ BUILTIN_PROVIDERS: dict[str, str] = {
     "numerals": "transted.search.providers.offline:NumeralProvider.from_context",
     "rules": "transted.search.providers.offline:RuleProvider.from_context",
     "lean": "transted.search.providers.lean:LeanProvider.from_context",
-    "decide": "transted.search.providers.decision:DecisionProvider.from_context",
+    "decide": "transted.search.providers.procedures:DecisionProvider.from_context",
 }
 """The providers that ship with transted. ``offline`` = congruence, definitional, numerals,
 rules in that order (the default)."""
@@ -46,7 +46,10 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
     found: dict[str, metadata.EntryPoint] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if ep.name in BUILTIN_PROVIDERS:
-            if ep.value != BUILTIN_PROVIDERS[ep.name]:
+            # transted's own declaration may be stale (an editable install made before a
+            # built-in moved): ignored quietly; another distribution's claim is warned about
+            ours = ep.dist is not None and ep.dist.name == "transted"
+            if ep.value != BUILTIN_PROVIDERS[ep.name] and not ours:
                 warnings.warn(f"entry point {ep.name!r} = {ep.value!r} (group "
                               f"{ENTRY_POINT_GROUP}) is ignored: {ep.name!r} is a built-in "
                               f"provider", stacklevel=3)
