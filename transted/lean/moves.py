@@ -35,6 +35,7 @@ from transted.lean.closers import (
 from transted.lean.results import StepResult
 from transted.lean.session import LeanNode, ProofSession
 from transted.lean.suggestions import parse_suggestions
+from transted.opt.labels import EQ
 
 __all__ = ["TABLE1_TACTICS", "GoalOutcome", "LeanMove", "Rejection", "LeanMoveProvider",
            "is_equality_goal", "classify"]
@@ -52,7 +53,6 @@ TABLE1_TACTICS: tuple[str, ...] = (
 )
 """ASSESS Table 1, "Additional Tactic Commands", in the paper's order."""
 
-_EQUALITY_LABEL = "<SLOT> = <SLOT>"
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def is_equality_goal(goal: str) -> bool:
     from transted.opt.goal import parse_goal
 
     try:
-        return parse_goal(goal).target.label == _EQUALITY_LABEL
+        return parse_goal(goal).target.label == EQ
     except ParseError:
         return False
 

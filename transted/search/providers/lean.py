@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from transted.budget import Budget
 from transted.errors import LeanUnavailable, ParseError
+from transted.opt.labels import EQ
 from transted.search.providers.base import Evidence, Move, Provider, ProviderContext
 from transted.search.state import CLOSED, Local, State
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = ["LeanProvider", "state_from_goal"]
 
-_EQ = "<SLOT> = <SLOT>"
 
 
 def state_from_goal(goal: str, handle: object = None) -> State | None:
@@ -40,7 +40,7 @@ def state_from_goal(goal: str, handle: object = None) -> State | None:
         parsed = parse_goal(goal)
     except ParseError:
         return None
-    if parsed.target.label != _EQ:
+    if parsed.target.label != EQ:
         return None
     context = tuple(Local(name, hyp.type) for hyp in parsed.hypotheses for name in hyp.names)
     lhs, rhs = parsed.target.children

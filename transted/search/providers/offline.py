@@ -20,9 +20,9 @@ from functools import partial
 
 from transted.budget import Budget
 from transted.opt.node import Node
+from transted.opt.render import to_lean
 from transted.opt.scope import body_index, bound_name, free_names
 from transted.search.congruence import congruence_moves
-from transted.search.lean_text import to_lean
 from transted.search.numerals import numeral_rewrites
 from transted.search.pattern import Path, match, positions, replace_at
 from transted.search.providers.base import Move, Provider, ProviderContext
