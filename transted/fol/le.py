@@ -1,5 +1,8 @@
 """Logical equivalence (LE) of two FOL formulas, as LogicLLaMA computes it (issue 6 item 3).
 
+Steps (a)–(d) are the :data:`~transted.fol.syntax.LOGICLLAMA` grammar of the one FOL parser
+(:func:`transted.fol.syntax.parse_formula`):
+
 (a) quantifiers (a ``∀``/``∃`` token and the variable after it) are dropped wherever they are;
 (b) the formula is tokenised by :func:`transted.fol.tokens.fol_tokens`;
 (c) the grammar has no precedence: ``F := T (OP T)*`` folded left to right, so
@@ -37,7 +40,7 @@ from typing import ClassVar
 from transted.budget import Budget
 from transted.errors import ParseError, ResourceLimitError
 from transted.fol.ast import BinOp, Formula, Not, Pred
-from transted.fol.tokens import SPACED_SYMBOLS, fol_tokens
+from transted.fol.syntax import LOGICLLAMA, parse_formula
 from transted.metrics.base import Metric, PairScore
 from transted.pairs import Pair
 
@@ -46,116 +49,14 @@ __all__ = ["LEResult", "parse_le", "logical_equivalence", "levenshtein",
 
 ATOM_CEILING = 24
 """Largest accepted ``max_atoms``: 24 atoms already take 24 × 2 MiB of truth table."""
-_OPS = ("⊕", "∨", "∧", "→", "↔")
-_NON_SYMBOLS = frozenset(SPACED_SYMBOLS) | {"="}
-_MAX_DEPTH = 200
 _DUMMY = "#DUMMY"
 _DUMMY_DISTANCE = 10000
 
 
-class _LEParser:
-    """Parser for LogicLLaMA's grammar over a token list (see the module docstring)."""
-
-    def __init__(self, tokens: list[str]):
-        self.tokens, self.pos, self.depth = tokens, 0, 0
-        self.text = " ".join(tokens)
-        self.starts = []
-        offset = 0
-        for tok in tokens:
-            self.starts.append(offset)
-            offset += len(tok) + 1
-
-    def peek(self, ahead: int = 0) -> str:
-        i = self.pos + ahead
-        return self.tokens[i] if i < len(self.tokens) else ""
-
-    def fail(self, reason: str) -> ParseError:
-        found = repr(self.peek()) if self.pos < len(self.tokens) else "end of formula"
-        offset = self.starts[self.pos] if self.pos < len(self.tokens) else len(self.text)
-        return ParseError(f"LE grammar: {reason}, found {found}", self.text, offset,
-                          source="LE tokens")
-
-    def take(self, token: str) -> None:
-        if self.peek() != token:
-            raise self.fail(f"expected {token!r}")
-        self.pos += 1
-
-    def formula(self) -> Formula:
-        result = self.term()
-        while self.peek() in _OPS:
-            op = self.peek()
-            self.pos += 1
-            result = BinOp(op, result, self.term())  # type: ignore[arg-type]
-        return result
-
-    def term(self) -> Formula:
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise ResourceLimitError(f"LE: formula nests deeper than {_MAX_DEPTH} levels")
-        negated = self.peek() == "¬"
-        self.pos += negated
-        if self.peek() == "(":
-            self.pos += 1
-            inner = self.formula()
-            self.take(")")
-        elif self.peek() and self.peek() not in _NON_SYMBOLS:
-            inner = self.atom()
-        else:
-            raise self.fail("expected '(' or a predicate" + (" after '¬'" if negated else ""))
-        self.depth -= 1
-        return Not(inner) if negated else inner
-
-    def atom(self) -> Formula:
-        start = self.pos
-        applied = self.symbol_term()
-        if self.peek() == "=":
-            self.pos += 1
-            self.symbol_term()
-        elif not applied:
-            raise self.fail("expected '(' after a predicate name")
-        return Pred("".join(self.tokens[start:self.pos]), ())
-
-    def arguments(self) -> None:
-        self.take("(")
-        self.symbol_term()
-        while self.peek() == ",":
-            self.pos += 1
-            self.symbol_term()
-        self.take(")")
-
-    def symbol_term(self) -> bool:
-        """Consume ``SYM`` or ``SYM(args)``; True for the latter."""
-        if not self.peek() or self.peek() in _NON_SYMBOLS:
-            raise self.fail("expected a constant or variable")
-        self.pos += 1
-        if self.peek() != "(":
-            return False
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise ResourceLimitError(f"LE: term nests deeper than {_MAX_DEPTH} levels")
-        self.arguments()
-        self.depth -= 1
-        return True
-
-
-def _drop_quantifiers(tokens: list[str]) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if tokens[i] in ("∀", "∃"):
-            if i + 1 >= len(tokens) or tokens[i + 1] in _NON_SYMBOLS:
-                where = len(" ".join(tokens[: i + 1]))
-                raise ParseError("LE grammar: expected a variable after the quantifier",
-                                 " ".join(tokens), where, source="LE tokens")
-            i += 2
-            continue
-        out.append(tokens[i])
-        i += 1
-    return out
-
-
 def parse_le(text: str, *, max_length: int = 2000) -> Formula:
-    """Parse ``text`` with LE's grammar; atoms come back as ``Pred(atom_string, ())``.
+    """Parse ``text`` as LE reads it (steps (a)–(d)): :func:`~transted.fol.syntax.parse_formula`
+    in the :data:`~transted.fol.syntax.LOGICLLAMA` grammar; atoms come back as
+    ``Pred(atom_string, ())``.
 
     Raises
     ------
@@ -164,16 +65,7 @@ def parse_le(text: str, *, max_length: int = 2000) -> Formula:
     ResourceLimitError
         Input longer than ``max_length`` or nested too deeply.
     """
-    if len(text) > max_length:
-        raise ResourceLimitError(f"formula has {len(text)} characters; `max_length` is {max_length}")
-    tokens = _drop_quantifiers(fol_tokens(text, split_equals=True))
-    parser = _LEParser(tokens)
-    if not tokens:
-        raise ParseError("LE grammar: empty formula", text, 0)
-    result = parser.formula()
-    if parser.pos != len(tokens):
-        raise parser.fail("expected an operator or end of formula")
-    return result
+    return parse_formula(text, max_length=max_length, max_atoms=None, grammar=LOGICLLAMA)
 
 
 def levenshtein(a: str, b: str) -> int:
