@@ -35,17 +35,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from transted.budget import Budget
-from transted.errors import ParseError, ResourceLimitError
+from transted.errors import ResourceLimitError
 from transted.fol.ast import BinOp, Formula, Not, Pred
 from transted.fol.syntax import LOGICLLAMA, parse_formula
-from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
 
 __all__ = ["LEResult", "parse_le", "logical_equivalence", "levenshtein",
-           "FOLLogicalEquivalence", "ATOM_CEILING"]
+           "ATOM_CEILING"]
 
 ATOM_CEILING = 24
 """Largest accepted ``max_atoms``: 24 atoms already take 24 × 2 MiB of truth table."""
@@ -218,51 +215,3 @@ def logical_equivalence(reference: Formula, candidate: Formula, *, top_n: int = 
         if budget.spent():
             raise ResourceLimitError(f"LE: exceeded `timeout` of {timeout} s after {tried} bindings")
     return LEResult(best, ref_atoms, best_binding, tried)
-
-
-class FOLLogicalEquivalence(Metric):
-    """``fol-le``: LogicLLaMA's logical-equivalence score of a candidate FOL formula.
-
-    An unparseable candidate scores 0 (LogicLLaMA's rule) with the parse error in
-    ``details["candidate_error"]``; an unparseable reference is an error (score null).
-
-    Parameters
-    ----------
-    top_n : int, default=1000
-        Complete atom bindings tried.
-    max_atoms : int, default=20
-        Most atoms (after padding) accepted; at most :data:`ATOM_CEILING`.
-    timeout : float, default=10.0
-        Wall-clock seconds per pair (not in the signature: it never changes a score, only
-        whether one is produced).
-    """
-
-    name: ClassVar[str] = "fol-le"
-    version: ClassVar[str] = "1"
-
-    def __init__(self, *, top_n: int = 1000, max_atoms: int = 20, timeout: float = 10.0):
-        if not isinstance(top_n, int) or top_n < 1:
-            raise ValueError(f"`top_n` must be a positive int, got {top_n!r}")
-        if not isinstance(max_atoms, int) or not 1 <= max_atoms <= ATOM_CEILING:
-            raise ValueError(f"`max_atoms` must be an int in [1, {ATOM_CEILING}], got {max_atoms!r}")
-        if not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise ValueError(f"`timeout` must be a positive number, got {timeout!r}")
-        self.top_n, self.max_atoms, self.timeout = top_n, max_atoms, float(timeout)
-
-    def options(self) -> dict[str, object]:
-        return {"top_n": self.top_n, "max_atoms": self.max_atoms, "tok": "logicllama"}
-
-    def _score(self, pair: Pair) -> PairScore:
-        try:
-            reference = parse_le(pair.reference.statement)
-        except ParseError as e:
-            raise e.with_source(f"{pair.id} reference") from e
-        try:
-            candidate = parse_le(pair.candidate.statement)
-        except ParseError as e:
-            return PairScore(0.0, {"candidate_error": str(e.with_source(f"{pair.id} candidate"))})
-        result = logical_equivalence(reference, candidate, top_n=self.top_n,
-                                     max_atoms=self.max_atoms, timeout=self.timeout)
-        return PairScore(result.score, {"reference_atoms": result.reference_atoms,
-                                        "bound_candidate_atoms": result.bound_candidate_atoms,
-                                        "bindings_tried": result.bindings_tried})

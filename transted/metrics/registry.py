@@ -21,11 +21,11 @@ METRICS: dict[str, str] = {
     "typecheck": "transted.metrics.lean_baselines:Typecheck",
     "defeq": "transted.metrics.lean_baselines:DefEq",
     "beq": "transted.metrics.lean_baselines:BEqCheck",
-    "fol-sim": "transted.fol.sim:FOLSim",
-    "fol-le": "transted.fol.le:FOLLogicalEquivalence",
-    "fol-bleu": "transted.fol.bleu:FOLBLEU",
-    "fol-rougeL": "transted.fol.text_metrics:FOLRougeL",
-    "fol-bertscore": "transted.fol.text_metrics:FOLBERTScore",
+    "fol-sim": "transted.metrics.fol_sim:FOLSim",
+    "fol-le": "transted.metrics.fol_logicllama:FOLLogicalEquivalence",
+    "fol-bleu": "transted.metrics.fol_logicllama:FOLBLEU",
+    "fol-rougeL": "transted.metrics.fol_text:FOLRougeL",
+    "fol-bertscore": "transted.metrics.fol_text:FOLBERTScore",
 }
 PUBLISHED_PREFIX = "published:"
 
