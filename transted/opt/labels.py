@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "SLOT", "infix", "prefix", "postfix", "bracketed", "application", "binder_label", "bounded_binder_label",
+    "SLOT", "infix", "prefix", "postfix", "bracketed", "application", "binder_label",
+    "bounded_binder_label",
     "FORALL", "EXISTS", "ARROW", "IFF", "AND", "OR", "NOT",
     "EQ", "NE", "LT", "LE", "GT", "GE", "DVD", "MEM", "MODEQ",
     "ADD", "SUB", "MUL", "DIV", "MOD", "POW", "NEG", "INV", "COE", "ABS", "NORM", "FLOOR", "CEIL",
