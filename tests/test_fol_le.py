@@ -13,8 +13,9 @@ from nltk.metrics.distance import edit_distance
 
 from transted.errors import ParseError, ResourceLimitError
 from transted.fol.ast import BinOp, Not, Pred
-from transted.fol.le import FOLLogicalEquivalence, levenshtein, logical_equivalence, parse_le
+from transted.fol.le import levenshtein, logical_equivalence, parse_le
 from transted.fol.tokens import fol_tokens
+from transted.metrics.fol_logicllama import FOLLogicalEquivalence
 from transted.metrics.registry import get_metric
 from transted.pairs import Pair, Statement
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from transted.errors import ResourceLimitError
 from transted.fol.embeddings import CharNgramSimilarity, ExactMatchSimilarity
-from transted.fol.sim import FOLSim, SimOptions, fol_sim
+from transted.fol.sim import SimOptions, fol_sim
+from transted.metrics.fol_sim import FOLSim
 from transted.metrics.registry import get_metric
 from transted.pairs import Pair, Statement
 

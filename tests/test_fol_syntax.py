@@ -196,3 +196,18 @@ def test_explicit_format_is_read_the_same_by_le_on_all_folio():
         assert parse_le(explicit) == _le_shape(tree), text
         checked += 1
     assert checked == 2211 - len(MALFORMED)
+
+
+def test_one_parser_two_readings():
+    from transted.fol.le import parse_le
+    from transted.fol.syntax import FOLIO, LOGICLLAMA
+
+    text = "∀x (P(x) → Q(x) ∧ R(x))"
+    p, q, r = (Pred(n, (Var("x"),)) for n in "PQR")
+    assert parse_formula(text, grammar=FOLIO) == Quant("∀", "x", BinOp("→", p, BinOp("∧", q, r)))
+    le_p, le_q, le_r = (Pred(f"{n}(x)", ()) for n in "PQR")
+    assert parse_formula(text, grammar=LOGICLLAMA) == BinOp("∧", BinOp("→", le_p, le_q), le_r)
+    assert parse_le(text) == parse_formula(text, grammar=LOGICLLAMA, max_atoms=None)
+    with pytest.raises(ParseError, match="LE grammar: expected '\\(' or a predicate after '¬'"):
+        parse_formula("¬¬P(a)", grammar=LOGICLLAMA)
+    assert parse_formula("¬¬P(a)") == Not(Not(Pred("P", (Const("a"),))))

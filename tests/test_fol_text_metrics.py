@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from transted.fol.text_metrics import FOLRougeL, rouge_l
+from transted.fol.text_metrics import rouge_l
 from transted.fol.tokens import fol_tokens
+from transted.metrics.fol_text import FOLRougeL
 from transted.metrics.registry import get_metric
 from transted.pairs import Pair, Statement
 
@@ -107,7 +108,7 @@ def test_bertscore_against_plain_transformers():
 @pytest.mark.embed
 @needs_model
 def test_bertscore_metric_signature_names_the_model():
-    from transted.fol.text_metrics import FOLBERTScore
+    from transted.metrics.fol_text import FOLBERTScore
 
     metric = FOLBERTScore()
     assert "model:all-MiniLM-L6-v2" in str(metric.signature)

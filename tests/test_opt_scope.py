@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from transted.metrics.registry import get_metric
 from transted.opt import OptOptions, parse_statement, parse_term
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import SLOT
+from transted.opt.node import Node
 from transted.opt.notation import load_notation
 from transted.opt.scope import (
     BINDER_HEADS,

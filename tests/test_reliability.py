@@ -96,7 +96,7 @@ def test_short_sum_still_scored_exactly():
 
 MEMORY_SCRIPT = textwrap.dedent("""
     import sys
-    from transted.limits import limit_memory
+    from transted.budget import limit_memory
     limit_memory(2 * 1024 ** 3)
     from transted.batch import score_pairs
     from transted.metrics.registry import get_metric

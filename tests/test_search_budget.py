@@ -9,10 +9,10 @@ from itertools import count
 
 import pytest
 
+from transted.budget import Budget, BudgetExceeded
 from transted.metrics.ted import TEDSimilarity
 from transted.opt.node import Node
 from transted.pairs import read_pairs
-from transted.search.budget import Budget, BudgetExceeded
 from transted.search.engine import SearchConfig, search
 from transted.search.providers.base import Move
 from transted.search.providers.offline import OfflineProvider, RuleProvider

@@ -3,7 +3,7 @@
 from transted.metrics.transted import TransTEDSimilarity
 from transted.opt import parse_statement
 from transted.pairs import Pair
-from transted.search.providers.decision import DecisionProvider
+from transted.search.providers.procedures import DecisionProvider
 from transted.search.providers.registry import make_provider
 from transted.search.state import State
 
@@ -41,14 +41,14 @@ def test_without_decide_the_same_pair_is_not_closed():
 
 
 def test_closed_whole_statements_yield_no_move():
-    from transted.search.budget import Budget
+    from transted.budget import Budget
     p = DecisionProvider()
     lhs, rhs = parse_statement("theorem a : 2 + 2 = 4"), parse_statement("theorem b : 3 * 3 = 9")
     assert list(p.moves(State(lhs, rhs), Budget())) == []
 
 
 def test_spent_budget_yields_nothing():
-    from transted.search.budget import Budget
+    from transted.budget import Budget
     p = DecisionProvider()
     lhs = parse_statement("theorem a (x : ℝ) : 3 * x = 6")
     rhs = parse_statement("theorem a (x : ℝ) : x + x + x = 6")

@@ -9,10 +9,10 @@ from importlib import metadata
 
 import pytest
 
+from transted.budget import Budget
 from transted.metrics.registry import get_metric
 from transted.opt.node import Node
 from transted.pairs import read_pairs
-from transted.search.budget import Budget
 from transted.search.providers import registry
 from transted.search.providers.base import Move, MoveProvider, Provider, prepare_start
 from transted.search.providers.offline import OfflineProvider
@@ -160,3 +160,14 @@ def test_pyproject_declares_the_builtins_as_entry_points():
     data = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))
     declared = data["project"]["entry-points"][registry.ENTRY_POINT_GROUP]
     assert declared == registry.BUILTIN_PROVIDERS
+
+
+def test_transted_own_stale_declaration_of_a_builtin_is_ignored_quietly(monkeypatch, recwarn):
+    # an editable install made before `decide` moved to providers/procedures.py still
+    # declares the old target: the built-in wins, and nobody is warned about our own metadata
+    stale = metadata.EntryPoint("decide", "transted.search.providers.decision:Gone",
+                                registry.ENTRY_POINT_GROUP)._for(types.SimpleNamespace(name="transted"))
+    monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [stale])
+    assert registry.provider_names().count("decide") == 1
+    assert registry.make_provider("decide").name == "decide"
+    assert not [w for w in recwarn if issubclass(w.category, UserWarning)]

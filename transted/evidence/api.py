@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
+from transted.budget import Budget
 from transted.evidence.decide import decide_pair
 from transted.evidence.model import EVIDENCE_VERSION, Evidence, format_value
-from transted.evidence.refute import Budget, RefuteOptions, falsify, refute
+from transted.evidence.refute import RefuteOptions, engine_budget, falsify, refute
 from transted.evidence.translate import shape_of
 from transted.opt.node import Node
 
@@ -22,24 +22,27 @@ def evidence_signature(options: RefuteOptions) -> str:
     return f"evidence:{EVIDENCE_VERSION}|{options.signature()}|refuted-cap:{REFUTED_SCORE_CAP:g}"
 
 
-def pair_evidence(reference: Node, candidate: Node,
-                  options: RefuteOptions | None = None) -> Evidence:
+def pair_evidence(reference: Node, candidate: Node, options: RefuteOptions | None = None,
+                  budget: Budget | None = None) -> Evidence:
     """``refuted`` / ``proved`` / ``none`` for two proposition-form trees, within the budget.
 
-    Refutation gets the first half of the budget, decision the rest (and any time left over).
+    The engines run under :func:`~transted.evidence.refute.engine_budget` (the safety net
+    ``options.budget_ms``, ended earlier by the pair's ``budget``). Refutation gets the first
+    half of it, decision the rest (and any time left over).
     """
     options = options or RefuteOptions()
-    budget = Budget(options.budget_ms)
-    ev = refute(reference, candidate, replace(options, budget_ms=options.budget_ms / 2))
+    stage = engine_budget(options, budget)
+    safety_net = stage.max_time or 0.0
+    ev = refute(reference, candidate, options, stage.within(safety_net / 2))
     if ev.kind == "refuted":
-        return ev.model_copy(update={"ms": budget.spent_ms()})
-    proved = decide_pair(reference, candidate, options, budget)
+        return ev.model_copy(update={"ms": stage.elapsed() * 1000})
+    proved = decide_pair(reference, candidate, options, stage)
     if proved.kind == "proved":
-        return proved.model_copy(update={"ms": budget.spent_ms()})
+        return proved.model_copy(update={"ms": stage.elapsed() * 1000})
     reason = f"refute: {ev.reason}; decide: {proved.reason}"
-    if budget.left_ms() <= 0:
-        reason = f"timeout (safety net {options.budget_ms:g} ms); " + reason
-    return Evidence(kind="none", reason=reason, ms=budget.spent_ms())
+    if stage.remaining_time() == 0:
+        reason = f"timeout (safety net {safety_net * 1000:g} ms); " + reason
+    return Evidence(kind="none", reason=reason, ms=stage.elapsed() * 1000)
 
 
 def statement_evidence(statement: Node, options: RefuteOptions | None = None) -> Evidence:
@@ -49,18 +52,18 @@ def statement_evidence(statement: Node, options: RefuteOptions | None = None) ->
     encoding bug or a false benchmark statement.
     """
     options = options or RefuteOptions()
-    budget = Budget(options.budget_ms)
+    budget = engine_budget(options)
     shape = shape_of(statement)
     if not shape.complete:
-        return Evidence(kind="none", reason="; ".join(shape.errors), ms=budget.spent_ms())
+        return Evidence(kind="none", reason="; ".join(shape.errors), ms=budget.elapsed() * 1000)
     notes: list[str] = []
     found = falsify(shape, budget, options, notes=notes)
     if found is None:
         return Evidence(kind="none", reason="; ".join(notes) or "no counterexample found",
-                        ms=budget.spent_ms())
+                        ms=budget.elapsed() * 1000)
     return Evidence(kind="refuted", engine=found.engine, failing_side="candidate",
                     witness={k: format_value(v) for k, v in found.witness.items()},
-                    reason="statement false at the witness", ms=budget.spent_ms())
+                    reason="statement false at the witness", ms=budget.elapsed() * 1000)
 
 
 def apply_score_rule(score: float | None, evidence: Evidence) -> float | None:

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 import sympy
 import z3
 
+from transted.budget import Budget
 from transted.evidence.evaluate import assignments, evaluate
 from transted.evidence.lean_text import to_lean
 from transted.evidence.model import Evidence
-from transted.evidence.refute import Budget, RefuteOptions
+from transted.evidence.refute import RefuteOptions, engine_budget, left_ms
 from transted.evidence.smt import Encoder, check_sat, prove
 from transted.evidence.terms import (
     NUMBER_TYPES,
@@ -75,7 +76,7 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
             continue
         if len(seen) == 2:
             return True
-    if budget.left_ms() <= 0:
+    if left_ms(budget) <= 0:
         return False
     try:
         enc = Encoder()
@@ -85,8 +86,8 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
     for goal in (formula, z3.Not(formula)):
         if (goal is formula and True in seen) or (goal is not formula and False in seen):
             continue
-        left = int(budget.left_ms())
-        if left <= 0 or check_sat(enc, goal, timeout_ms=min(options.call_timeout_ms, left),
+        left = left_ms(budget)
+        if left < 1 or check_sat(enc, goal, timeout_ms=int(min(options.call_timeout_ms, left)),
                                   memory_mb=options.memory_mb,
                                   rlimit=options.rlimit).status != "sat":
             return False
@@ -189,7 +190,7 @@ def decide_terms(a: Term, b: Term, variables: dict[str, str], budget: Budget,
     options = options or RefuteOptions()
     if a == b:
         return Closing(["rfl"], [], set())
-    if budget.left_ms() <= 0 or not (free_vars(a) or free_vars(b)):
+    if left_ms(budget) <= 0 or not (free_vars(a) or free_vars(b)):
         return None  # a closed component is never contingent: only `rfl` closes it
     contingent: bool | None = None
     if same_polynomial(a, b):
@@ -223,19 +224,21 @@ def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> boo
         formula = enc.encode(a) == enc.encode(b)
     except Unsupported:
         return False
-    left = int(budget.left_ms())
-    if left <= 0:
+    left = left_ms(budget)
+    if left < 1:
         return False
-    res = prove(enc, formula, timeout_ms=min(options.call_timeout_ms, left),
+    res = prove(enc, formula, timeout_ms=int(min(options.call_timeout_ms, left)),
                 memory_mb=options.memory_mb, rlimit=options.rlimit)
     return res.status == "unsat"
 
 
 def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
-                 options: RefuteOptions | None = None) -> Closing | None:
+                 options: RefuteOptions | None = None, budget: Budget | None = None
+                 ) -> Closing | None:
     """The search's goal ``lhs = rhs`` (proposition trees) with the goal's locals in
     ``context`` (name → type, as a string ``"ℝ"`` or a type tree, e.g.
-    ``State.local_types()``); locals of other types stay unknown (their use abstains)."""
+    ``State.local_types()``); locals of other types stay unknown (their use abstains).
+    ``budget``: the engines' stage (default: :func:`engine_budget` of ``options``)."""
     options = options or RefuteOptions()
     env: dict[str, str] = {}
     for name, typ in context.items():
@@ -246,7 +249,8 @@ def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
         a, b = translate_prop(lhs, env), translate_prop(rhs, env)
     except Unsupported:
         return None
-    return decide_terms(a, b, env, Budget(options.budget_ms), options)
+    return decide_terms(a, b, env, budget if budget is not None else engine_budget(options),
+                        options)
 
 
 def _conj(terms: list[Term | None] | list[Term]) -> Term:
@@ -270,34 +274,34 @@ def decide_pair(reference: Node, candidate: Node, options: RefuteOptions | None 
                 budget: Budget | None = None) -> Evidence:
     """``proved`` when hypotheses (as a conjunction) and conclusions are closed pairwise."""
     options = options or RefuteOptions()
-    budget = budget or Budget(options.budget_ms)
+    budget = budget if budget is not None else engine_budget(options)
     ref, cand = shape_of(reference), shape_of(candidate)
     if not (ref.complete and cand.complete):
         return Evidence(kind="none", reason="; ".join(ref.errors + cand.errors),
-                        ms=budget.spent_ms())
+                        ms=budget.elapsed() * 1000)
     renaming = _align(ref, cand)
     if renaming is None:
         return Evidence(kind="none", reason="binders do not align by name or position and type",
-                        ms=budget.spent_ms())
+                        ms=budget.elapsed() * 1000)
     try:
         cand_hyps = [rename_vars(h, renaming) for h in cand.hyps if h is not None]
         cand_concl = rename_vars(cand.concl, renaming) if cand.concl is not None else None
     except Unsupported as e:  # a bound variable would capture a renamed one: abstain
-        return Evidence(kind="none", reason=str(e), ms=budget.spent_ms())
+        return Evidence(kind="none", reason=str(e), ms=budget.elapsed() * 1000)
     closings = []
     for a, b in ((_conj(ref.hyps), _conj(cand_hyps)), (ref.concl, cand_concl)):
         assert a is not None and b is not None
         c = decide_terms(a, b, ref.vars, budget, options)
         if c is None:
             return Evidence(kind="none", reason="a component was not decided",
-                            ms=budget.spent_ms())
+                            ms=budget.elapsed() * 1000)
         closings.append(c)
     if all(c.tactics == ["rfl"] for c in closings):
         return Evidence(kind="none", reason="statements are identical terms (nothing decided)",
-                        ms=budget.spent_ms())
+                        ms=budget.elapsed() * 1000)
     tactics = [t for c in closings for t in c.tactics]
     script = [line for c in closings for line in c.script]
     engines = sorted(set().union(*(c.engines for c in closings)))
     return Evidence(kind="proved", engine="+".join(engines) or None, tactics=tactics,
                     script=script, reason="hypotheses and conclusions closed componentwise",
-                    ms=budget.spent_ms())
+                    ms=budget.elapsed() * 1000)

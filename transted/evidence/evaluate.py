@@ -12,33 +12,34 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
 
 import sympy
 
+from transted.budget import Budget
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var
 
-__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "deadline"]
+__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "stops_at"]
 
 Value = int | Fraction | bool
 MAX_RANGE = 2000
 """Largest range a big operator or a factorial argument may have."""
 _MAX_EXPONENT = 256
-_deadline: list[float] = []  # perf_counter() time past which big operators stop (innermost last)
+_budgets: list[Budget] = []  # whose deadline stops big operators (innermost last)
 
 
 @contextmanager
-def deadline(ms: float) -> Iterator[None]:
-    """Within the block, evaluating a big operator past ``ms`` milliseconds raises Unsupported
-    (one evaluation of nested sums can otherwise outlast any budget)."""
-    _deadline.append(time.perf_counter() + ms / 1000)
+def stops_at(budget: Budget) -> Iterator[None]:
+    """Within the block, evaluating a big operator once ``budget`` is spent (its deadline
+    passed) raises Unsupported (one evaluation of nested sums can otherwise outlast any
+    budget)."""
+    _budgets.append(budget)
     try:
         yield
     finally:
-        _deadline.pop()
+        _budgets.pop()
 
 
 def lean_div(a: int, b: int, typ: str) -> int:
@@ -98,7 +99,7 @@ def _big(term: Big, env: Mapping[str, Value]) -> Value:
         raise Unsupported(f"range of {stop - lo} terms")
     acc: int | Fraction = 0 if term.kind == "sum" else 1
     for i in range(lo, stop):
-        if _deadline and i % 64 == 0 and time.perf_counter() > _deadline[-1]:
+        if _budgets and i % 64 == 0 and _budgets[-1].spent():
             raise Unsupported("evaluation deadline")
         v = evaluate(term.body, {**env, term.var: i})
         acc = acc + v if term.kind == "sum" else acc * v

@@ -13,20 +13,20 @@ instance where both statements fail is reported as suspect, never as a refutatio
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import z3
 
-from transted.evidence.evaluate import Value, assignments, deadline, evaluate
+from transted.budget import Budget
+from transted.evidence.evaluate import Value, assignments, evaluate, stops_at
 from transted.evidence.model import Evidence, Side, format_value
 from transted.evidence.smt import Encoder, check_sat, prove
 from transted.evidence.terms import Term, Unsupported, rename_vars
 from transted.evidence.translate import Shape, shape_of
 from transted.opt.node import Node
 
-__all__ = ["RefuteOptions", "Budget", "refute", "falsify"]
+__all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify"]
 
 
 @dataclass(frozen=True)
@@ -63,16 +63,16 @@ class RefuteOptions:
                 f"|budget:{self.budget_ms:g}ms|call:{self.call_timeout_ms}ms|mem:{self.memory_mb}MB")
 
 
-@dataclass
-class Budget:
-    total_ms: float
-    start: float = field(default_factory=time.perf_counter)
+def engine_budget(options: RefuteOptions, budget: Budget | None = None) -> Budget:
+    """The engines' stage of a pair's budget: the safety net ``options.budget_ms``, ended
+    earlier by the pair's own deadline (``budget``; None: the safety net alone)."""
+    return (budget if budget is not None else Budget()).within(options.budget_ms / 1000)
 
-    def left_ms(self) -> float:
-        return self.total_ms - (time.perf_counter() - self.start) * 1000
 
-    def spent_ms(self) -> float:
-        return (time.perf_counter() - self.start) * 1000
+def left_ms(budget: Budget) -> float:
+    """Milliseconds before ``budget``'s deadline (z3 takes its per-call timeout in ms)."""
+    left = budget.remaining_time()
+    return float("inf") if left is None else left * 1000
 
 
 @dataclass
@@ -97,11 +97,11 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
     body = shape.prop()
     other_body = _aligned_body(shape, other)
     if "eval" in options.engines:
-        with deadline(max(budget.left_ms(), 0)):
+        with stops_at(budget):
             found = _falsify_eval(body, shape, budget, options, notes)
         if found is not None:
             return found
-    if "z3" in options.engines and budget.left_ms() > 0:
+    if "z3" in options.engines and left_ms(budget) > 0:
         try:
             enc = Encoder()
             neg = z3.Not(enc.encode(body))
@@ -112,11 +112,11 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
             notes.append(f"z3: {e}")
             return None
         for q in queries:
-            left = budget.left_ms()
+            left = left_ms(budget)
             if left <= 0:
                 notes.append("z3: timeout")
                 break
-            res = check_sat(enc, q, timeout_ms=min(options.call_timeout_ms, int(left)) or 1,
+            res = check_sat(enc, q, timeout_ms=int(min(options.call_timeout_ms, left)) or 1,
                             memory_mb=options.memory_mb, rlimit=options.rlimit)
             if res.status == "sat" and res.model is not None:
                 witness = {k: v for k, v in res.model.items() if k in shape.vars}
@@ -136,7 +136,7 @@ def _falsify_eval(body: Term, shape: Shape, budget: Budget, options: RefuteOptio
                   notes: list[str]) -> _Falsifier | None:
     unevaluable = 0
     for i, env in enumerate(assignments(shape.vars, limit=options.samples, seed=options.seed)):
-        if budget.left_ms() <= 0:
+        if left_ms(budget) <= 0:
             notes.append("eval: timeout")
             return None
         value = _eval_or_none(body, env)
@@ -167,25 +167,27 @@ def _aligned_body(shape: Shape, other: Shape | None) -> Term | None:
 
 
 def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bool:
-    if "z3" not in options.engines or budget.left_ms() <= 0:
+    if "z3" not in options.engines or left_ms(budget) <= 0:
         return False
     try:
         enc = Encoder()
         formula = enc.encode(shape.prop())
     except Unsupported:
         return False
-    res = prove(enc, formula, timeout_ms=min(options.call_timeout_ms, int(budget.left_ms())) or 1,
+    res = prove(enc, formula, timeout_ms=int(min(options.call_timeout_ms, left_ms(budget))) or 1,
                 memory_mb=options.memory_mb, rlimit=options.rlimit)
     return res.status == "unsat"
 
 
-def refute(reference: Node, candidate: Node, options: RefuteOptions | None = None) -> Evidence:
+def refute(reference: Node, candidate: Node, options: RefuteOptions | None = None,
+           budget: Budget | None = None) -> Evidence:
     """``refuted`` with a witness if the two statements provably differ in truth, else ``none``.
 
-    Both arguments are proposition-form trees (``transted.opt.parse_statement``).
+    Both arguments are proposition-form trees (``transted.opt.parse_statement``); ``budget``
+    is the engines' stage (default: :func:`engine_budget` of ``options``).
     """
     options = options or RefuteOptions()
-    budget = Budget(options.budget_ms)
+    budget = budget if budget is not None else engine_budget(options)
     ref, cand = shape_of(reference), shape_of(candidate)
     notes: list[str] = []
     sides: list[tuple[Side, Shape, Shape]] = [("candidate", cand, ref)]
@@ -213,6 +215,6 @@ def refute(reference: Node, candidate: Node, options: RefuteOptions | None = Non
             notes.append(f"{side} false at {witness}, other side not proved true")
             continue
         return Evidence(kind="refuted", engine=found.engine, witness=witness, failing_side=side,
-                        reason=why, ms=budget.spent_ms())
+                        reason=why, ms=budget.elapsed() * 1000)
     reason = "; ".join(notes) or "no counterexample found"
-    return Evidence(kind="none", reason=reason, ms=budget.spent_ms())
+    return Evidence(kind="none", reason=reason, ms=budget.elapsed() * 1000)

@@ -19,37 +19,67 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from transted.evidence.terms import NUMBER_TYPES, PROP, Big, Num, Op, Quant, Term, Unsupported, Var
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import (
+    ABS,
+    ADD,
+    AND,
+    ARROW,
+    ASCRIPTION,
+    CEIL,
+    COE,
+    DIV,
+    DVD,
+    EQ,
+    EXISTS,
+    FLOOR,
+    FORALL,
+    GE,
+    GT,
+    IFF,
+    INV,
+    LE,
+    LT,
+    MEM,
+    MOD,
+    MODEQ,
+    MUL,
+    NE,
+    NEG,
+    NOT,
+    OR,
+    POW,
+    SUB,
+    TYPED_BINDER,
+    application,
+    bounded_binder_label,
+    postfix,
+    prefix,
+)
+from transted.opt.node import Node
 
 __all__ = ["Shape", "shape_of", "translate_prop", "Env"]
 
 Env = dict[str, str]
-S = SLOT
-_ARITH = {f"{S} + {S}": "add", f"{S} - {S}": "sub", f"{S} * {S}": "mul", f"{S} / {S}": "div",
-          f"{S} % {S}": "mod"}
-_NEG, _INV, _POW = f"-{S}", f"{S}⁻¹", f"{S} ^ {S}"
-_RELS = {f"{S} = {S}": ("eq", False), f"{S} ≠ {S}": ("ne", False), f"{S} < {S}": ("lt", False),
-         f"{S} ≤ {S}": ("le", False), f"{S} > {S}": ("lt", True), f"{S} ≥ {S}": ("le", True),
-         f"{S} ∣ {S}": ("dvd", False)}
-_LOGIC = {f"{S} ∧ {S}": "and", f"{S} ∨ {S}": "or", f"{S} → {S}": "imp", f"{S} ↔ {S}": "iff"}
-_COE, _ASCR, _TYPED = f"↑{S}", f"({S} : {S})", f"{S} : {S}"
-_SQRT = {f"√{S}", f"Real.sqrt {S}"}
-_ABS = {f"|{S}|", f"abs {S}"}
-_FLOOR = {f"⌊{S}⌋", f"Int.floor {S}"}
-_CEIL = {f"⌈{S}⌉", f"Int.ceil {S}"}
-_FACT = {f"{S}!", f"Nat.factorial {S}", f"factorial {S}"}
-_NAT2 = {f"Nat.gcd {S} {S}": "gcd", f"gcd {S} {S}": "gcd", f"Nat.lcm {S} {S}": "lcm",
-         f"lcm {S} {S}": "lcm"}
-_MINMAX = {f"min {S} {S}": "min", f"max {S} {S}": "max"}
-_PRED = {f"Nat.Prime {S}": "prime", f"Prime {S}": "prime", f"Even {S}": "even",
-         f"Odd {S}": "odd"}
-_MODEQ = f"{S} ≡ {S} [MOD {S}]"
-_MEM = f"{S} ∈ {S}"
-_RANGE = {f"Finset.range {S}", f"range {S}"}
-_ICC = {f"Finset.Icc {S} {S}": False, f"Icc {S} {S}": False, f"Set.Icc {S} {S}": False,
-        f"Finset.Ico {S} {S}": True, f"Ico {S} {S}": True, f"Set.Ico {S} {S}": True}
-_BIG = {f"∑ {S} ∈ {S}, {S}": "sum", f"∏ {S} ∈ {S}, {S}": "prod"}
-_QUANT = {f"∀ {S}, {S}": "forall", f"∃ {S}, {S}": "exists"}
+_ARITH = {ADD: "add", SUB: "sub", MUL: "mul", DIV: "div", MOD: "mod"}
+_RELS = {EQ: ("eq", False), NE: ("ne", False), LT: ("lt", False), LE: ("le", False),
+         GT: ("lt", True), GE: ("le", True), DVD: ("dvd", False)}
+_LOGIC = {AND: "and", OR: "or", ARROW: "imp", IFF: "iff"}
+_SQRT = {prefix("√"), application("Real.sqrt", 1)}
+_BARE_SQRT = application("sqrt", 1)
+_ABS = {ABS, application("abs", 1)}
+_FLOOR = {FLOOR, application("Int.floor", 1)}
+_CEIL = {CEIL, application("Int.ceil", 1)}
+_FACT = {postfix("!"), application("Nat.factorial", 1), application("factorial", 1)}
+_NAT2 = {application(f, 2): op for f, op in (("Nat.gcd", "gcd"), ("gcd", "gcd"),
+                                             ("Nat.lcm", "lcm"), ("lcm", "lcm"))}
+_MINMAX = {application("min", 2): "min", application("max", 2): "max"}
+_PRED = {application("Nat.Prime", 1): "prime", application("Prime", 1): "prime",
+         application("Even", 1): "even", application("Odd", 1): "odd"}
+_RANGE = {application("Finset.range", 1), application("range", 1)}
+_ICC = {application(f"{ns}{kind}", 2): kind == "Ico"
+        for kind in ("Icc", "Ico") for ns in ("Finset.", "", "Set.")}
+_BIG = {bounded_binder_label("∑", "∈"): "sum", bounded_binder_label("∏", "∈"): "prod"}
+_QUANT = {FORALL: "forall", EXISTS: "exists"}
 _NUMERAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
@@ -79,10 +109,10 @@ class _Elab:
 
     # -- arithmetic regions --------------------------------------------------------------
     def leaves(self, node: Node, out: list[Node]) -> None:
-        if node.label in _ARITH or node.label in (_NEG, _INV):
+        if node.label in _ARITH or node.label in (NEG, INV):
             for c in node.children:
                 self.leaves(c, out)
-        elif node.label == _POW:
+        elif node.label == POW:
             self.leaves(node.children[0], out)
         else:
             out.append(node)
@@ -94,7 +124,7 @@ class _Elab:
         types = [t for t in (self.leaf_type(x) for x in leaves) if t is not None]
         if expected is not None:
             types.append(expected)
-        if not types and any(x.label == _COE for x in leaves):
+        if not types and any(x.label == COE for x in leaves):
             raise Unsupported("↑ with no target type in sight (Lean leaves it to unification)")
         return max(types, key=_order) if types else None
 
@@ -107,14 +137,14 @@ class _Elab:
             if label in self.env:
                 return self.env[label]
             raise Unsupported(f"identifier {label!r} has no modelled type")
-        if label == _COE:
+        if label == COE:
             return None
-        if label == _ASCR:
+        if label == ASCRIPTION:
             t = _scalar(node.children[1])
             if t is None:
                 raise Unsupported(f"ascription to {node.children[1]}")
             return t
-        if label in _SQRT or (label == f"sqrt {S}"):
+        if label in _SQRT or (label == _BARE_SQRT):
             return "ℝ"
         if label in _FLOOR or label in _CEIL:
             return "ℤ"
@@ -136,15 +166,15 @@ class _Elab:
                 raise Unsupported(f"% on {typ}")
             a, b = (self.num(c, typ) for c in node.children)
             return Op(op, (a, b), typ)
-        if label == _NEG:
+        if label == NEG:
             if typ == "ℕ":
                 raise Unsupported("negation on ℕ")
             return Op("neg", (self.num(node.children[0], typ),), typ)
-        if label == _INV:
+        if label == INV:
             if typ not in ("ℚ", "ℝ"):
                 raise Unsupported(f"⁻¹ on {typ}")
             return Op("inv", (self.num(node.children[0], typ),), typ)
-        if label == _POW:
+        if label == POW:
             base = self.num(node.children[0], typ)
             exp_type = self.region_type([node.children[1]], None) or "ℕ"
             if exp_type != "ℕ":
@@ -160,14 +190,14 @@ class _Elab:
         label, kids = node.label, node.children
         if node.is_leaf:
             return Var(label, self.leaf_type(node) or typ)
-        if label == _COE:
+        if label == COE:
             return self.arith([kids[0]], None)
-        if label == _ASCR:
+        if label == ASCRIPTION:
             t = self.leaf_type(node)
             assert t is not None
             return self.arith([kids[0]], t)
-        if label in _SQRT or label == f"sqrt {S}":
-            if label == f"sqrt {S}" and self.region_type([kids[0]], None) != "ℝ":
+        if label in _SQRT or label == _BARE_SQRT:
+            if label == _BARE_SQRT and self.region_type([kids[0]], None) != "ℝ":
                 raise Unsupported("`sqrt` on a non-ℝ argument (Nat.sqrt or Real.sqrt?)")
             return Op("sqrt", (self.arith([kids[0]], "ℝ"),), "ℝ")
         if label in _FLOOR or label in _CEIL:
@@ -203,9 +233,9 @@ class _Elab:
     # -- big operators -------------------------------------------------------------------
     def big_index(self, node: Node) -> tuple[str, str]:
         binder, finset = node.children[0], node.children[1]
-        declared = _scalar(binder.children[1]) if binder.label == _TYPED else None
-        name = binder.children[0].label if binder.label == _TYPED else binder.label
-        if not binder.is_leaf and binder.label != _TYPED:
+        declared = _scalar(binder.children[1]) if binder.label == TYPED_BINDER else None
+        name = binder.children[0].label if binder.label == TYPED_BINDER else binder.label
+        if not binder.is_leaf and binder.label != TYPED_BINDER:
             raise Unsupported("big-operator binder pattern")
         if finset.label in _RANGE:
             return name, declared or "ℕ"
@@ -239,7 +269,7 @@ class _Elab:
             return Op(label.lower(), (), PROP)
         if label in _LOGIC:
             return Op(_LOGIC[label], (self.prop(kids[0]), self.prop(kids[1])), PROP)
-        if label == f"¬{S}":
+        if label == NOT:
             return Op("not", (self.prop(kids[0]),), PROP)
         if label in _RELS:
             op, swap = _RELS[label]
@@ -253,16 +283,16 @@ class _Elab:
             if arg.type not in ("ℕ", "ℤ") or (_PRED[label] == "prime" and arg.type != "ℕ"):
                 raise Unsupported(f"{label} on {arg.type}")
             return Op(_PRED[label], (arg,), PROP)
-        if label == _MODEQ:
+        if label == MODEQ:
             a, b, n = (self.arith([c], "ℕ") for c in kids)
             if {a.type, b.type, n.type} != {"ℕ"}:
                 raise Unsupported("Nat.ModEq on a non-ℕ operand")
             return Op("eq", (Op("mod", (a, n), "ℕ"), Op("mod", (b, n), "ℕ")), PROP)
-        if label == _MEM:
+        if label == MEM:
             return self.member(kids[0], kids[1])
         if label in _QUANT:
             binder = kids[0]
-            if binder.label != _TYPED:
+            if binder.label != TYPED_BINDER:
                 raise Unsupported("binder without a type annotation")
             name, typ = binder.children[0].label, _scalar(binder.children[1])
             if typ is None:
@@ -328,7 +358,7 @@ def shape_of(tree: Node) -> Shape:
     shape = Shape()
     node = tree
     while True:
-        if node.label == f"∀ {S}, {S}" and node.children[0].label == _TYPED:
+        if node.label == FORALL and node.children[0].label == TYPED_BINDER:
             name, tnode = node.children[0].children
             typ = _scalar(tnode)
             if typ is None:  # a named hypothesis used later, a function, a set, a type …
@@ -338,7 +368,7 @@ def shape_of(tree: Node) -> Shape:
             else:
                 shape.vars[name.label] = typ
             node = node.children[1]
-        elif node.label == f"{S} → {S}":
+        elif node.label == ARROW:
             shape.hyp_trees.append(node.children[0])
             node = node.children[1]
         else:

@@ -13,7 +13,6 @@ re-run the same way, and a pair that again passes the deadline gets ``status="ti
 
 from __future__ import annotations
 
-import importlib
 import os
 from abc import ABC, abstractmethod
 from collections import deque
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from transted.loading import is_reference, load_reference
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.pairs import Pair
 
@@ -96,9 +96,8 @@ class MetricSpec:
                 self.backend_factory, max_commands=self.lean_policy.max_commands,
                 max_rss_mb=self.lean_policy.max_rss_mb)
             options["backend"] = backend
-        if ":" in self.name and not self.name.startswith("published:"):
-            module_name, class_name = self.name.split(":", 1)
-            metric: Metric = getattr(importlib.import_module(module_name), class_name)(**options)
+        if is_reference(self.name) and not self.name.startswith("published:"):
+            metric: Metric = load_reference(self.name)(**options)
             return metric, backend
         from transted.metrics.registry import get_metric
 

@@ -19,13 +19,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import ClassVar
 
 from transted.fol.tokens import fol_tokens
-from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
 
-__all__ = ["BLEUResult", "fol_bleu", "bleu_from_tokens", "FOLBLEU"]
+__all__ = ["BLEUResult", "fol_bleu", "bleu_from_tokens"]
 
 
 @dataclass(frozen=True)
@@ -73,20 +70,3 @@ def fol_bleu(reference: str, candidate: str) -> BLEUResult:
     1.0
     """
     return bleu_from_tokens(fol_tokens(reference), fol_tokens(candidate))
-
-
-class FOLBLEU(Metric):
-    """``fol-bleu``: LogicLLaMA's FOL-BLEU (no parse needed: any text is tokenised)."""
-
-    name: ClassVar[str] = "fol-bleu"
-    version: ClassVar[str] = "1"
-
-    def options(self) -> dict[str, object]:
-        return {"tok": "logicllama", "order": "min4", "smooth": "none"}
-
-    def _score(self, pair: Pair) -> PairScore:
-        result = fol_bleu(pair.reference.statement, pair.candidate.statement)
-        return PairScore(result.score, {
-            "precisions": list(result.precisions), "brevity_penalty": result.brevity_penalty,
-            "max_order": result.max_order, "candidate_length": result.candidate_length,
-            "reference_length": result.reference_length})

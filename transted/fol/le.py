@@ -1,5 +1,8 @@
 """Logical equivalence (LE) of two FOL formulas, as LogicLLaMA computes it (issue 6 item 3).
 
+Steps (a)–(d) are the :data:`~transted.fol.syntax.LOGICLLAMA` grammar of the one FOL parser
+(:func:`transted.fol.syntax.parse_formula`):
+
 (a) quantifiers (a ``∀``/``∃`` token and the variable after it) are dropped wherever they are;
 (b) the formula is tokenised by :func:`transted.fol.tokens.fol_tokens`;
 (c) the grammar has no precedence: ``F := T (OP T)*`` folded left to right, so
@@ -30,132 +33,27 @@ Yang et al. 2024 (LogicLLaMA), ``fol_parser.VecRuleEvaluator.find_best_LE_score`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from transted.errors import ParseError, ResourceLimitError
+from transted.budget import Budget
+from transted.errors import ResourceLimitError
 from transted.fol.ast import BinOp, Formula, Not, Pred
-from transted.fol.tokens import SPACED_SYMBOLS, fol_tokens
-from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
+from transted.fol.syntax import LOGICLLAMA, parse_formula
 
 __all__ = ["LEResult", "parse_le", "logical_equivalence", "levenshtein",
-           "FOLLogicalEquivalence", "ATOM_CEILING"]
+           "ATOM_CEILING"]
 
 ATOM_CEILING = 24
 """Largest accepted ``max_atoms``: 24 atoms already take 24 × 2 MiB of truth table."""
-_OPS = ("⊕", "∨", "∧", "→", "↔")
-_NON_SYMBOLS = frozenset(SPACED_SYMBOLS) | {"="}
-_MAX_DEPTH = 200
 _DUMMY = "#DUMMY"
 _DUMMY_DISTANCE = 10000
 
 
-class _LEParser:
-    """Parser for LogicLLaMA's grammar over a token list (see the module docstring)."""
-
-    def __init__(self, tokens: list[str]):
-        self.tokens, self.pos, self.depth = tokens, 0, 0
-        self.text = " ".join(tokens)
-        self.starts = []
-        offset = 0
-        for tok in tokens:
-            self.starts.append(offset)
-            offset += len(tok) + 1
-
-    def peek(self, ahead: int = 0) -> str:
-        i = self.pos + ahead
-        return self.tokens[i] if i < len(self.tokens) else ""
-
-    def fail(self, reason: str) -> ParseError:
-        found = repr(self.peek()) if self.pos < len(self.tokens) else "end of formula"
-        offset = self.starts[self.pos] if self.pos < len(self.tokens) else len(self.text)
-        return ParseError(f"LE grammar: {reason}, found {found}", self.text, offset,
-                          source="LE tokens")
-
-    def take(self, token: str) -> None:
-        if self.peek() != token:
-            raise self.fail(f"expected {token!r}")
-        self.pos += 1
-
-    def formula(self) -> Formula:
-        result = self.term()
-        while self.peek() in _OPS:
-            op = self.peek()
-            self.pos += 1
-            result = BinOp(op, result, self.term())  # type: ignore[arg-type]
-        return result
-
-    def term(self) -> Formula:
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise ResourceLimitError(f"LE: formula nests deeper than {_MAX_DEPTH} levels")
-        negated = self.peek() == "¬"
-        self.pos += negated
-        if self.peek() == "(":
-            self.pos += 1
-            inner = self.formula()
-            self.take(")")
-        elif self.peek() and self.peek() not in _NON_SYMBOLS:
-            inner = self.atom()
-        else:
-            raise self.fail("expected '(' or a predicate" + (" after '¬'" if negated else ""))
-        self.depth -= 1
-        return Not(inner) if negated else inner
-
-    def atom(self) -> Formula:
-        start = self.pos
-        applied = self.symbol_term()
-        if self.peek() == "=":
-            self.pos += 1
-            self.symbol_term()
-        elif not applied:
-            raise self.fail("expected '(' after a predicate name")
-        return Pred("".join(self.tokens[start:self.pos]), ())
-
-    def arguments(self) -> None:
-        self.take("(")
-        self.symbol_term()
-        while self.peek() == ",":
-            self.pos += 1
-            self.symbol_term()
-        self.take(")")
-
-    def symbol_term(self) -> bool:
-        """Consume ``SYM`` or ``SYM(args)``; True for the latter."""
-        if not self.peek() or self.peek() in _NON_SYMBOLS:
-            raise self.fail("expected a constant or variable")
-        self.pos += 1
-        if self.peek() != "(":
-            return False
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise ResourceLimitError(f"LE: term nests deeper than {_MAX_DEPTH} levels")
-        self.arguments()
-        self.depth -= 1
-        return True
-
-
-def _drop_quantifiers(tokens: list[str]) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if tokens[i] in ("∀", "∃"):
-            if i + 1 >= len(tokens) or tokens[i + 1] in _NON_SYMBOLS:
-                where = len(" ".join(tokens[: i + 1]))
-                raise ParseError("LE grammar: expected a variable after the quantifier",
-                                 " ".join(tokens), where, source="LE tokens")
-            i += 2
-            continue
-        out.append(tokens[i])
-        i += 1
-    return out
-
-
 def parse_le(text: str, *, max_length: int = 2000) -> Formula:
-    """Parse ``text`` with LE's grammar; atoms come back as ``Pred(atom_string, ())``.
+    """Parse ``text`` as LE reads it (steps (a)–(d)): :func:`~transted.fol.syntax.parse_formula`
+    in the :data:`~transted.fol.syntax.LOGICLLAMA` grammar; atoms come back as
+    ``Pred(atom_string, ())``.
 
     Raises
     ------
@@ -164,16 +62,7 @@ def parse_le(text: str, *, max_length: int = 2000) -> Formula:
     ResourceLimitError
         Input longer than ``max_length`` or nested too deeply.
     """
-    if len(text) > max_length:
-        raise ResourceLimitError(f"formula has {len(text)} characters; `max_length` is {max_length}")
-    tokens = _drop_quantifiers(fol_tokens(text, split_equals=True))
-    parser = _LEParser(tokens)
-    if not tokens:
-        raise ParseError("LE grammar: empty formula", text, 0)
-    result = parser.formula()
-    if parser.pos != len(tokens):
-        raise parser.fail("expected an operator or end of formula")
-    return result
+    return parse_formula(text, max_length=max_length, max_atoms=None, grammar=LOGICLLAMA)
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -236,7 +125,7 @@ def _run(program: list[int | str], columns: list[int], mask: int) -> int:
     return stack[0]
 
 
-def _columns(n: int, deadline: float, timeout: float) -> tuple[list[int], int]:
+def _columns(n: int, budget: Budget) -> tuple[list[int], int]:
     """Truth-table columns as bitsets; row ``r`` gives atom ``i`` bit ``n-1-i`` of ``r``
     (``itertools.product([False, True], repeat=n)`` order)."""
     rows = 1 << n
@@ -248,8 +137,9 @@ def _columns(n: int, deadline: float, timeout: float) -> tuple[list[int], int]:
             pattern |= pattern << width
             width *= 2
         columns.append(pattern)
-        if time.monotonic() > deadline:
-            raise ResourceLimitError(f"LE: exceeded `timeout` of {timeout} s building the truth table")
+        if budget.spent():
+            raise ResourceLimitError(f"LE: exceeded `timeout` of {budget.max_time} s building "
+                                     "the truth table")
     return columns, (1 << rows) - 1
 
 
@@ -302,14 +192,14 @@ def logical_equivalence(reference: Formula, candidate: Formula, *, top_n: int = 
     ResourceLimitError
         More than ``max_atoms`` atoms after padding, or more than ``timeout`` seconds.
     """
-    deadline = time.monotonic() + timeout
+    budget = Budget(max_time=timeout)
     ref_atoms, cand_atoms = _atom_names(reference), _atom_names(candidate)
     n = max(len(ref_atoms), len(cand_atoms))
     if n > max_atoms:
         raise ResourceLimitError(f"LE: {n} atoms (2**{n} truth assignments); `max_atoms` is {max_atoms}")
     ref_atoms += [f"{_DUMMY}_{i}" for i in range(n - len(ref_atoms))]
     cand_atoms += [f"{_DUMMY}_{i}" for i in range(n - len(cand_atoms))]
-    columns, mask = _columns(n, deadline, timeout)
+    columns, mask = _columns(n, budget)
     ref_value = _run(_postfix(reference, {a: i for i, a in enumerate(ref_atoms)}), columns, mask)
     distances = [[_distance(r, c) for c in cand_atoms] for r in ref_atoms]
     best, best_binding, tried = 0.0, None, 0
@@ -322,54 +212,6 @@ def logical_equivalence(reference: Formula, candidate: Formula, *, top_n: int = 
             best, best_binding = score, [cand_atoms[c] for c in binding]
         if best == 1.0:
             break  # no later binding can be strictly better
-        if time.monotonic() > deadline:
+        if budget.spent():
             raise ResourceLimitError(f"LE: exceeded `timeout` of {timeout} s after {tried} bindings")
     return LEResult(best, ref_atoms, best_binding, tried)
-
-
-class FOLLogicalEquivalence(Metric):
-    """``fol-le``: LogicLLaMA's logical-equivalence score of a candidate FOL formula.
-
-    An unparseable candidate scores 0 (LogicLLaMA's rule) with the parse error in
-    ``details["candidate_error"]``; an unparseable reference is an error (score null).
-
-    Parameters
-    ----------
-    top_n : int, default=1000
-        Complete atom bindings tried.
-    max_atoms : int, default=20
-        Most atoms (after padding) accepted; at most :data:`ATOM_CEILING`.
-    timeout : float, default=10.0
-        Wall-clock seconds per pair (not in the signature: it never changes a score, only
-        whether one is produced).
-    """
-
-    name: ClassVar[str] = "fol-le"
-    version: ClassVar[str] = "1"
-
-    def __init__(self, *, top_n: int = 1000, max_atoms: int = 20, timeout: float = 10.0):
-        if not isinstance(top_n, int) or top_n < 1:
-            raise ValueError(f"`top_n` must be a positive int, got {top_n!r}")
-        if not isinstance(max_atoms, int) or not 1 <= max_atoms <= ATOM_CEILING:
-            raise ValueError(f"`max_atoms` must be an int in [1, {ATOM_CEILING}], got {max_atoms!r}")
-        if not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise ValueError(f"`timeout` must be a positive number, got {timeout!r}")
-        self.top_n, self.max_atoms, self.timeout = top_n, max_atoms, float(timeout)
-
-    def options(self) -> dict[str, object]:
-        return {"top_n": self.top_n, "max_atoms": self.max_atoms, "tok": "logicllama"}
-
-    def _score(self, pair: Pair) -> PairScore:
-        try:
-            reference = parse_le(pair.reference.statement)
-        except ParseError as e:
-            raise e.with_source(f"{pair.id} reference") from e
-        try:
-            candidate = parse_le(pair.candidate.statement)
-        except ParseError as e:
-            return PairScore(0.0, {"candidate_error": str(e.with_source(f"{pair.id} candidate"))})
-        result = logical_equivalence(reference, candidate, top_n=self.top_n,
-                                     max_atoms=self.max_atoms, timeout=self.timeout)
-        return PairScore(result.score, {"reference_atoms": result.reference_atoms,
-                                        "bound_candidate_atoms": result.bound_candidate_atoms,
-                                        "bindings_tried": result.bindings_tried})

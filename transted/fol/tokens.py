@@ -1,4 +1,8 @@
-"""LogicLLaMA's FOL tokenisation, shared by FOL-BLEU and LE (issue 6 item 3(b)).
+"""The two token streams of FOL text: the parser's lexer and LogicLLaMA's tokenisation.
+
+:func:`tokenize` is the lexer of :func:`transted.fol.syntax.parse_formula` (FOLIO identifiers,
+``⟷`` read as ``↔``; each token keeps its offset). :func:`fol_tokens` is LogicLLaMA's
+tokenisation, shared by FOL-BLEU and LE (issue 6 item 3(b)):
 
 1. put spaces around each of ``⊕ ∨ ∧ → ↔ ∀ ∃ ¬ ( ) ,`` and split on whitespace;
 2. delete apostrophes (ASCII ``'`` only, as LogicLLaMA's ``msplit`` does: it strips them
@@ -17,9 +21,67 @@ First-Order Logic Translation" (LogicLLaMA), ``fol_parser.msplit``.
 
 from __future__ import annotations
 
-__all__ = ["SPACED_SYMBOLS", "fol_tokens"]
+from dataclasses import dataclass
+
+from transted.errors import ParseError
+
+__all__ = ["SPACED_SYMBOLS", "SYMBOL_KINDS", "Token", "tokenize", "fol_tokens"]
 
 SPACED_SYMBOLS = ("⊕", "∨", "∧", "→", "↔", "∀", "∃", "¬", "(", ")", ",")
+
+_ALIASES = {"⟷": "↔"}
+SYMBOL_KINDS = {"∀": "QUANT", "∃": "QUANT", "¬": "NOT", "∧": "OP", "∨": "OP", "→": "OP",
+                "↔": "OP", "⊕": "OP", "(": "(", ")": ")", ",": ",", "=": "="}
+"""Token kind of each symbol (the symbols LogicLLaMA spaces, plus ``=``)."""
+_APOSTROPHES = "'’"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A lexical token: ``kind`` is QUANT, NOT, OP, IDENT, ``(``, ``)``, ``,``, ``=`` or EOF."""
+
+    kind: str
+    text: str
+    offset: int
+
+
+def _ident_end(text: str, i: int) -> int:
+    """End offset of the identifier starting at ``i`` (rules in :mod:`transted.fol.syntax`)."""
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c.isalnum() or c == "_":
+            i += 1
+        elif c in "-." + _APOSTROPHES and i + 1 < n and text[i + 1].isalnum():
+            i += 1
+        elif c == "+":
+            i += 1
+        else:
+            break
+    return i
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into tokens; an unknown character raises a positioned ParseError."""
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        c = _ALIASES.get(c, c)
+        if c in SYMBOL_KINDS:
+            tokens.append(Token(SYMBOL_KINDS[c], c, i))
+            i += 1
+        elif c.isalnum() or c == "_":
+            end = _ident_end(text, i)
+            tokens.append(Token("IDENT", text[i:end], i))
+            i = end
+        else:
+            raise ParseError(f"unexpected character {c!r}", text, i)
+    tokens.append(Token("EOF", "", n))
+    return tokens
 
 
 def fol_tokens(text: str, *, split_equals: bool = False) -> list[str]:

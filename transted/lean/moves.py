@@ -20,8 +20,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple
 
+from transted.budget import Budget
 from transted.errors import LeanTimeout, ParseError
 from transted.lean.closers import (
     DECISION_TACTICS,
@@ -34,6 +35,7 @@ from transted.lean.closers import (
 from transted.lean.results import StepResult
 from transted.lean.session import LeanNode, ProofSession
 from transted.lean.suggestions import parse_suggestions
+from transted.opt.labels import EQ
 
 __all__ = ["TABLE1_TACTICS", "GoalOutcome", "LeanMove", "Rejection", "LeanMoveProvider",
            "is_equality_goal", "classify"]
@@ -51,14 +53,6 @@ TABLE1_TACTICS: tuple[str, ...] = (
 )
 """ASSESS Table 1, "Additional Tactic Commands", in the paper's order."""
 
-_EQUALITY_LABEL = "<SLOT> = <SLOT>"
-
-
-class Budgeted(Protocol):
-    """The part of a search budget the Lean moves use (kept structural: lean does not
-    import the search package)."""
-
-    def spent(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -91,7 +85,7 @@ def is_equality_goal(goal: str) -> bool:
     from transted.opt.goal import parse_goal
 
     try:
-        return parse_goal(goal).target.label == _EQUALITY_LABEL
+        return parse_goal(goal).target.label == EQ
     except ParseError:
         return False
 
@@ -162,12 +156,12 @@ class LeanMoveProvider:
             start = outcome.node
         return start, self._try(session, start, "rfl") == "closed"
 
-    def moves(self, session: ProofSession, node: LeanNode, *, budget: Budgeted | None = None
+    def moves(self, session: ProofSession, node: LeanNode, *, budget: Budget | None = None
               ) -> Iterator[LeanMove]:
         """Yield the valid moves at ``node``: re-run ``rw?`` suggestions, then Table 1.
 
-        ``budget`` (anything with ``spent() -> bool``, e.g. the search's
-        :class:`~transted.search.budget.Budget`) is checked before every REPL request.
+        ``budget`` (the pair's :class:`~transted.budget.Budget`) is checked before every
+        REPL request.
         """
         seen: set[str] = set()
         if budget is not None and budget.spent():

@@ -6,9 +6,9 @@ Lazy import keeps a TED computation free of matplotlib, torch or lean-interact.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from transted.loading import load_reference
 from transted.metrics.base import Metric
 
 __all__ = ["METRICS", "get_metric", "metric_class", "metric_names"]
@@ -21,11 +21,11 @@ METRICS: dict[str, str] = {
     "typecheck": "transted.metrics.lean_baselines:Typecheck",
     "defeq": "transted.metrics.lean_baselines:DefEq",
     "beq": "transted.metrics.lean_baselines:BEqCheck",
-    "fol-sim": "transted.fol.sim:FOLSim",
-    "fol-le": "transted.fol.le:FOLLogicalEquivalence",
-    "fol-bleu": "transted.fol.bleu:FOLBLEU",
-    "fol-rougeL": "transted.fol.text_metrics:FOLRougeL",
-    "fol-bertscore": "transted.fol.text_metrics:FOLBERTScore",
+    "fol-sim": "transted.metrics.fol_sim:FOLSim",
+    "fol-le": "transted.metrics.fol_logicllama:FOLLogicalEquivalence",
+    "fol-bleu": "transted.metrics.fol_logicllama:FOLBLEU",
+    "fol-rougeL": "transted.metrics.fol_text:FOLRougeL",
+    "fol-bertscore": "transted.metrics.fol_text:FOLBERTScore",
 }
 PUBLISHED_PREFIX = "published:"
 
@@ -42,8 +42,7 @@ def metric_class(name: str) -> type[Metric]:
         return PublishedScore
     if name not in METRICS:
         raise ValueError(f"`name`: unknown metric {name!r}; known: {', '.join(metric_names())}")
-    module_name, class_name = METRICS[name].split(":")
-    cls: type[Metric] = getattr(importlib.import_module(module_name), class_name)
+    cls: type[Metric] = load_reference(METRICS[name])
     return cls
 
 

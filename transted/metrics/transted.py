@@ -12,7 +12,7 @@ Lean REPL, starting from Lean's own elaboration of the equality; if the equality
 elaborate, Algorithm 1 line 3 falls back to the plain TED), their parts, or a third-party
 provider. This metric only composes them; their start-up lives in the providers. The
 default is ``offline,decide``: the offline rules plus closing moves by decision procedures
-(:mod:`transted.search.providers.decision`).
+(:mod:`transted.search.providers.procedures`).
 
 Semantic evidence (``evidence=True``, the default; docs/EVIDENCE.md): the pair is also given
 to :func:`transted.evidence.pair_evidence` (refutation by counterexample, then decision;
@@ -26,11 +26,11 @@ graded score stays in ``details["graded_score"]``; the rule is in the signature.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, ClassVar
 
+from transted.budget import Budget
 from transted.evidence import (
     Evidence,
     RefuteOptions,
@@ -42,7 +42,6 @@ from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
 from transted.opt import Node
 from transted.pairs import Pair
-from transted.search.budget import Budget
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, SearchResult, search_state
 from transted.search.explain import Explanation, explain
@@ -233,15 +232,10 @@ class TransTEDSimilarity(Metric):
         found: list[Evidence] = []
         notes: list[str] = []
         ms = 0.0
-        left = budget.remaining_time()
-        if self.evidence and left == 0:
+        if self.evidence and budget.remaining_time() == 0:
             notes.append("the pair's deadline (max_time) passed before the evidence engines ran")
         elif self.evidence:
-            options = self.evidence_options
-            if left is not None and left * 1000 < options.budget_ms:
-                # the pair's deadline caps the engines' wall-clock safety net
-                options = dataclasses.replace(options, budget_ms=left * 1000)
-            ev = pair_evidence(ref, cand, options)
+            ev = pair_evidence(ref, cand, self.evidence_options, budget)
             ms = ev.ms
             if ev.kind != "none":
                 found.append(ev)

@@ -8,7 +8,8 @@ e.g. a goal target or a rewrite pattern with ``?a`` metavariables), :class:`OptO
 from __future__ import annotations
 
 from transted.opt.declaration import OptOptions, declaration_tree, header_opens, parse_declaration
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import SLOT
+from transted.opt.node import Node
 from transted.opt.normalize import Normalized, header_declarations, normalize
 from transted.opt.parser import TermParser
 from transted.opt.scope import canonicalize

@@ -1,7 +1,9 @@
 """Binder notations of the term parser: ∀ ∃ ∃! fun, big operators, ∫, set-builder, let/have, if.
 
 These functions are methods of :class:`transted.opt.parser.TermParser` (bound in its class body)
-kept here so each module stays one concept: the Pratt core there, binders here.
+kept here so each module stays one concept: the Pratt core there, binders here. They see the
+parser through :class:`BinderParser` (the part of it they use), so the import goes one way:
+the parser imports its binder notations, never the reverse.
 
 Split mode (default) gives one binder per node (``∀ x y, p`` → ``∀ x, ∀ y, p``); otherwise one
 node per binder group as written. Bounded binders are expanded to their meaning, as Lean does:
@@ -10,21 +12,59 @@ node per binder group as written. Bounded binders are expanded to their meaning,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from transted.opt.lexer import KEYWORD_STOPS
-from transted.opt.node import SLOT, Node
+from transted.errors import ParseError
+from transted.opt.labels import (
+    AND,
+    FORALL,
+    FUN,
+    ITE,
+    SET_BUILDER,
+    SLOT,
+    SUBTYPE,
+    binder_label,
+    bounded_binder_label,
+    infix,
+)
+from transted.opt.lexer import KEYWORD_STOPS, Token
+from transted.opt.node import Node
+from transted.opt.notation import NotationTable
 from transted.opt.scope import binder_node
 
-if TYPE_CHECKING:
-    from transted.opt.parser import TermParser
-
-__all__ = ["BinderGroup", "binder_groups", "quantifier", "lambda_", "big_operator", "integral",
-           "braces", "let_"]
+__all__ = ["BinderGroup", "BinderParser", "binder_groups", "quantifier", "lambda_",
+           "big_operator", "integral", "braces", "let_"]
 
 BINDER_PREDICATES = (">", "<", "≥", "≤", "≠", "∈", "∉", "⊆", "⊂", "⊇", "⊃")
 
+
+
+class BinderParser(Protocol):
+    """What the binder notations use of :class:`~transted.opt.parser.TermParser`."""
+
+    i: int
+    split: bool
+    table: NotationTable
+
+    @property
+    def tok(self) -> Token: ...
+    def peek(self, k: int = 1) -> Token: ...
+    def advance(self) -> Token: ...
+    def at(self, *texts: str) -> bool: ...
+    def accept(self, *texts: str) -> Token | None: ...
+    def expect(self, *texts: str) -> Token: ...
+    def error(self, reason: str, tok: Token | None = None) -> ParseError: ...
+    @staticmethod
+    def describe(tok: Token) -> str: ...
+    def binding(self, names: list[str]) -> AbstractContextManager[None]: ...
+    def expr(self, rbp: int = 0) -> Node: ...
+    def anonymous_constructor(self) -> Node: ...
+    def quantifier(self, sym: str) -> Node: ...
+    def delimited(self, open_sym: str, close_sym: str, label_of: Callable[[int], str]) -> Node: ...
+    def skip_tactic_block(self) -> None: ...
 
 
 @dataclass
@@ -35,7 +75,7 @@ class BinderGroup:
     predicate: tuple[str, Node] | None = None
 
 
-def _names(p: TermParser, close: str) -> list[str]:
+def _names(p: BinderParser, close: str) -> list[str]:
     names = []
     while (p.tok.kind == "ident" and p.tok.text not in KEYWORD_STOPS) or p.at("_"):
         names.append(p.advance().text)
@@ -46,7 +86,7 @@ def _names(p: TermParser, close: str) -> list[str]:
     return names
 
 
-def binder_groups(p: TermParser, *, allow_predicate: bool = True, type_rbp: int = 0) -> list[BinderGroup]:
+def binder_groups(p: BinderParser, *, allow_predicate: bool = True, type_rbp: int = 0) -> list[BinderGroup]:
     """Binders up to ``,`` / ``=>`` / ``↦`` / ``∈``-style predicates (not consumed)."""
     groups: list[BinderGroup] = []
     bare: list[str] = []
@@ -73,7 +113,7 @@ def binder_groups(p: TermParser, *, allow_predicate: bool = True, type_rbp: int 
     return groups
 
 
-def _bracketed_group(p: TermParser) -> BinderGroup:
+def _bracketed_group(p: BinderParser) -> BinderGroup:
     opener = p.advance().text
     close = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}[opener]
     kind = {"(": "explicit", "{": "implicit", "⦃": "strict", "[": "instance"}[opener]
@@ -105,19 +145,19 @@ def _flatten(groups: list[BinderGroup]) -> list[tuple[str, Node | None, tuple[st
 
 def _pred_node(name: str, predicate: tuple[str, Node]) -> Node:
     op, bound = predicate
-    return Node(f"{SLOT} {op} {SLOT}", (Node(name), bound))
+    return Node(infix(op), (Node(name), bound))
 
 
 def _bound_names(groups: list[BinderGroup]) -> list[str]:
     return [n for g in groups for n in g.names if n != "_"]
 
 
-def quantifier_sym(p: TermParser) -> Node:
+def quantifier_sym(p: BinderParser) -> Node:
     sym = p.advance().text
     return p.quantifier("∀" if sym == "Π" else sym)
 
 
-def quantifier(p: TermParser, sym: str) -> Node:
+def quantifier(p: BinderParser, sym: str) -> Node:
     """``∀``/``∃``/``∃!`` binders ``,`` body (body extends as far as possible)."""
     groups = binder_groups(p)
     p.expect(",")
@@ -126,30 +166,30 @@ def quantifier(p: TermParser, sym: str) -> Node:
     return _build_quantifier(p, sym, groups, body)
 
 
-def _build_quantifier(p: TermParser, sym: str, groups: list[BinderGroup], body: Node) -> Node:
+def _build_quantifier(p: BinderParser, sym: str, groups: list[BinderGroup], body: Node) -> Node:
     connective = "→" if sym == "∀" else "∧"
-    label = f"{sym} {SLOT}, {SLOT}"
+    label = binder_label(sym)
     if p.split:
         for name, ty, pred in reversed(_flatten(groups)):
             if pred is not None:
-                body = Node(f"{SLOT} {connective} {SLOT}", (_pred_node(name, pred), body))
+                body = Node(infix(connective), (_pred_node(name, pred), body))
             body = Node(label, (binder_node([name], ty), body))
         return body
     for g in reversed(groups):
         if g.predicate is not None:
             for name in reversed(g.names):
-                body = Node(f"{SLOT} {connective} {SLOT}", (_pred_node(name, g.predicate), body))
+                body = Node(infix(connective), (_pred_node(name, g.predicate), body))
         body = Node(label, (binder_node(g.names or ["_"], g.type), body))
     return body
 
 
-def lambda_(p: TermParser) -> Node:
+def lambda_(p: BinderParser) -> Node:
     p.advance()
     groups = binder_groups(p, allow_predicate=False)
     p.expect("=>", "↦", ",")
     with p.binding(_bound_names(groups)):
         body = p.expr(0)
-    label = f"fun {SLOT} => {SLOT}"
+    label = FUN
     if p.split:
         for name, ty, _ in reversed(_flatten(groups)):
             body = Node(label, (binder_node([name], ty), body))
@@ -159,7 +199,7 @@ def lambda_(p: TermParser) -> Node:
     return body
 
 
-def big_operator(p: TermParser) -> Node:
+def big_operator(p: BinderParser) -> Node:
     """``∑ x ∈ s, f`` (``in`` accepted), ``∑ x, f``, ``∑ x : T, f``, ``∑ i < n, f``; body at 67."""
     sym = p.advance().text
     body_prec = p.table.binder_body_prec.get(sym, 67)
@@ -184,11 +224,11 @@ def big_operator(p: TermParser) -> Node:
     with p.binding([n for n in names if n != "_"]):
         body = p.expr(body_prec)
     if domain is None:
-        return Node(f"{sym} {SLOT}, {SLOT}", (binder, body))
-    return Node(f"{sym} {SLOT} {domain[0]} {SLOT}, {SLOT}", (binder, domain[1], body))
+        return Node(binder_label(sym), (binder, body))
+    return Node(bounded_binder_label(sym, domain[0]), (binder, domain[1], body))
 
 
-def integral(p: TermParser) -> Node:
+def integral(p: BinderParser) -> Node:
     """``∫ x in a..b, f``, ``∫ x in s, f``, ``∫ x, f`` with an optional ``∂μ``."""
     p.advance()
     if p.at("("):
@@ -219,7 +259,7 @@ def integral(p: TermParser) -> Node:
     return Node(label, children)
 
 
-def braces(p: TermParser) -> Node:
+def braces(p: BinderParser) -> Node:
     """Set-builder ``{x | p}``/``{x : T | p}``/``{x ∈ s | p}``, subtype ``{x // p}``, literals."""
     start = p.i
     p.advance()
@@ -235,7 +275,7 @@ def braces(p: TermParser) -> Node:
     return p.delimited("{", "}", lambda n: "{" + ", ".join([SLOT] * n) + "}")
 
 
-def _structure_instance(p: TermParser) -> Node:
+def _structure_instance(p: BinderParser) -> Node:
     """``{ re := 0, im := 1 }``: the field names stay in the label."""
     fields, values = [], []
     while True:
@@ -251,7 +291,7 @@ def _structure_instance(p: TermParser) -> Node:
     return Node("{ " + ", ".join(f"{f} := {SLOT}" for f in fields) + " }", tuple(values))
 
 
-def _try_set_builder(p: TermParser) -> Node | None:
+def _try_set_builder(p: BinderParser) -> Node | None:
     save = p.i
     try:
         if p.at("("):
@@ -276,12 +316,12 @@ def _try_set_builder(p: TermParser) -> Node | None:
         body = p.expr(0)
     p.expect("}")
     if pred is not None:
-        body = Node(f"{SLOT} ∧ {SLOT}", (_pred_node(names[0], pred), body))
-    label = f"{{{SLOT} | {SLOT}}}" if sep.text == "|" else f"{{{SLOT} // {SLOT}}}"
+        body = Node(AND, (_pred_node(names[0], pred), body))
+    label = SET_BUILDER if sep.text == "|" else SUBTYPE
     return Node(label, (binder_node(names, ty), body))
 
 
-def dependent_arrow(p: TermParser) -> Node | None:
+def dependent_arrow(p: BinderParser) -> Node | None:
     """``(x : T) → B``, ``{x : T} → B``, ``[inst : C] → B``: Lean's pretty form of ∀ (same node)."""
     start = p.i
     try:
@@ -298,15 +338,15 @@ def dependent_arrow(p: TermParser) -> Node | None:
     names = group.names or ["_"]
     groups = [[name] for name in names] if p.split else [names]
     for group_names in reversed(groups):
-        body = Node(f"∀ {SLOT}, {SLOT}", (binder_node(group_names, group.type), body))
+        body = Node(FORALL, (binder_node(group_names, group.type), body))
     return body
 
 
-def strict_implicit(p: TermParser) -> Node:
+def strict_implicit(p: BinderParser) -> Node:
     raise p.error("'⦃' binders are only allowed in declarations and ∀")
 
 
-def let_(p: TermParser, word: str) -> Node:
+def let_(p: BinderParser, word: str) -> Node:
     """``let x : T := v; body`` (or a newline instead of ``;``); ``have`` likewise."""
     p.advance()
     if p.tok.kind != "ident" and not p.at("_", "⟨"):
@@ -326,13 +366,13 @@ def let_(p: TermParser, word: str) -> Node:
             value = p.expr(0)
     p.accept(";")
     if params:
-        value = Node(f"fun {SLOT} => {SLOT}", (binder_node(_bound_names(params), None), value))
+        value = Node(FUN, (binder_node(_bound_names(params), None), value))
     with p.binding([name]):
         body = p.expr(0)
     return Node(f"{word} {SLOT} := {SLOT}; {SLOT}", (binder_node([name], ty), value, body))
 
 
-def if_then_else(p: TermParser) -> Node:
+def if_then_else(p: BinderParser) -> Node:
     p.advance()
     if p.tok.kind == "ident" and p.peek().text == ":":
         p.advance(), p.advance()
@@ -341,4 +381,4 @@ def if_then_else(p: TermParser) -> Node:
     then = p.expr(0)
     p.expect("else")
     other = p.expr(0)
-    return Node(f"if {SLOT} then {SLOT} else {SLOT}", (cond, then, other))
+    return Node(ITE, (cond, then, other))

@@ -17,7 +17,18 @@ from dataclasses import dataclass
 
 from transted.errors import ParseError
 from transted.opt.binders import BinderGroup, _bracketed_group, binder_node
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import (
+    ARROW,
+    FORALL,
+    IMPLICIT_BINDER,
+    INSTANCE_BINDER,
+    NAMED_INSTANCE_BINDER,
+    SLOT,
+    STRICT_BINDER,
+    THEOREM,
+    TYPED_BINDER,
+)
+from transted.opt.node import Node
 from transted.opt.parser import TermParser
 from transted.opt.scope import free_names
 
@@ -25,8 +36,8 @@ __all__ = ["Declaration", "OptOptions", "parse_declaration", "header_opens", "de
 
 DECL_KEYWORDS = ("theorem", "lemma", "example", "def", "abbrev", "instance")
 MODIFIERS = ("private", "protected", "noncomputable", "nonrec", "unsafe", "partial")
-KIND_LABELS = {"explicit": f"{SLOT} : {SLOT}", "bare": f"{SLOT} : {SLOT}",
-               "implicit": f"{{{SLOT} : {SLOT}}}", "strict": f"⦃{SLOT} : {SLOT}⦄"}
+KIND_LABELS = {"explicit": TYPED_BINDER, "bare": TYPED_BINDER, "implicit": IMPLICIT_BINDER,
+               "strict": STRICT_BINDER}
 
 
 @dataclass(frozen=True)
@@ -138,8 +149,8 @@ def _skip_preamble(p: TermParser) -> None:
 def _statement_binder(group: BinderGroup, name: str | None, split: bool) -> Node:
     if group.kind == "instance":
         if group.names:
-            return Node(f"[{SLOT} : {SLOT}]", (Node(group.names[0]), group.type or Node("_")))
-        return Node(f"[{SLOT}]", (group.type or Node("_"),))
+            return Node(NAMED_INSTANCE_BINDER, (Node(group.names[0]), group.type or Node("_")))
+        return Node(INSTANCE_BINDER, (group.type or Node("_"),))
     names = [name] if split and name is not None else (group.names or ["_"])
     inner = binder_node(names, group.type)
     label = KIND_LABELS.get(group.kind, KIND_LABELS["explicit"])
@@ -157,19 +168,19 @@ def declaration_tree(decl: Declaration, options: OptOptions) -> Node:
                 kids.extend(_statement_binder(g, n, True) for n in (g.names or ["_"]))
             else:
                 kids.append(_statement_binder(g, None, False))
-        return Node("theorem", (*kids, decl.conclusion))
+        return Node(THEOREM, (*kids, decl.conclusion))
     body = decl.conclusion
     for g in reversed(decl.binders):
         names = g.names or ["_"]
         ty = g.type or Node("_")
         if not options.split_binders and len(names) > 1 and all(n in free_names(body) for n in names):
-            body = Node(f"∀ {SLOT}, {SLOT}", (binder_node(names, ty), body))
+            body = Node(FORALL, (binder_node(names, ty), body))
             continue
         for n in reversed(names):
             if n != "_" and n in free_names(body):
-                body = Node(f"∀ {SLOT}, {SLOT}", (binder_node([n], ty), body))
+                body = Node(FORALL, (binder_node([n], ty), body))
             else:
-                body = Node(f"{SLOT} → {SLOT}", (ty, body))
+                body = Node(ARROW, (ty, body))
     return body
 
 

@@ -34,42 +34,65 @@ from collections.abc import Mapping
 from typing import Any
 
 from transted.errors import InputError
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import (
+    ABS,
+    ADD,
+    COE,
+    EQ,
+    FORALL,
+    IFF,
+    INSTANCE_BINDER,
+    INV,
+    MUL,
+    NEG,
+    NORM,
+    NOT,
+    OR,
+    POW,
+    SET_BUILDER,
+    SLOT,
+    binder_label,
+    bounded_binder_label,
+    bracketed,
+    postfix,
+    prefix,
+)
+from transted.opt.node import Node
 
 __all__ = ["lsp_tree_to_node", "map_label", "SPECIAL_LABELS"]
 
 SPECIAL_LABELS: Mapping[tuple[str, int], str] = {
     # prefix operators
-    ("¬", 1): "¬<SLOT>",
-    ("↑", 1): "↑<SLOT>",
-    ("⇑", 1): "⇑<SLOT>",
-    ("↥", 1): "↥<SLOT>",
-    ("√", 1): "√<SLOT>",
-    ("-", 1): "-<SLOT>",
-    ("#", 1): "#<SLOT>",
+    ("¬", 1): NOT,
+    ("↑", 1): COE,
+    ("⇑", 1): prefix("⇑"),
+    ("↥", 1): prefix("↥"),
+    ("√", 1): prefix("√"),
+    ("-", 1): NEG,
+    ("#", 1): prefix("#"),
     # brackets
-    ("‖‖", 1): "‖<SLOT>‖",
-    ("||", 1): "|<SLOT>|",
+    ("‖‖", 1): NORM,
+    ("||", 1): ABS,
     # postfix operators
-    ("⁻¹", 1): "<SLOT>⁻¹",
-    ("!", 1): "<SLOT>!",
-    ("ᶜ", 1): "<SLOT>ᶜ",
-    ("ˣ", 1): "<SLOT>ˣ",
-    ("[X]", 1): "<SLOT>[X]",
+    ("⁻¹", 1): INV,
+    ("!", 1): postfix("!"),
+    ("ᶜ", 1): postfix("ᶜ"),
+    ("ˣ", 1): postfix("ˣ"),
+    ("[X]", 1): postfix("[X]"),
     # binders printed without their placeholders
-    ("[]", 1): "[<SLOT>]",
-    ("{}", 1): "{<SLOT>}",
-    ("{| _ }", 2): "{<SLOT> | <SLOT>}",
-    ("∀,", 2): "∀ <SLOT>, <SLOT>",
-    ("∑, _ ", 2): "∑ <SLOT>, <SLOT>",
-    ("∏, _ ", 2): "∏ <SLOT>, <SLOT>",
+    ("[]", 1): INSTANCE_BINDER,
+    ("{}", 1): bracketed("{", "}"),
+    ("{| _ }", 2): SET_BUILDER,
+    ("∀,", 2): FORALL,
+    ("∑, _ ", 2): binder_label("∑"),
+    ("∏, _ ", 2): binder_label("∏"),
     # binary operators printed bare
-    ("=", 2): "<SLOT> = <SLOT>",
-    ("+", 2): "<SLOT> + <SLOT>",
-    ("*", 2): "<SLOT> * <SLOT>",
-    ("^", 2): "<SLOT> ^ <SLOT>",
-    ("↔", 2): "<SLOT> ↔ <SLOT>",
-    ("∨", 2): "<SLOT> ∨ <SLOT>",
+    ("=", 2): EQ,
+    ("+", 2): ADD,
+    ("*", 2): MUL,
+    ("^", 2): POW,
+    ("↔", 2): IFF,
+    ("∨", 2): OR,
 }
 """``(GTED content, number of children) -> our label`` where rules 1–3 do not suffice."""
 
@@ -146,5 +169,5 @@ def _make(content: str, kids: tuple[Node, ...]) -> Node:
     big = _BIG_OPERATOR.match(content)
     if big and len(kids) == 3 and kids[1].label == "∈" and len(kids[1].children) == 1:
         binder, bound, body = kids
-        return Node(f"{big.group(1)} <SLOT> ∈ <SLOT>, <SLOT>", (binder, bound.children[0], body))
+        return Node(bounded_binder_label(big.group(1), "∈"), (binder, bound.children[0], body))
     return Node(map_label(content, len(kids)), kids)

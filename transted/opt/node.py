@@ -11,11 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from transted.errors import ParseError
+from transted.opt.labels import SLOT
 
 __all__ = ["Node", "SLOT", "Flat", "flatten", "unflatten"]
-
-SLOT = "<SLOT>"
-"""Marker standing for an operand position in operator labels (ASSESS §3.2.1)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

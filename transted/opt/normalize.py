@@ -31,7 +31,24 @@ from typing import Any
 
 import yaml
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import (
+    AND,
+    ARROW,
+    ASCRIPTION,
+    EQ,
+    EXISTS,
+    FORALL,
+    IMPLICIT_BINDER,
+    LE,
+    LT,
+    NE,
+    NOT,
+    SLOT,
+    THEOREM,
+    TYPED_BINDER,
+    application,
+)
+from transted.opt.node import Node
 from transted.opt.scope import binder_names, body_index, free_names, head_name
 
 __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION",
@@ -40,15 +57,9 @@ __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NOR
 NORMALIZE_VERSION = "1"
 """Bump when the normalised trees can change (it goes into the parser's signature field)."""
 
-_ARROW = f"{SLOT} → {SLOT}"
-_FORALL = f"∀ {SLOT}, {SLOT}"
-_NOT = f"¬{SLOT}"
-_EXISTS = f"∃ {SLOT}, {SLOT}"
-_AND = f"{SLOT} ∧ {SLOT}"
-_ASCRIPTION = f"({SLOT} : {SLOT})"
-_HOMOGENEOUS = frozenset(f"{SLOT} {r} {SLOT}" for r in ("=", "<", "≤", "≠"))
+_HOMOGENEOUS = frozenset((EQ, LT, LE, NE))
 _NUMERAL = re.compile(r"^[0-9]+(?:\.[0-9]+)?$")
-_TYPED = re.compile(r"^[{⦃(\[]?<SLOT>(?: <SLOT>)* : <SLOT>[}⦄)\]]?$")
+_TYPED = re.compile(rf"^[{{⦃(\[]?{SLOT}(?: {SLOT})* : {SLOT}[}}⦄)\]]?$")
 _SCALAR_TYPES = frozenset({"ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "ℍ", "NNReal", "ℝ≥0", "ℝ≥0∞", "EReal",
                            "Prop", "Type", "Sort"})
 _AUTO_SUFFIX = re.compile(r"^[0-9₀-₉ₐ-ₜ_']*$")
@@ -110,10 +121,6 @@ def _shorten(name: str, opens: tuple[str, ...]) -> str:
     return name
 
 
-def _relabel_head(label: str, arity: int, new_head: str) -> str:
-    return new_head + f" {SLOT}" * arity
-
-
 class _Normalizer:
     def __init__(self, tables: NormalizationTables, opens: tuple[str, ...]):
         self.t = tables
@@ -168,7 +175,7 @@ class _Normalizer:
     def children(self, node: Node, env: dict[str, Node], bound: frozenset[str]) -> tuple[Node, ...]:
         if not node.children:
             return ()
-        if node.label == "theorem":  # statement form: a binder scopes over later siblings
+        if node.label == THEOREM:  # statement form: a binder scopes over later siblings
             out = []
             env2, bound2 = dict(env), set(bound)
             for child in node.children:
@@ -211,23 +218,23 @@ class _Normalizer:
             return Node(self.t.swaps[label], (kids[1], kids[0]))
         if label in self.t.negations and len(kids) == 2:
             self.applied.append(label.replace(SLOT, "·") + " (negation)")
-            return Node(_NOT, (Node(self.t.negations[label], kids),))
+            return Node(NOT, (Node(self.t.negations[label], kids),))
         syn = self.t.synonyms.get(label)
         if syn is not None and label not in bound:
             self.applied.append(label.replace(SLOT, "·"))
             return self._named(syn, kids)
-        if label in (_FORALL, _EXISTS) and len(kids) == 2 and kids[0].is_leaf:
+        if label in (FORALL, EXISTS) and len(kids) == 2 and kids[0].is_leaf:
             typed = self._typed_by_ascription(kids[0].label, kids[1])
             if typed is not None:
                 self.applied.append("binder type from a numeral's ascription")
                 return Node(label, typed)
-        if label == _FORALL and len(kids) == 2:
+        if label == FORALL and len(kids) == 2:
             binder = kids[0]
             if _TYPED.match(binder.label) and len(binder.children) == 2 and binder.children[0].is_leaf:
                 name = binder.children[0].label
                 if name == "_" or name not in free_names(kids[1]):
                     self.applied.append("∀ (_ : P), Q is P → Q")
-                    return Node(_ARROW, (binder.children[1], kids[1]))
+                    return Node(ARROW, (binder.children[1], kids[1]))
         if kids:
             return self._field(node, env, bound)
         return node
@@ -237,19 +244,19 @@ class _Normalizer:
         (``LT.lt α``, ``Eq α`` …) unifies x's type with the numeral's, and ``(1 : ℝ)`` is
         ``OfNat.ofNat 1`` at ℝ either way. Only numerals: another ascribed term may carry a
         coercion. Looks at the body's relation or its first conjunct / hypothesis."""
-        first = body.children[0] if body.label in (_AND, _ARROW) and body.children else body
+        first = body.children[0] if body.label in (AND, ARROW) and body.children else body
         if first.label not in _HOMOGENEOUS or len(first.children) != 2:
             return None
         for i, j in ((0, 1), (1, 0)):
             var, other = first.children[i], first.children[j]
-            if (var.is_leaf and var.label == name and other.label == _ASCRIPTION
+            if (var.is_leaf and var.label == name and other.label == ASCRIPTION
                     and len(other.children) == 2 and _NUMERAL.match(other.children[0].label)):
                 plain = list(first.children)
                 plain[j] = other.children[0]
                 new_first = Node(first.label, tuple(plain))
                 new_body = (Node(body.label, (new_first, *body.children[1:]))
                             if first is not body else new_first)
-                return Node(f"{SLOT} : {SLOT}", (Node(name), other.children[1])), new_body
+                return Node(TYPED_BINDER, (Node(name), other.children[1])), new_body
         return None
 
     def _named(self, full_label: str, kids: tuple[Node, ...]) -> Node:
@@ -258,7 +265,7 @@ class _Normalizer:
             return Node(full_label, kids)
         short = _shorten(head, self.opens)
         self.full[short] = head
-        return Node(_relabel_head(full_label, len(kids), short) if kids else short, kids)
+        return Node(application(short, len(kids)) if kids else short, kids)
 
     def _field(self, node: Node, env: dict[str, Node], bound: frozenset[str]) -> Node:
         head = head_name(node.label, len(node.children))
@@ -280,12 +287,12 @@ class _Normalizer:
         full = f"{ns}.{head}"
         short = _shorten(full, self.opens)
         self.full[short] = full
-        return Node(_relabel_head(node.label, len(rest), short), tuple(rest))
+        return Node(application(short, len(rest)), tuple(rest))
 
 
 def _statement_free(tree: Node) -> list[str]:
     """Free names in first-occurrence order (statement form binds across siblings)."""
-    if tree.label == "theorem":
+    if tree.label == THEOREM:
         bound: set[str] = set()
         out: list[str] = []
         for child in tree.children:
@@ -358,10 +365,10 @@ def normalize(tree: Node, *, opens: tuple[str, ...] = (), declared: tuple[str, .
     names = auto_bound(out, tuple(opens), tuple(declared)) if auto_implicit else ()
     if names:
         pass_.applied.append("autoImplicit")
-        if out.label == "theorem":
-            implicit = tuple(Node(f"{{{SLOT} : {SLOT}}}", (Node(n), Node("_"))) for n in names)
-            out = Node("theorem", implicit + out.children)
+        if out.label == THEOREM:
+            implicit = tuple(Node(IMPLICIT_BINDER, (Node(n), Node("_"))) for n in names)
+            out = Node(THEOREM, implicit + out.children)
         else:
             for n in reversed(names):
-                out = Node(_FORALL, (Node(n), out))
+                out = Node(FORALL, (Node(n), out))
     return Normalized(out, tuple(dict.fromkeys(pass_.applied)), names)

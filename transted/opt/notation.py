@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from transted.errors import InputError
-from transted.opt.node import SLOT
+from transted.opt.labels import infix, postfix, prefix
 
 __all__ = ["Operator", "NotationTable", "load_notation"]
 
@@ -39,10 +39,10 @@ class Operator:
         if self.label:
             return self.label
         if self.kind == "infix":
-            return f"{SLOT} {self.symbol} {SLOT}"
+            return infix(self.symbol)
         if self.kind == "prefix":
-            return f"{self.symbol}{SLOT}"
-        return f"{SLOT}{self.symbol}"
+            return prefix(self.symbol)
+        return postfix(self.symbol)
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,14 @@ brackets are structural. Written by hand because no Python library parses Lean 4
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
 from transted.opt import binders
+from transted.opt.labels import ASCRIPTION, NAMED_APPLICATION, SLOT
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
-from transted.opt.node import SLOT, Node
+from transted.opt.node import Node
 from transted.opt.notation import MAX_PREC, NotationTable, load_notation
 
 __all__ = ["TermParser", "app_node", "MAX_INPUT_CHARS", "MAX_NESTING"]
@@ -28,7 +28,6 @@ well inside Python's default recursion limit (1000) without raising it; the deep
 in tests/data nests 17 levels."""
 APP_PREC = MAX_PREC  # arguments of an application are parsed at max precedence
 BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
-_NAMED_APP = re.compile(r"^([^\s<]\S*)((?: <SLOT>)+)$")
 
 
 def app_node(head: Node, args: list[Node]) -> Node:
@@ -37,7 +36,7 @@ def app_node(head: Node, args: list[Node]) -> Node:
         return head
     if head.is_leaf and not head.label.startswith("<"):
         return Node(head.label + f" {SLOT}" * len(args), tuple(args))
-    m = _NAMED_APP.match(head.label)
+    m = NAMED_APPLICATION.match(head.label)
     if m and len(m.group(2)) // len(f" {SLOT}") == len(head.children):
         return Node(head.label + f" {SLOT}" * len(args), head.children + tuple(args))
     return Node(SLOT + f" {SLOT}" * len(args), (head, *args))
@@ -333,7 +332,7 @@ class TermParser:
             if self.accept(":"):
                 ty = self.expr(0)
                 self.expect(")")
-                return Node(f"({SLOT} : {SLOT})", (first, ty))
+                return Node(ASCRIPTION, (first, ty))
             items = [first]
             while self.accept(","):
                 items.append(self.expr(0))

@@ -1,12 +1,19 @@
-"""Render operator trees as an indented text outline, JSON, or Graphviz DOT."""
+"""Render operator trees: an indented text outline, JSON, Graphviz DOT, or Lean text.
+
+:func:`to_lean` prints a tree back as Lean source (the tactic arguments of a found path, the
+subterms named in an edit script): every :data:`~transted.opt.labels.SLOT` of a label is
+filled with the child's text, parenthesised unless the child is a leaf or a bracketed form;
+the result is verbose but parses back to the same tree.
+"""
 
 from __future__ import annotations
 
 import json
 
+from transted.opt.labels import SLOT
 from transted.opt.node import Node
 
-__all__ = ["to_text", "to_json_text", "to_dot", "FORMATS"]
+__all__ = ["to_text", "to_json_text", "to_dot", "to_lean", "FORMATS"]
 
 FORMATS = ("text", "json", "dot", "bracket")
 
@@ -53,3 +60,28 @@ def render(node: Node, fmt: str) -> str:
     if fmt == "bracket":
         return str(node)
     raise ValueError(f"`fmt` must be one of {', '.join(FORMATS)}, got {fmt!r}")
+
+
+_BRACKETED = ("(", "|", "‖", "⌊", "⌈", "{", "⟨", "[", "⦃")
+
+
+def to_lean(node: Node) -> str:
+    """Lean source text for ``node`` (iterative over children via recursion depth of the tree)."""
+    if node.is_leaf:
+        return node.label
+    parts = node.label.split(SLOT)
+    if len(parts) - 1 != len(node.children):
+        return f"({node.label} {' '.join(_arg(c) for c in node.children)})"
+    out = [parts[0]]
+    for child, tail in zip(node.children, parts[1:], strict=False):
+        out.append(_arg(child))
+        out.append(tail)
+    return "".join(out)
+
+
+def _arg(child: Node) -> str:
+    text = to_lean(child)
+    if child.is_leaf or child.label.startswith(_BRACKETED) and child.label.endswith(
+            (")", "|", "‖", "⌋", "⌉", "}", "⟩", "]", "⦄")):
+        return text
+    return f"({text})"

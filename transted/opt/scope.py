@@ -26,19 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from transted.opt.node import SLOT, Flat, Node, unflatten
+from transted.opt.labels import ARROW, BINDER_HEADS, FORALL, SLOT, THEOREM, application
+from transted.opt.node import Flat, Node, unflatten
 
-__all__ = ["BINDER_HEADS", "ARROW", "FORALL", "body_index", "is_binding", "binder_names",
+__all__ = ["body_index", "is_binding", "binder_names",
            "bound_name", "binder_type", "with_bound_name", "binder_node", "head_name",
            "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize"]
 
-BINDER_HEADS = ("∀ ", "∃ ", "∃! ", "fun ", "∑ ", "∏ ", "∑' ", "∏' ", "⋃ ", "⋂ ", "⨆ ", "⨅ ",
-                "∫ ", "let ", "have ", f"{{{SLOT} | ", f"{{{SLOT} // ")
-"""Label prefixes of binding notations (the parser's binder notations, ``transted.opt.binders``)."""
 BODY_SEPARATORS = (", ", "=> ", "| ", "// ", "; ")
-ARROW = f"{SLOT} → {SLOT}"
-FORALL = f"∀ {SLOT}, {SLOT}"
-THEOREM = "theorem"
 _BRACKETS = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}
 _CANON_PREFIX = "#"
 _AFTER = ["\0after"]  # marks children after the body (outside the scope)
@@ -140,11 +135,7 @@ def head_name(label: str, arity: int) -> str | None:
 
 def relabel_head(node: Node, new: str) -> Node:
     """``node`` (an application ``f <SLOT>…``) with its head name replaced by ``new``."""
-    return Node(_head_label(new, len(node.children)), node.children)
-
-
-def _head_label(head: str, arity: int) -> str:
-    return f"{head} {' '.join([SLOT] * arity)}"
+    return Node(application(new, len(node.children)), node.children)
 
 
 def _scopes(node: Node) -> list[tuple[Node, list[str], bool]] | None:
@@ -308,7 +299,7 @@ def canonical_flat(node: Node, env: Mapping[str, str] | None = None, level: int 
             if body_index(label) is None and label != THEOREM:
                 head = head_name(label, len(children)) if label[-1] == ">" else None
                 hit = names.get(head) if head is not None else None
-                labels.append(_head_label(hit[-1], len(children)) if hit else label)
+                labels.append(application(hit[-1], len(children)) if hit else label)
                 kids: list[int] = []
                 adj.append(kids)
                 stack.extend([("n", c, kids) for c in reversed(children)])

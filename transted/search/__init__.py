@@ -1,7 +1,7 @@
 """TransTED search (ASSESS §3.3, Algorithm 1): best-first transformation search with TED as
 heuristic over goals ``lhs = rhs``; moves from providers (offline rule file, Lean)."""
 
-from transted.search.budget import Budget, BudgetExceeded
+from transted.budget import Budget, BudgetExceeded
 from transted.search.engine import SearchConfig, SearchResult, Step, search, search_state
 from transted.search.providers.base import Evidence, Move, MoveProvider, Provider
 from transted.search.providers.offline import OfflineProvider

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import SLOT
+from transted.opt.node import Node
 from transted.opt.scope import (
     binder_names,
     binder_type,

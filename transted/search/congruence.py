@@ -23,16 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from transted.opt.node import SLOT
-from transted.opt.scope import ARROW, FORALL, binder_type, body_index, bound_name, free_names
+from transted.opt.labels import APP, ARROW, FORALL, FUN
+from transted.opt.scope import binder_type, body_index, bound_name, free_names
 from transted.search.binders import fresh_name, rename_free
 from transted.search.providers.base import Move
 from transted.search.state import Local, State
 
 __all__ = ["congruence_moves"]
 
-_FUN = f"fun {SLOT} => {SLOT}"
-_APP_PREFIX = f"{SLOT} {SLOT}"
 _NO_INTRO = ("let ", "have ", "∫ ")
 
 
@@ -65,7 +63,7 @@ def congruence_moves(state: State) -> Iterator[Move]:
         return
     if len(differ) == 1:
         i = differ[0]
-        name = "congrFun" if lhs.label.startswith(_APP_PREFIX) and i == 0 else "congrArg"
+        name = "congrFun" if lhs.label.startswith(APP) and i == 0 else "congrArg"
         yield Move(name, "congr 1", State(lhs.children[i], rhs.children[i], state.context))
 
 
@@ -91,6 +89,6 @@ def _intro(state: State) -> Move | None:
     new = State(body_l, body_r, state.context + (Local(name, binder_type(bl)),))
     if lhs.label == FORALL:
         return Move("forall_congr", f"apply forall_congr; intro {name}", new)
-    if lhs.label == _FUN:
+    if lhs.label == FUN:
         return Move("funext", f"funext {name}", new)
     return Move("congrArg", f"refine congrArg _ (funext fun {name} => ?_)", new)

@@ -8,7 +8,7 @@ the TransTED pseudometric of Theorem 1 because every move yields a goal that imp
 parent (§3.3.1 monotonicity) and TED dominates d* (domination). The raw TED of the
 original, uncanonicalised trees also bounds d*, so d* ≤ TED(T1, T2) always.
 
-Budgets (:class:`~transted.search.budget.Budget`): ``max_expansions`` and ``max_work``
+Budgets (:class:`~transted.budget.Budget`): ``max_expansions`` and ``max_work``
 (moves generated; checked after every move, inside an expansion) are deterministic: the
 same pair gives the same ``expanded`` and distance on an idle or a loaded machine.
 ``max_time`` is a hard per-pair deadline, a safety net checked after every move and by the
@@ -27,8 +27,8 @@ from typing import Any, Literal
 
 import networkx as nx
 
+from transted.budget import Budget, BudgetExceeded
 from transted.opt.node import Node
-from transted.search.budget import Budget, BudgetExceeded
 from transted.search.distance import UNIT_TED, SearchDistance, sides_distance, tree_distance
 from transted.search.providers.base import Move, MoveProvider, provider_moves
 from transted.search.state import State

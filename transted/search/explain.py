@@ -16,9 +16,9 @@ from rich.text import Text
 from rich.tree import Tree
 
 from transted.opt.node import Node
+from transted.opt.render import to_lean
 from transted.search.distance import UNIT_TED
 from transted.search.engine import SearchResult
-from transted.search.lean_text import to_lean
 from transted.ted.distance import TreeEditDistance, similarity_from
 
 __all__ = ["Explanation", "explain", "tree_diff"]

@@ -15,17 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import ADD, DIV, INV, MUL, NEG, POW, SUB
+from transted.opt.node import Node
 from transted.search.pattern import Path, positions, replace_at
 from transted.search.scalars import Env, env_at, is_numeral, region_type
 
 __all__ = ["evaluate", "render", "numeral_rewrites"]
 
 _FIELDS = ("ℚ", "ℝ", "ℂ")
-_BIN = {f"{SLOT} + {SLOT}": "+", f"{SLOT} - {SLOT}": "-", f"{SLOT} * {SLOT}": "*",
-        f"{SLOT} / {SLOT}": "/", f"{SLOT} ^ {SLOT}": "^"}
-_NEG = f"-{SLOT}"
-_INV = f"{SLOT}⁻¹"
+_BIN = {ADD: "+", SUB: "-", MUL: "*", DIV: "/", POW: "^"}
 _MAX_EXPONENT = 64  # 2^64-size numbers are still cheap; larger exponents are left alone
 
 
@@ -35,10 +33,10 @@ def evaluate(node: Node, typ: str) -> Fraction | None:
         if "." in node.label and typ not in _FIELDS:
             return None
         return Fraction(node.label)
-    if node.label == _NEG and typ != "ℕ":
+    if node.label == NEG and typ != "ℕ":
         inner = evaluate(node.children[0], typ)
         return None if inner is None else -inner
-    if node.label == _INV and typ in _FIELDS:
+    if node.label == INV and typ in _FIELDS:
         inner = evaluate(node.children[0], typ)
         return None if inner is None or inner == 0 else 1 / inner
     op = _BIN.get(node.label)
@@ -68,8 +66,8 @@ def render(value: Fraction) -> Node:
     if mag.denominator == 1:
         tree = Node(str(mag.numerator))
     else:
-        tree = Node(f"{SLOT} / {SLOT}", (Node(str(mag.numerator)), Node(str(mag.denominator))))
-    return Node(_NEG, (tree,)) if value < 0 else tree
+        tree = Node(DIV, (Node(str(mag.numerator)), Node(str(mag.denominator))))
+    return Node(NEG, (tree,)) if value < 0 else tree
 
 
 def numeral_rewrites(tree: Node, env: Env) -> Iterator[tuple[Path, Node, Node, str]]:
@@ -84,7 +82,7 @@ def numeral_rewrites(tree: Node, env: Env) -> Iterator[tuple[Path, Node, Node, s
             continue
         if node.is_leaf and not is_numeral(node):
             continue
-        if not (is_numeral(node) or node.label in _BIN or node.label in (_NEG, _INV)):
+        if not (is_numeral(node) or node.label in _BIN or node.label in (NEG, INV)):
             continue
         typ = region_type(tree, path, env_at(tree, path, env))
         if typ is None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import SLOT
+from transted.opt.node import Node
 
 __all__ = ["is_meta", "metavariables", "match", "instantiate", "positions", "replace_at",
            "apply_node", "Path"]

@@ -8,17 +8,14 @@ and ``B.2``; after these reductions it reads ``-1``.
 
 from __future__ import annotations
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import APP, FUN, LET, TUPLE, postfix
+from transted.opt.node import Node
 from transted.opt.scope import bound_name
 from transted.search.binders import substitute
 
-__all__ = ["reduce_definitional", "beta_reduce", "LET", "APP", "FUN"]
+__all__ = ["reduce_definitional", "beta_reduce"]
 
-LET = f"let {SLOT} := {SLOT}; {SLOT}"
-FUN = f"fun {SLOT} => {SLOT}"
-APP = f"{SLOT} {SLOT}"
-_TUPLE = f"({SLOT}, {SLOT})"
-_PROJ = {f"{SLOT}.1": 0, f"{SLOT}.2": 1, f"{SLOT}.fst": 0, f"{SLOT}.snd": 1}
+_PROJ = {postfix(".1"): 0, postfix(".2"): 1, postfix(".fst"): 0, postfix(".snd"): 1}
 _MAX_ROUNDS = 32  # a beta redex can create another; statements need a handful at most
 
 
@@ -55,6 +52,6 @@ def _step(node: Node, beta_only: bool = False) -> Node:
         name = bound_name(binder)
         return body if name is None else substitute(body, name, kids[1])
     index = None if beta_only else _PROJ.get(node.label)
-    if index is not None and kids[0].label == _TUPLE:
+    if index is not None and kids[0].label == TUPLE:
         return kids[0].children[index]
     return node

@@ -17,8 +17,29 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from transted.opt.node import SLOT, Node
-from transted.opt.scope import ARROW, binder_type, body_index, bound_name
+from transted.opt.labels import (
+    ADD,
+    ARROW,
+    ASCRIPTION,
+    COE,
+    DIV,
+    EQ,
+    GE,
+    GT,
+    INV,
+    LE,
+    LT,
+    MOD,
+    MUL,
+    NE,
+    NEG,
+    POW,
+    SUB,
+    application,
+    prefix,
+)
+from transted.opt.node import Node
+from transted.opt.scope import binder_type, body_index, bound_name
 from transted.search.pattern import Path
 
 __all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral"]
@@ -26,15 +47,13 @@ __all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral"]
 SCALARS = ("ℕ", "ℤ", "ℚ", "ℝ", "ℂ")
 """Number types in coercion order (each coerces into the later ones)."""
 
-_OPS = {f"{SLOT} {op} {SLOT}" for op in "+-*/%"} | {f"-{SLOT}", f"{SLOT}⁻¹"}
-_RELS = {f"{SLOT} {op} {SLOT}" for op in ("=", "≠", "<", "≤", ">", "≥")}
-_POW = f"{SLOT} ^ {SLOT}"
-_COE = f"↑{SLOT}"
-_ASCRIPTION = f"({SLOT} : {SLOT})"
+_OPS = {ADD, SUB, MUL, DIV, MOD, NEG, INV}
+_RELS = {EQ, NE, LT, LE, GT, GE}
 _NUMERAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 _REAL_CONSTANTS = {"π", "Real.pi"}
-_REAL_FUNCTIONS = {f"√{SLOT}", f"Real.sqrt {SLOT}", f"Real.exp {SLOT}", f"Real.log {SLOT}",
-                   f"Real.sin {SLOT}", f"Real.cos {SLOT}"}
+_REAL_FUNCTIONS = {prefix("√")} | {application(f, 1) for f in ("Real.sqrt", "Real.exp",
+                                                                 "Real.log", "Real.sin",
+                                                                 "Real.cos")}
 
 Env = Mapping[str, Node | None]
 
@@ -70,9 +89,9 @@ def region_type(tree: Node, path: Path, env: Env) -> str | None:
         node = stack.pop()
         if node.label in _OPS or node.label in _RELS:
             stack.extend(node.children)
-        elif node.label == _POW:
+        elif node.label == POW:
             stack.append(node.children[0])
-        elif is_numeral(node) or node.label == _COE:
+        elif is_numeral(node) or node.label == COE:
             continue
         else:
             typ = _leaf_type(node, env)
@@ -90,7 +109,7 @@ def instance_type(tree: Node, path: Path, env: Env) -> str | None:
     stack: list[tuple[Path, Node]] = [(path, node)]
     while stack:
         p, n = stack.pop()
-        if n.label in _OPS or n.label in _RELS or n.label == _POW:
+        if n.label in _OPS or n.label in _RELS or n.label == POW:
             return region_type(tree, p, env)
         stack.extend((p + (i,), c) for i, c in reversed(list(enumerate(n.children))))
     return None
@@ -99,7 +118,7 @@ def instance_type(tree: Node, path: Path, env: Env) -> str | None:
 def _in_region(parent: Node, index: int) -> bool:
     if parent.label in _OPS or parent.label in _RELS:
         return True
-    return parent.label == _POW and index == 0
+    return parent.label == POW and index == 0
 
 
 def _node_at(tree: Node, path: Path) -> Node:
@@ -114,13 +133,13 @@ def _leaf_type(node: Node, env: Env) -> str | None:
             return "ℝ"
         typ = env.get(node.label)
         return typ.label if typ is not None and typ.is_leaf and typ.label in SCALARS else None
-    if node.label == _ASCRIPTION:
+    if node.label == ASCRIPTION:
         typ = node.children[1]
         return typ.label if typ.is_leaf and typ.label in SCALARS else None
     if node.label in _REAL_FUNCTIONS:
         return "ℝ"
     head = node.label.split(" ", 1)[0]
-    if node.label == head + "".join(f" {SLOT}" for _ in node.children) and head in env:
+    if node.label == application(head, len(node.children)) and head in env:
         return _codomain(env[head], len(node.children))
     return None
 

@@ -12,7 +12,9 @@ from dataclasses import asdict, dataclass
 
 from edist.ted import ted_backtrace
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import SLOT
+from transted.opt.node import Node
+from transted.opt.render import to_lean
 from transted.ted.backends import edist_delta, flatten
 from transted.ted.cost import CostModel
 from transted.ted.distance import TreeEditDistance
@@ -46,12 +48,6 @@ class CostedEdit:
         else:
             what = f"{self.candidate} only in the candidate"
         return f"{self.where}: {self.kind} {self.op}: {what} (cost {self.cost:g})"
-
-
-def _text(node: Node) -> str:
-    from transted.search.lean_text import to_lean  # pure renderer (opt.node only); lazy: no cycle
-
-    return to_lean(node)
 
 
 def _show(label: str) -> str:
@@ -107,8 +103,8 @@ def costed_edits(t1: Node, t2: Node, *, cost: str = "semantic") -> list[CostedEd
                 if c:
                     out.extend(node_edits(items1[i], items2[j], model, f"{part} {i + 1}"))
             else:
-                ref = _text(items1[i]) if i is not None else None
-                cand = _text(items2[j]) if j is not None else None
+                ref = to_lean(items1[i]) if i is not None else None
+                cand = to_lean(items2[j]) if j is not None else None
                 out.append(CostedEdit("unmatched", f"{part} {(i if i is not None else j) + 1}",
                                       part, ref, cand, unmatched))
     out.extend(node_edits(p1.conclusion, p2.conclusion, model, "conclusion"))

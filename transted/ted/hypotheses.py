@@ -26,15 +26,13 @@ import numpy as np
 import yaml
 from scipy.optimize import linear_sum_assignment
 
-from transted.opt.node import SLOT, Node
+from transted.opt.labels import ARROW, FORALL
+from transted.opt.node import Node
 from transted.ted.cost import CostModel
 from transted.ted.semantic import DEFAULT_TABLE
 
 __all__ = ["Parts", "split_statement", "align", "UnitCosts", "load_unit_costs",
            "HypothesisAlignedDistance"]
-
-_FORALL = f"∀ {SLOT}, {SLOT}"
-_ARROW = f"{SLOT} → {SLOT}"
 
 
 @dataclass(frozen=True)
@@ -54,8 +52,8 @@ def split_statement(tree: Node) -> Parts:
     binders: list[Node] = []
     hyps: list[Node] = []
     node = tree
-    while len(node.children) == 2 and node.label in (_FORALL, _ARROW):
-        (binders if node.label == _FORALL else hyps).append(node.children[0])
+    while len(node.children) == 2 and node.label in (FORALL, ARROW):
+        (binders if node.label == FORALL else hyps).append(node.children[0])
         node = node.children[1]
     return Parts(tuple(binders), tuple(hyps), node)
 

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from transted.errors import InputError
-from transted.opt.node import SLOT
+from transted.opt.labels import NAMED_APPLICATION, SLOT
 from transted.ted.cost import CostModel
 
 __all__ = ["SemanticCost", "CostTable", "load_cost_table", "classify", "DEFAULT_TABLE"]
@@ -36,7 +36,6 @@ DEFAULT_TABLE = "semantic.yaml"
 CLASSES = ("relation", "logic", "quantifier", "numeral", "type", "operator", "function",
            "namespace", "variable", "notation", "other")
 _NUMERAL = re.compile(r"^(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|0[xX][0-9a-fA-F]+|0[bB][01]+)$")
-_NAMED_APP = re.compile(r"^([^\s<]\S*)((?: <SLOT>)+)$")
 _VARIABLE_SUFFIX = re.compile(r"^[0-9₀-₉ₐ-ₜ_'✝]*$")
 
 
@@ -130,7 +129,7 @@ def classify(label: str, table: CostTable) -> tuple[str, str]:
         return "type", label
     if _NUMERAL.match(label):
         return "numeral", str(_numeral_value(label))
-    m = _NAMED_APP.match(label)
+    m = NAMED_APPLICATION.match(label)
     name = m.group(1) if m else (label if SLOT not in label else None)
     if name is None:
         return "other", label

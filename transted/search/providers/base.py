@@ -20,14 +20,34 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from transted.search.budget import Budget
+from transted.budget import Budget
 from transted.search.state import State
 
 if TYPE_CHECKING:
     from transted.pairs import Pair
 
-__all__ = ["Evidence", "Move", "MoveProvider", "Provider", "collect_evidence", "prepare_start",
-           "provider_moves", "provider_label"]
+__all__ = ["Evidence", "Move", "MoveProvider", "Provider", "ProviderContext", "collect_evidence",
+           "prepare_start", "provider_moves", "provider_label"]
+
+
+@dataclass(frozen=True)
+class ProviderContext:
+    """What a metric knows that a provider factory may need.
+
+    Parameters
+    ----------
+    rules : rule file path (None: the packaged ``rules/offline.yaml``)
+    project : Lean project directory (Lean providers)
+    timeout : per-request seconds for external tools (Lean REPL, solvers)
+    backend : a ready REPL backend (tests: a replay backend); None: start one on ``open()``
+    extra : further ``provider_options`` of the metric, for third-party providers
+    """
+
+    rules: str | None = None
+    project: str | None = None
+    timeout: float = 60.0
+    backend: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

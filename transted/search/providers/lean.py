@@ -16,20 +16,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from transted.budget import Budget
 from transted.errors import LeanUnavailable, ParseError
-from transted.search.budget import Budget
-from transted.search.providers.base import Evidence, Move, Provider
+from transted.opt.labels import EQ
+from transted.search.providers.base import Evidence, Move, Provider, ProviderContext
 from transted.search.state import CLOSED, Local, State
 
 if TYPE_CHECKING:
     from transted.lean.moves import LeanMoveProvider
     from transted.lean.session import LeanNode, ProofSession
     from transted.pairs import Pair
-    from transted.search.providers.registry import ProviderContext
 
 __all__ = ["LeanProvider", "state_from_goal"]
 
-_EQ = "<SLOT> = <SLOT>"
 
 
 def state_from_goal(goal: str, handle: object = None) -> State | None:
@@ -41,7 +40,7 @@ def state_from_goal(goal: str, handle: object = None) -> State | None:
         parsed = parse_goal(goal)
     except ParseError:
         return None
-    if parsed.target.label != _EQ:
+    if parsed.target.label != EQ:
         return None
     context = tuple(Local(name, hyp.type) for hyp in parsed.hypotheses for name in hyp.names)
     lhs, rhs = parsed.target.children

@@ -17,23 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import TYPE_CHECKING
 
+from transted.budget import Budget
 from transted.opt.node import Node
+from transted.opt.render import to_lean
 from transted.opt.scope import body_index, bound_name, free_names
-from transted.search.budget import Budget
 from transted.search.congruence import congruence_moves
-from transted.search.lean_text import to_lean
 from transted.search.numerals import numeral_rewrites
 from transted.search.pattern import Path, match, positions, replace_at
-from transted.search.providers.base import Move, Provider
+from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.reduction import beta_reduce, reduce_definitional
 from transted.search.ruleset import Rule, RuleSet, load_rules
 from transted.search.scalars import env_at
 from transted.search.state import State
-
-if TYPE_CHECKING:
-    from transted.search.providers.registry import ProviderContext
 
 __all__ = ["OfflineProvider", "CongruenceProvider", "DefinitionalProvider", "NumeralProvider",
            "RuleProvider"]

@@ -15,14 +15,12 @@ whose metadata is stale) still finds it, and an entry point can never shadow a b
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
 
-from transted.search.providers.base import MoveProvider
+from transted.loading import load_reference
+from transted.search.providers.base import MoveProvider, ProviderContext
 
 __all__ = ["BUILTIN_PROVIDERS", "ENTRY_POINT_GROUP", "ProviderContext", "make_provider",
            "make_providers", "parse_provider_names", "provider_names"]
@@ -36,7 +34,7 @@ BUILTIN_PROVIDERS: dict[str, str] = {
     "numerals": "transted.search.providers.offline:NumeralProvider.from_context",
     "rules": "transted.search.providers.offline:RuleProvider.from_context",
     "lean": "transted.search.providers.lean:LeanProvider.from_context",
-    "decide": "transted.search.providers.decision:DecisionProvider.from_context",
+    "decide": "transted.search.providers.procedures:DecisionProvider.from_context",
 }
 """The providers that ship with transted. ``offline`` = congruence, definitional, numerals,
 rules in that order (the default)."""
@@ -44,39 +42,14 @@ rules in that order (the default)."""
 Factory = Callable[["ProviderContext"], MoveProvider]
 
 
-@dataclass(frozen=True)
-class ProviderContext:
-    """What a metric knows that a provider factory may need.
-
-    Parameters
-    ----------
-    rules : rule file path (None: the packaged ``rules/offline.yaml``)
-    project : Lean project directory (Lean providers)
-    timeout : per-request seconds for external tools (Lean REPL, solvers)
-    backend : a ready REPL backend (tests: a replay backend); None: start one on ``open()``
-    extra : further ``provider_options`` of the metric, for third-party providers
-    """
-
-    rules: str | None = None
-    project: str | None = None
-    timeout: float = 60.0
-    backend: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def _load(target: str) -> Factory:
-    module_name, _, attr = target.partition(":")
-    obj: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj  # type: ignore[no-any-return]
-
-
 def _entry_points() -> dict[str, metadata.EntryPoint]:
     found: dict[str, metadata.EntryPoint] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if ep.name in BUILTIN_PROVIDERS:
-            if ep.value != BUILTIN_PROVIDERS[ep.name]:
+            # transted's own declaration may be stale (an editable install made before a
+            # built-in moved): ignored quietly; another distribution's claim is warned about
+            ours = ep.dist is not None and ep.dist.name == "transted"
+            if ep.value != BUILTIN_PROVIDERS[ep.name] and not ours:
                 warnings.warn(f"entry point {ep.name!r} = {ep.value!r} (group "
                               f"{ENTRY_POINT_GROUP}) is ignored: {ep.name!r} is a built-in "
                               f"provider", stacklevel=3)
@@ -118,7 +91,7 @@ def make_provider(name: str, context: ProviderContext | None = None) -> MoveProv
     """Instantiate provider ``name`` (not yet opened) for ``context``."""
     context = context if context is not None else ProviderContext()
     if name in BUILTIN_PROVIDERS:
-        factory = _load(BUILTIN_PROVIDERS[name])
+        factory = load_reference(BUILTIN_PROVIDERS[name])
     else:
         entry = _entry_points().get(name)
         if entry is None:

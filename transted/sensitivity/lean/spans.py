@@ -3,7 +3,7 @@
 The sensitivity generators (:mod:`transted.sensitivity.lean.perturb`) change one thing in a
 statement and keep the rest of the text byte for byte, so a string metric (BLEU) sees only the
 perturbation. Our operator trees do not keep source positions and
-:func:`transted.search.lean_text.to_lean` drops opened namespaces (``Nat.Prime p`` prints as
+:func:`transted.opt.render.to_lean` drops opened namespaces (``Nat.Prime p`` prints as
 ``Prime p``, another Lean constant), so the generators work on token spans instead: this module
 splits a declaration into binder groups and conclusion (:class:`Skeleton`) and finds the root
 operator of a token range with the precedences of the parser's own notation table

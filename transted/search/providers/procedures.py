@@ -13,25 +13,24 @@ theorems (``2 + 2 = 4`` vs ``3 * 3 = 9``) is never closed: only aligned componen
 down the same set of points are.
 
 Budget: the engine's own bounds are deterministic (z3 ``rlimit``, sample counts); the pair's
-search budget is honoured by not starting a decision once it is spent, and the decision's
-wall-clock safety net is capped by the search deadline.
+budget is honoured by not starting a decision once it is spent, and each decision runs
+under :func:`~transted.evidence.refute.engine_budget`, its safety net ended by the pair's
+deadline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from transted.budget import Budget
 from transted.evidence.decide import Closing, decide_trees
-from transted.evidence.refute import RefuteOptions
-from transted.search.budget import Budget
-from transted.search.providers.base import Move, Provider
+from transted.evidence.refute import RefuteOptions, engine_budget
+from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.state import CLOSED, State
 
 if TYPE_CHECKING:
     from transted.pairs import Pair
-    from transted.search.providers.registry import ProviderContext
 
 __all__ = ["DecisionProvider", "closing_tactic"]
 
@@ -86,13 +85,11 @@ class DecisionProvider(Provider):
             return
         key = state.key
         if key not in self._tried:
-            options = self.engine_options
-            if budget.deadline is not None:
-                left_ms = (budget.deadline - budget._clock()) * 1000
-                if left_ms <= 0:
-                    return
-                options = replace(options, budget_ms=min(options.budget_ms, left_ms))
-            self._tried[key] = decide_trees(state.lhs, state.rhs, state.local_types(), options)
+            stage = engine_budget(self.engine_options, budget)
+            if stage.remaining_time() == 0:
+                return  # the pair's deadline has passed
+            self._tried[key] = decide_trees(state.lhs, state.rhs, state.local_types(),
+                                            self.engine_options, stage)
         closing = self._tried[key]
         if closing is None:
             return
