@@ -190,6 +190,7 @@ def test_memo_distinguishes_trees_that_print_alike_without_escapes() -> None:
 
 # -- deep trees --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_deep_trees_do_not_overflow() -> None:
     deep = chain(5000)
     changed = Node("b", deep.children)
