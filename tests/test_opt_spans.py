@@ -39,6 +39,8 @@ def test_operands_operators_and_parentheses():
     assert times.infix_operator(text) == at(text, "*")
     plus = times.children[0]
     assert plus.span == at(text, "a + b") and plus.outer == at(text, "(a + b)")
+    assert root.at(at(text, "(a + b)")) is plus and root.at(at(text, "a + b")) is plus
+    assert root.at(at(text, "b) * c")) is None
     neg, app = conj.children
     assert neg.node.label == "¬<SLOT>" and neg.span == at(text, "¬ p")
     assert neg.gaps(text) == (at(text, "¬"), Span(neg.span.end, neg.span.end))
@@ -74,6 +76,7 @@ def test_a_declaration_gives_binder_groups_colon_and_conclusion():
     assert [b.type.span for b in d.binders if b.type] == [
         at(text, "ℝ"), at(text, "ℕ"), at(text, "Fintype α"), at(text, "0 < x")]
     assert d.colon == at(text, ":", 3)
+    assert [t.start for t in d.tokens if t.text == ":"][3] == d.colon.start
     assert d.conclusion.span == at(text, "x ^ n > (0)")
     zero = d.conclusion.children[1]
     assert zero.span == at(text, "0", 1) and zero.outer == at(text, "(0)")

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from transted.opt.declaration import Declaration, header_opens, read_declaration
+from transted.opt.lexer import Token
 from transted.opt.node import SLOT, Node
 from transted.opt.notation import NotationTable
 from transted.opt.parser import TermParser
@@ -66,6 +67,11 @@ class SpannedNode:
             item = stack.pop()
             yield item
             stack.extend(reversed(item.children))
+
+    def at(self, span: Span) -> SpannedNode | None:
+        """The outermost node of this subtree read from exactly ``span`` (its own text or
+        with its parentheses), or None."""
+        return next((item for item in self.walk() if span in (item.span, item.outer)), None)
 
     def gaps(self, source: str) -> tuple[Span, ...] | None:
         """The text of ``span`` outside the children's ``outer`` spans, whitespace trimmed:
@@ -181,6 +187,8 @@ class DeclarationSpans:
 
     text: str
     declaration: Declaration
+    tokens: tuple[Token, ...]
+    """The lexer's tokens of ``text`` (the parser's own), to map offsets to tokens."""
     binders: tuple[BinderSpans, ...]
     colon: Span
     """The ``:`` between the binders and the conclusion."""
@@ -205,4 +213,5 @@ def declaration_spans(text: str, *, header: str | None = None,
     assert conclusion.outer is not None  # read by `expr`, so recorded
     first = next(k for k, t in enumerate(parser.tokens) if t.start == conclusion.outer.start)
     colon = parser.tokens[first - 1]
-    return DeclarationSpans(text, decl, tuple(binders), Span(colon.start, colon.end), conclusion)
+    return DeclarationSpans(text, decl, tuple(parser.tokens), tuple(binders),
+                            Span(colon.start, colon.end), conclusion)
