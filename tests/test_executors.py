@@ -258,3 +258,12 @@ def test_ctrl_c_stops_a_default_jobs_run_and_its_workers(dev_pairs, tmp_path):
                 and "zombie" not in Path(f"/proc/{w}/status").read_text()]
     kept = load_results(out)  # every complete line is a result, ready for resume
     assert 0 < len(kept) < len(pairs)
+
+
+@pytest.mark.parametrize("options, message", [({"workers": 0}, "`workers`"),
+                                              ({"chunk_size": 0}, "`chunk_size`")])
+def test_ray_executor_arguments_are_checked_before_ray_is_imported(options, message):
+    from transted.executors import RayExecutor
+
+    with pytest.raises(ValueError, match=message):
+        RayExecutor(**options)
