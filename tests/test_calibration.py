@@ -145,3 +145,23 @@ def test_default_mode_without_a_rule_reports_no_numbers():
     ev = evaluate_metric(_evaluation([0.2, 0.9]), labelled([False, True]),
                          EvalConfig(threshold_mode="default", n_boot=10))
     assert ev.agreement is None and ev.status == "no default threshold"
+
+
+def test_the_suite_never_moves_the_threshold_and_a_rerun_rescores_nothing(tmp_path):
+    """The fast tier's share of the procedure above, on a six-statement suite: the dev pairs
+    alone choose the threshold and the grouped CV (so both equal the shipped ones), and a
+    re-run reads its scores back instead of scoring again."""
+    from transted.calibration.derive import derive_thresholds
+
+    shipped = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
+    small = tmp_path / "six.jsonl"
+    small.write_text("".join(STATEMENTS[0].read_text(encoding="utf-8").splitlines(True)[:6]),
+                     encoding="utf-8")
+    work = tmp_path / "work"
+    options = {"dev": DEV, "statements": [small], "seed": shipped["data"]["seed"], "per_kind": 2}
+    got = derive_thresholds(["bleu"], work=work, **options)
+    for field in ("threshold", "signature", "n_dev", "cv"):
+        assert got["metrics"]["bleu"][field] == shipped["metrics"]["bleu"][field], field
+    stored = {p.name: p.read_bytes() for p in work.iterdir()}
+    assert derive_thresholds(["bleu"], work=work, **options) == got
+    assert {p.name: p.read_bytes() for p in work.iterdir()} == stored

@@ -224,6 +224,7 @@ def test_sensitivity_command(runner, tmp_path):
 
 # parallel scoring through the CLI -----------------------------------------------------------
 
+@pytest.mark.slow
 def test_jobs_two_writes_the_same_file_as_one(tmp_path):
     dev = Path(__file__).parent / "data" / "gted" / "proofnet.jsonl"
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
@@ -239,6 +240,7 @@ def test_jobs_and_executor_are_checked(tmp_path, capsys):
     assert "executor" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_sensitivity_jobs_two_writes_the_same_scores_as_one(runner, tmp_path):
     statements = tmp_path / "s.jsonl"
     statements.write_text("".join(STATEMENTS.read_text("utf-8").splitlines(True)[:3]), "utf-8")

@@ -31,6 +31,7 @@ def _run() -> list[tuple[str, dict[str, str], str | None]]:
     return out
 
 
+@pytest.mark.slow
 def test_same_evidence_with_and_without_a_cpu_burner():
     idle = _run()
     assert [k for k, _, _ in idle[:3]] == ["refuted", "refuted", "proved"]

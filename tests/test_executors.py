@@ -52,6 +52,7 @@ def test_two_jobs_write_the_same_bytes_as_one(dev_pairs, tmp_path):
         assert parallel == serial
 
 
+@pytest.mark.slow
 def test_the_pool_starts_only_once_the_batch_is_worth_it(dev_pairs, tmp_path):
     spec = MetricSpec(f"{HELPERS}:SlowTED", {"delay": 0.05})
     pairs = dev_pairs[:30]
@@ -77,6 +78,7 @@ def test_the_pool_starts_only_once_the_batch_is_worth_it(dev_pairs, tmp_path):
         LocalExecutor(2, min_parallel_seconds=-1)
 
 
+@pytest.mark.slow
 def test_a_lean_metric_never_scores_in_the_driver(dev_pairs, tmp_path):
     assert get_metric("transted", provider="lean", backend=object()).runs_lean
     assert get_metric("typecheck").runs_lean
@@ -89,6 +91,7 @@ def test_a_lean_metric_never_scores_in_the_driver(dev_pairs, tmp_path):
         assert executor.scored_in_driver == 0 and executor._pool is not None
 
 
+@pytest.mark.slow
 def test_in_flight_work_is_bounded(dev_pairs, tmp_path):
     class Counting(LocalExecutor):
         out = peak = 0
@@ -109,6 +112,7 @@ def test_in_flight_work_is_bounded(dev_pairs, tmp_path):
     assert executor.peak == 4  # 2 workers x 2 chunks, never all 47 chunks at once
 
 
+@pytest.mark.slow
 def test_a_worker_crash_is_that_pairs_error_and_the_rest_are_scored(dev_pairs, tmp_path):
     pairs = dev_pairs[:12]
     victim = pairs[0].id  # in the first chunk: no worker had answered yet
@@ -131,6 +135,7 @@ def test_a_worker_crash_is_that_pairs_error_and_the_rest_are_scored(dev_pairs, t
             assert result.score == plain.score_pair(pair).score
 
 
+@pytest.mark.slow
 def test_workers_that_cannot_start_abort_the_batch(dev_pairs, tmp_path):
     spec = MetricSpec(f"{HELPERS}:DiesOnStart", {"driver_pid": os.getpid()})
     with pytest.raises(RuntimeError, match="before any answered"):
@@ -279,3 +284,12 @@ def test_placement_is_decided_in_one_place(dev_pairs, monkeypatch):
     results = list(score_stream(dev_pairs[:3], get_metric("ted"), jobs=2))
     assert [r.id for r in results] == [p.id for p in dev_pairs[:3]]
     assert not lone.running and not default.running  # no worker was ever started
+
+
+@pytest.mark.parametrize("options, message", [({"workers": 0}, "`workers`"),
+                                              ({"chunk_size": 0}, "`chunk_size`")])
+def test_ray_executor_arguments_are_checked_before_ray_is_imported(options, message):
+    from transted.executors import RayExecutor
+
+    with pytest.raises(ValueError, match=message):
+        RayExecutor(**options)

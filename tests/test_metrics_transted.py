@@ -41,6 +41,7 @@ def test_appendix_c2_mathd_algebra_142_reaches_similarity_one():
     assert get_metric("ted").score_pair(pair).score < 0.5
 
 
+@pytest.mark.slow
 def test_never_below_ted_on_the_dev_set(dev_pairs):
     ted, transted = get_metric("ted"), get_metric("transted")
     raised = 0

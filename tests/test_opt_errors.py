@@ -1,11 +1,18 @@
-"""Bad input: one typed error with line, column and caret; nothing hangs or crashes (fuzzed)."""
+"""Bad input: one typed error with line, column and caret; nothing hangs or crashes (fuzzed).
+
+The fuzz tests hold every entry point to the error contract (:func:`parsed_or_typed_error`):
+any text parses, or raises a :class:`~transted.errors.TranstedError` (a ParseError with its
+position in that text); scoring turns the same error into a result. The examples are the same
+on every run (the derandomized profile of tests/conftest.py).
+"""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import transted
 from transted.errors import ParseError, ResourceLimitError, TranstedError
 from transted.opt import Node, parse_statement, parse_term
 from transted.opt.parser import MAX_INPUT_CHARS, MAX_NESTING
@@ -59,28 +66,68 @@ def test_long_flat_input_below_the_cap_parses():
 
 LEAN_ALPHABET = st.sampled_from(list("abxyz012 ()[]{}⟨⟩,:=+-*/^∀∃¬∧∨→↔≤<|‖⌊⌋.∑∈λ↦'_\n") +
                                 ["fun ", "theorem t ", ":= by sorry", "∑ i in s, ", "let a := 1; "])
+LEAN_LIKE = st.lists(LEAN_ALPHABET, max_size=60).map("".join)
+BINARY_JUNK = st.binary(max_size=200).map(lambda b: b.decode("utf-8", errors="replace"))
 
 
-@settings(max_examples=400, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(LEAN_ALPHABET, max_size=60).map("".join))
+def parsed_or_typed_error(parse, text: str) -> Node | TranstedError:
+    """The error contract of every parser entry point: a tree, or a TranstedError; a
+    ParseError points into the very text it was given, at a consistent line and column."""
+    try:
+        return parse(text)
+    except ParseError as e:
+        assert e.text == text and 0 <= e.offset <= len(text) and e.reason
+        before = text[:e.offset]
+        assert (e.line, e.column) == (before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1)
+        assert e.excerpt.endswith("^")
+        return e
+    except TranstedError as e:
+        assert str(e)
+        return e
+    except Exception as e:  # noqa: BLE001 - the contract under test: nothing else escapes
+        pytest.fail(f"{type(e).__name__} (not a TranstedError) on {text!r}: {e}")
+
+
+@given(LEAN_LIKE)
+@settings(max_examples=400)
 def test_fuzz_lean_like_text_only_raises_transted_errors(text):
-    try:
-        tree = parse_term(text)
-    except TranstedError:
-        return
-    assert isinstance(tree, Node)
+    out = parsed_or_typed_error(parse_term, text)
+    assert isinstance(out, (Node, TranstedError))
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
-@given(st.binary(max_size=200).map(lambda b: b.decode("utf-8", errors="replace")))
+@given(BINARY_JUNK)
+@settings(max_examples=200)
 def test_fuzz_binary_junk(text):
-    try:
-        parse_statement(text)
-    except TranstedError:
-        pass
+    parsed_or_typed_error(parse_statement, text)
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.one_of(LEAN_LIKE, BINARY_JUNK).map(lambda body: "theorem t : " + body))
+@settings(max_examples=300)
+def test_fuzz_statements_only_raise_transted_errors(text):
+    parsed_or_typed_error(parse_statement, text)
+
+
+REFERENCE = "theorem t (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := by sorry"
+
+
+@pytest.mark.parametrize("metric", ["ted", pytest.param("transted", marks=pytest.mark.slow)])
+@given(st.one_of(LEAN_LIKE, BINARY_JUNK).map(lambda body: "theorem t : " + body))
+@settings(max_examples=60)
+def test_fuzz_scoring_gives_a_result_or_the_parse_errors_position(metric, candidate):
+    """Scoring never raises: a statement the metric cannot read is a result with
+    ``status="error"`` whose message is the parser's positioned error, naming the side."""
+    result = transted.score(REFERENCE, candidate, metric, id="fuzz")
+    parsed = parsed_or_typed_error(parse_statement, candidate)
+    if isinstance(parsed, ParseError):
+        assert result.status == "error" and result.score is None
+        assert result.error is not None
+        assert result.error.startswith(f"fuzz candidate:{parsed.line}:{parsed.column}: {parsed.reason}")
+    else:
+        assert result.status in ("ok", "error", "too_large")
+        assert (result.score is not None) == (result.status == "ok")
+
+
+@settings(max_examples=200)
 @given(st.recursive(st.sampled_from(["a", "<SLOT>", "x{y}", "\\", "}"]),
                     lambda kids: st.tuples(st.sampled_from(["f", "g{", "<SLOT> + <SLOT>"]), st.lists(kids, max_size=3)),
                     max_leaves=20))

@@ -8,6 +8,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tiers import every_nth_fast
 
 from transted.metrics.registry import get_metric
 from transted.opt import OptOptions, parse_statement, parse_term
@@ -72,7 +73,7 @@ def test_every_template_parses_to_a_binding_label():
         assert any(body_index(lab) is not None for lab in labels), (name, labels)
 
 
-@pytest.mark.parametrize("key", sorted(BINDING_TEMPLATES))
+@pytest.mark.parametrize("key", every_nth_fast(sorted(BINDING_TEMPLATES), 3))
 def test_renaming_the_bound_variable_gives_distance_zero_in_ted_and_transted(key):
     text = BINDING_TEMPLATES[key]
     a, b = text.format(x="x"), text.format(x="w")

@@ -25,7 +25,8 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_a_pair_stuck_in_c_times_out_and_the_batch_goes_on(dev_pairs, tmp_path, jobs):
     pairs = dev_pairs[:10]
     stuck = pairs[3].id  # mid-chunk: the chunk's other pairs must still be scored
@@ -82,6 +83,7 @@ def test_pair_timeout_is_checked(dev_pairs, tmp_path):
                     executor=LocalExecutor(1), pair_timeout=5)
 
 
+@pytest.mark.slow
 def test_cli_pair_timeout_flag_on_score_and_eval(dev_pairs, tmp_path):
     from typer.testing import CliRunner
 
@@ -107,6 +109,7 @@ def test_cli_pair_timeout_flag_on_score_and_eval(dev_pairs, tmp_path):
     assert (report / "scores" / "ted.jsonl").read_text().count("\n") == 6
 
 
+@pytest.mark.slow
 def test_many_fast_pairs_with_a_pair_timeout_end_without_hanging(dev_pairs, tmp_path):
     # every pair posts a start report; unread, they filled the queue and shutdown hung
     pairs = [p.model_copy(update={"id": f"{p.id}#{k}"}) for k in range(50) for p in dev_pairs]

@@ -54,6 +54,7 @@ def test_the_parts_compose_to_offline_move_for_move():
     assert [(m.name, m.state.key) for m in parts] == [(m.name, m.state.key) for m in whole]
 
 
+@pytest.mark.slow
 def test_metric_with_the_parts_scores_the_dev_pairs_like_offline():
     pairs = read_pairs(DEV)[:12]
     offline = get_metric("transted", providers="offline")

@@ -190,6 +190,7 @@ def test_memo_distinguishes_trees_that_print_alike_without_escapes() -> None:
 
 # -- deep trees --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_deep_trees_do_not_overflow() -> None:
     deep = chain(5000)
     changed = Node("b", deep.children)
@@ -199,6 +200,7 @@ def test_deep_trees_do_not_overflow() -> None:
     assert len(labels) == 5000 and adj[-1] == [] and adj[0] == [1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["zss", "apted"])
 def test_deep_tree_on_python_backends(backend: str) -> None:
     # chain(5000) -> chain(3): keep 3 nodes, delete 4997

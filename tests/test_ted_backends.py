@@ -2,9 +2,10 @@
 
 Trees: the Lean LSP trees of the 93 dev pairs (``meta.lsp_trees``) and our parser's trees of
 both sides (as written and Lean's ``pretty`` form). zss is pure Python and takes up to 5 s on
-one pair of our (deeper) parsed trees, so on those the default run checks the two
+one pair of our (deeper) parsed trees, so on those the fast tier checks the two
 independent fast implementations (edist's Cython Zhang–Shasha, APTED) against each other and
-the ``slow`` run (``pytest -m slow``, ~70 s) adds zss.
+the full tier (``pytest --full``) adds zss. The fast tier takes every fourth pair for the
+parsed trees and every eighth for the LSP trees; the full tier takes them all.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tiers import every_nth_fast
 
 from transted.opt.lsp_trees import lsp_tree_to_node
 from transted.opt.node import Node
@@ -34,7 +36,7 @@ def test_dev_set_is_complete() -> None:
     assert all("lsp_trees" in p.meta for p in PAIRS)
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=[p.id for p in PAIRS])
+@pytest.mark.parametrize("pair", every_nth_fast(PAIRS, 8), ids=[p.id for p in PAIRS])
 def test_backends_agree_on_lsp_trees(pair: Pair) -> None:
     trees = pair.meta["lsp_trees"]
     _agree(lsp_tree_to_node(trees["reference"]), lsp_tree_to_node(trees["candidate"]))
@@ -54,22 +56,15 @@ def _parse(side: Statement, field: str) -> Node:
 
 
 @pytest.mark.parametrize("field", ["statement", "pretty"])
-@pytest.mark.parametrize("pair", PAIRS, ids=[p.id for p in PAIRS])
+@pytest.mark.parametrize("pair", every_nth_fast(PAIRS, 4), ids=[p.id for p in PAIRS])
 def test_fast_backends_agree_on_parsed_trees(pair: Pair, field: str) -> None:
     t1, t2 = _parse(pair.reference, field), _parse(pair.candidate, field)
     assert (TreeEditDistance(backend="edist", cache_size=0)(t1, t2)
             == TreeEditDistance(backend="apted", cache_size=0)(t1, t2))
 
 
-@pytest.fixture
-def slow_selected(request: pytest.FixtureRequest) -> None:
-    # pyproject runs every marker by default; this one only when asked for with -m slow
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("zss on parsed trees takes ~70 s: run with `pytest -m slow`")
-
-
-@pytest.mark.slow
+@pytest.mark.slow  # zss on parsed trees takes ~40 s of CPU: the full tier (`pytest --full`)
 @pytest.mark.parametrize("field", ["statement", "pretty"])
 @pytest.mark.parametrize("pair", PAIRS, ids=[p.id for p in PAIRS])
-def test_backends_agree_with_zss_on_parsed_trees(pair: Pair, field: str, slow_selected: None) -> None:
+def test_backends_agree_with_zss_on_parsed_trees(pair: Pair, field: str) -> None:
     _agree(_parse(pair.reference, field), _parse(pair.candidate, field))

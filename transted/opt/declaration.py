@@ -32,7 +32,8 @@ from transted.opt.node import Node
 from transted.opt.parser import TermParser
 from transted.opt.scope import free_names
 
-__all__ = ["Declaration", "OptOptions", "parse_declaration", "header_opens", "declaration_tree"]
+__all__ = ["Declaration", "OptOptions", "parse_declaration", "read_declaration", "header_opens",
+           "declaration_tree"]
 
 DECL_KEYWORDS = ("theorem", "lemma", "example", "def", "abbrev", "instance")
 MODIFIERS = ("private", "protected", "noncomputable", "nonrec", "unsafe", "partial")
@@ -61,6 +62,8 @@ class Declaration:
     binders: tuple[BinderGroup, ...]
     conclusion: Node
     opens: tuple[str, ...]
+    binder_spans: tuple[tuple[int, int], ...] = ()
+    """Character offsets ``[start, end)`` of each binder group, brackets included."""
 
 
 _OPEN_LINE = re.compile(r"^\s*open\s+(.*?)(\s+in)?\s*$")
@@ -85,8 +88,13 @@ def header_opens(header: str | None) -> tuple[str, ...]:
 
 def parse_declaration(text: str, *, header: str | None = None, split_binders: bool = True) -> Declaration:
     """Parse one declaration; the proof after ``:=`` is ignored."""
-    opens = header_opens(header)
-    p = TermParser(text, opens=opens, split_binders=split_binders)
+    return read_declaration(TermParser(text, opens=header_opens(header), split_binders=split_binders))
+
+
+def read_declaration(p: TermParser) -> Declaration:
+    """The declaration in ``p``'s text, read with ``p`` (a :class:`TermParser` or a subclass,
+    e.g. :class:`transted.opt.spans.SpanningParser`)."""
+    text = p.text
     _skip_preamble(p)
     kw = p.expect(*DECL_KEYWORDS).text
     name = None
@@ -99,10 +107,13 @@ def parse_declaration(text: str, *, header: str | None = None, split_binders: bo
                 p.advance()
             p.advance()
     groups: list[BinderGroup] = []
+    extents: list[tuple[int, int]] = []
     names: list[str] = []
     while p.at("(", "{", "⦃", "["):
+        start = p.tok.start
         with p.binding(names):
             group = _bracketed_group(p)
+        extents.append((start, p.tokens[p.i - 1].end))
         if group.type is None:
             group.type = Node("_")
         groups.append(group)
@@ -118,7 +129,7 @@ def parse_declaration(text: str, *, header: str | None = None, split_binders: bo
     if second is not None:
         raise ParseError(f"a second declaration ({second.group(1)!r}) after the first; give one "
                          "statement per input", text, second.start(1))
-    return Declaration(kw, name, tuple(groups), conclusion, p.opens)
+    return Declaration(kw, name, tuple(groups), conclusion, p.opens, tuple(extents))
 
 
 # A command keyword at the start of a line (after optional modifiers/attributes) in the proof.
