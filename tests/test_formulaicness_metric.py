@@ -8,15 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from transted.api import score_formulaicness
 from transted.cli import main
-from transted.fol.formulaicness import (
-    Formulaicness,
-    combine,
-    formulaicness,
-    naturalness,
-    score_formulaicness,
-)
+from transted.fol.formulaicness import combine, naturalness
 from transted.fol.formulaicness.naturalness import ALPHA, BETA, flesch_reading_ease
+from transted.metrics.formulaicness import Formulaicness, formulaicness
 
 LITERAL = "For all x, if x is a cube, then it is not the case that x is small."
 NATURAL = "No cube is small."

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from transted.api import Result, evaluate, load_metric, score, score_many
 
-__version__ = "0.1.0"
+from transted.version import __version__
 
 __all__ = ["__version__", "Result", "evaluate", "load_metric", "score", "score_many"]
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from transted.evaluation.outcome import EvalRun
 
 __all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs",
-           "labelled_pairs"]
+           "labelled_pairs", "score_formulaicness"]
 
 Result = MetricResult
 """One scored pair: ``id``, ``metric``, ``score`` (None on error), ``signature``, ``status``,
@@ -185,3 +185,28 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
     return run_eval(data, list(metrics), folder, config=eval_config, dev=dev_data,
                     resume=resume, progress=progress, pair_timeout=pair_timeout,
                     executor=executor)
+
+
+def score_formulaicness(texts: str | Path | Iterable[Any], *, out: str | Path | None = None,
+                        resume: bool = True, alpha: float | None = None,
+                        beta: float | None = None,
+                        on_result: Callable[[Result, bool], None] | None = None,
+                        inputs: Iterable[str | Path] = ()) -> list[Result]:
+    """Formulaicness (paper 004) of every text: a text JSONL path (lines with ``text``, optional
+    ``formula`` and ``id``; :func:`transted.metrics.formulaicness.read_texts`), or strings,
+    dicts or :class:`~transted.metrics.formulaicness.TextItem` objects. ``alpha``/``beta``:
+    eq. 1's weights (default: the paper's FRE row). With ``out`` the results stream to that
+    JSONL file and a re-run resumes, as :func:`score_many`; results come in input order."""
+    from transted.metrics.formulaicness import Formulaicness, read_texts, text_pairs
+
+    default = Formulaicness.DEFAULT_WEIGHTS
+    metric = Formulaicness(default[0] if alpha is None else alpha,
+                           default[1] if beta is None else beta)
+    sources: list[str | Path] = list(inputs)
+    if isinstance(texts, (str, Path)):
+        pairs = text_pairs(read_texts(texts))
+        sources += [texts] if str(texts) != "-" else []
+    else:
+        pairs = text_pairs(texts)
+    return score_many(pairs, metric, out=out, resume=resume, on_result=on_result,
+                      inputs=sources)

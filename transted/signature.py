@@ -99,7 +99,7 @@ class Signature:
     @classmethod
     def build(cls, metric: str, options: Mapping[str, object]) -> Signature:
         """The one builder: ``metric``, the transted version, then ``options`` in order."""
-        from transted import __version__
+        from transted.version import __version__
 
         items = [("transted", __version__)]
         items += [(k, format_value(v)) for k, v in options.items()]

@@ -21,11 +21,11 @@ import click
 import typer
 from rich.markup import escape
 
-from transted import __version__
 from transted.batch import RepairedOutputWarning
 from transted.cli.console import console, err_console, state
 from transted.errors import TranstedError, escape_control
 from transted.outputs import OutputPathError
+from transted.version import __version__
 
 __all__ = ["app", "get_app", "main", "console", "err_console", "COMMAND_MODULES"]
 

@@ -181,9 +181,10 @@ def formulaicness_command(
     """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (paper 004)."""
     import json
 
+    from transted.api import score_formulaicness
     from transted.cli.console import note, print_line
     from transted.cli.options import is_stdout
-    from transted.fol.formulaicness import Formulaicness, read_texts, score_formulaicness
+    from transted.metrics.formulaicness import Formulaicness, read_texts
 
     items = read_texts(texts)
     from transted.fol.formulaicness.naturalness import ALPHA, BETA

@@ -26,6 +26,7 @@ METRICS: dict[str, str] = {
     "fol-bleu": "transted.metrics.fol_logicllama:FOLBLEU",
     "fol-rougeL": "transted.metrics.fol_text:FOLRougeL",
     "fol-bertscore": "transted.metrics.fol_text:FOLBERTScore",
+    "formulaicness": "transted.metrics.formulaicness:Formulaicness",
 }
 PUBLISHED_PREFIX = "published:"
 

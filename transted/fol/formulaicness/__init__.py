@@ -7,20 +7,15 @@
   (:mod:`.features`) and model (:mod:`.model`, trained by :mod:`.training`, shipped as
   ``model.json``);
 * naturalness M and paper 004's eq. 1 (:mod:`.naturalness`);
-* the ``formulaicness`` metric, the text-file format and the Python functions (:mod:`.metric`);
-  the report behind ``docs/FORMULAICNESS.md`` (:mod:`.report`).
+* the report behind ``docs/FORMULAICNESS.md`` (:mod:`.report`).
+
+The ``formulaicness`` metric object and the text-file format are in
+:mod:`transted.metrics.formulaicness`; ``transted.api.score_formulaicness`` scores a file
+(streamed, resumable) like ``score_many``.
 """
 
 from transted.fol.formulaicness.literal import verbalise_literal
-from transted.fol.formulaicness.metric import (
-    Formulaicness,
-    TextItem,
-    formulaicness,
-    read_texts,
-    score_formulaicness,
-)
 from transted.fol.formulaicness.naturalness import combine, naturalness
 from transted.fol.formulaicness.optimised import verbalise_optimised
 
-__all__ = ["verbalise_literal", "verbalise_optimised", "Formulaicness", "TextItem",
-           "formulaicness", "read_texts", "score_formulaicness", "combine", "naturalness"]
+__all__ = ["verbalise_literal", "verbalise_optimised", "combine", "naturalness"]

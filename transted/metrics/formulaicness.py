@@ -1,7 +1,8 @@
-"""The ``formulaicness`` metric object, the text-file format, and the Python functions.
+"""The ``formulaicness`` metric object (paper 004; library in :mod:`transted.fol.formulaicness`) and its text-file format.
 
-A text to score travels through transted's batch machinery (:func:`transted.batch.score_pairs`:
-streamed output, resume, lock, validation of the output on resume) as a :class:`Pair` whose
+A text to score travels through transted's batch machinery (:func:`transted.api.score_formulaicness`
+→ :func:`transted.batch.score_pairs`: streamed output, resume, lock, validation of the output on
+resume) as a :class:`Pair` whose
 candidate is the text and whose reference is its formula ("" without one); the result line is a
 :class:`~transted.metrics.base.MetricResult` whose ``score`` is F(t) and whose ``details`` hold
 ``formulaicness``, ``naturalness`` (M), ``combined`` (eq. 1) and ``flesch``; with a formula
@@ -11,7 +12,7 @@ between its formula's most and least formulaic renderings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,10 +35,10 @@ from transted.fol.formulaicness.naturalness import (
     naturalness,
 )
 from transted.fol.formulaicness.optimised import verbalise_optimised
-from transted.metrics.base import Metric, MetricResult, PairScore
+from transted.metrics.base import Metric, PairScore
 from transted.pairs import Pair, Statement
 
-__all__ = ["Formulaicness", "TextItem", "read_texts", "text_pairs", "score_formulaicness",
+__all__ = ["Formulaicness", "TextItem", "read_texts", "text_pairs",
            "formulaicness", "VERBALISERS_VERSION"]
 
 VERBALISERS_VERSION = "1"
@@ -73,6 +74,7 @@ class Formulaicness(Metric):
 
     name: ClassVar[str] = "formulaicness"
     version: ClassVar[str] = "1"
+    DEFAULT_WEIGHTS: ClassVar[tuple[float, float]] = (ALPHA, BETA)
 
     def __init__(self, alpha: float = ALPHA, beta: float = BETA,
                  model: FormulaicnessModel | None = None):
@@ -157,34 +159,6 @@ def text_pairs(items: Iterable[TextItem | str | dict[str, Any]]) -> list[Pair]:
                           candidate=Statement(statement=item.text), meta=item.meta))
     return pairs
 
-
-def score_formulaicness(
-    texts: str | Path | Iterable[TextItem | str | dict[str, Any]], *,
-    out: str | Path | None = None, resume: bool = True, alpha: float = ALPHA,
-    beta: float = BETA, on_result: Callable[[MetricResult, bool], None] | None = None,
-    inputs: Iterable[str | Path] = (),
-) -> list[MetricResult]:
-    """Formulaicness of every text: a text JSONL path (see :func:`read_texts`), or strings,
-    dicts or :class:`TextItem` objects. With ``out`` the results stream to that JSONL file and
-    a re-run resumes (:func:`transted.batch.score_pairs`); results come in input order.
-    ``on_result(result, was_cached)`` follows progress; ``inputs``: the files the texts were
-    read from (``texts`` itself when a path), which ``out`` may not be."""
-    metric = Formulaicness(alpha=alpha, beta=beta)
-    from_file = isinstance(texts, (str, Path))
-    pairs = text_pairs(read_texts(texts) if from_file else texts)  # type: ignore[arg-type]
-    if out is None:
-        results = []
-        for pair in pairs:
-            result = metric.score_pair(pair)
-            if on_result is not None:
-                on_result(result, False)
-            results.append(result)
-        return results
-    from transted.batch import score_pairs
-
-    sources = [i for i in [*inputs, *([texts] if from_file else [])] if str(i) != "-"]
-    return score_pairs(pairs, metric, out, resume=resume, on_result=on_result,
-                       inputs=sources)  # type: ignore[arg-type]
 
 
 def formulaicness(text: str) -> float:
