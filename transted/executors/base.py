@@ -106,11 +106,12 @@ class MetricSpec:
 
 # -- worker side ------------------------------------------------------------------------
 _worker_metric: tuple[MetricSpec, Metric, Any] | None = None  # this process's metric, backend
-_worker_progress: Any = None  # a queue: (pair index, pid) as each pair starts (pair_timeout)
+_worker_progress: Any = None  # a queue: (pair index, pid, finished?) as each pair starts, ends
 
 
 def report_progress_to(queue: Any) -> None:
-    """Worker initializer: announce each pair's start on ``queue`` (the driver's clock)."""
+    """Worker initializer: announce each pair's start (the driver's clock for a pair timeout)
+    and end (progress displays) on ``queue``."""
     global _worker_progress
     _worker_progress = queue
 
@@ -134,8 +135,10 @@ def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[in
         if backend is not None:
             backend.between_pairs()
         if _worker_progress is not None:
-            _worker_progress.put((index, os.getpid()))
+            _worker_progress.put((index, os.getpid(), False))
         rows.append((index, metric.score_pair(pair).model_dump()))
+        if _worker_progress is not None:
+            _worker_progress.put((index, os.getpid(), True))
     return rows
 
 
@@ -188,6 +191,11 @@ class Executor(ABC):
     workers take every pair."""
     scored_in_driver: int = 0
     """Pairs the driver scored itself while the workers were not worth starting."""
+    on_pair_done: Callable[[str], None] | None = None
+    """Called with a pair's id as soon as a worker finished it, out of input order (progress
+    displays: a slow pair holds back the in-order results, not the count); local workers
+    report each pair, Ray actors each chunk."""
+    _finished: Callable[[int], None] | None = None  # the running scores() call's reporter
 
     @property
     def running(self) -> bool:
@@ -232,6 +240,13 @@ class Executor(ABC):
         exhausted = False
         answered = 0  # chunks that came back; deaths before any answer mean broken workers
         deaths = 0
+        reported: set[int] = set()
+
+        def finished(index: int) -> None:
+            if self.on_pair_done is not None and index not in reported:
+                reported.add(index)
+                self.on_pair_done(pairs[index].id)
+        self._finished = finished
 
         def completed() -> Iterator[tuple[int, MetricResult]]:
             nonlocal exhausted, answered, deaths
@@ -252,6 +267,7 @@ class Executor(ABC):
                     chunk, alone = running.pop(handle)
                     if isinstance(outcome, TimedOut) and alone:
                         index, pair = chunk[0]
+                        finished(index)
                         assert self.pair_timeout is not None
                         yield index, timeout_result(pair, metric, self.pair_timeout)
                         continue
@@ -265,12 +281,14 @@ class Executor(ABC):
                                                "`if __name__ == '__main__':`?)")
                         if alone:
                             index, pair = chunk[0]
+                            finished(index)
                             yield index, worker_died_result(pair, metric, outcome.reason)
                         else:
                             suspects.extend(chunk)
                         continue
                     answered += 1
                     for index, row in outcome:
+                        finished(index)
                         yield index, MetricResult.model_validate(row)
 
         yield from in_order(completed())

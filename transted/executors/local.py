@@ -151,7 +151,7 @@ class LocalExecutor(Executor):
                                      else float(min_parallel_seconds))
         self.scored_in_driver = 0
         self._pool: ProcessPoolExecutor | None = None
-        self._progress: Any = None  # this pool's queue of (pair index, worker pid) starts
+        self._progress: Any = None  # this pool's queue of (pair index, worker pid, ended?)
         self._chunk_of: dict[int, Future[Any]] = {}  # pair index -> the call scoring it
         self._current: dict[Future[Any], tuple[int, float]] = {}  # call -> (pid, pair start)
         self._timed_out: set[Future[Any]] = set()
@@ -170,7 +170,7 @@ class LocalExecutor(Executor):
         if self._pool is None:
             context = multiprocessing.get_context(self.start_method)
             # a fresh queue per pool: a worker killed mid-put may leave the old one torn
-            self._progress = context.Queue() if self.pair_timeout is not None else None
+            self._progress = context.Queue()
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=context,
                 initializer=_init_worker, initargs=(self._progress,))
@@ -189,16 +189,14 @@ class LocalExecutor(Executor):
 
     def wait(self, handles: Sequence[Future[Any]]
              ) -> list[tuple[Future[Any], list[tuple[int, dict[str, Any]]] | WorkerDied]]:
-        if self.pair_timeout is None:
-            done, _ = wait(handles, return_when=FIRST_COMPLETED)
-        else:
-            while True:
-                # read the start reports even when calls keep finishing: a full queue blocks
-                # the workers' writes, and then their exit at shutdown
-                self._drain_progress()
-                done, _ = wait(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-                if done:
-                    break
+        while True:
+            # read the reports even when calls keep finishing: a full queue blocks the
+            # workers' writes, and then their exit at shutdown
+            self._drain_progress()
+            done, _ = wait(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            if done:
+                break
+            if self.pair_timeout is not None:
                 self._kill_overdue(handles)
         if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # one death fails every call of the pool: collect them all, then start afresh
@@ -221,14 +219,19 @@ class LocalExecutor(Executor):
         return ended
 
     def _drain_progress(self) -> None:
-        """Note which pair each call is on, from the workers' start reports."""
+        """Note which pair each call is on, from the workers' start reports; pass each end
+        report on (:attr:`on_pair_done`)."""
         if self._progress is None:
             return
         while True:
             try:
-                index, pid = self._progress.get_nowait()
+                index, pid, ended = self._progress.get_nowait()
             except queue.Empty:
                 break
+            if ended:
+                if self._finished is not None:
+                    self._finished(index)
+                continue
             future = self._chunk_of.pop(index, None)
             if future is not None:
                 self._current[future] = (pid, time.monotonic())
