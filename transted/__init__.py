@@ -9,7 +9,8 @@ thresholds (``transted.calibration``), translator regression gates (``transted.r
 first-order-logic metrics (``transted.fol``).
 
 The Python API (:mod:`transted.api`) is exported here: :func:`score`, :func:`score_many`,
-:func:`load_metric`, :func:`evaluate` and :class:`Result`; it is imported on first use so that
+:func:`load_metric`, :func:`evaluate`, :func:`sample_figures` (per-problem figures of sampled
+outputs) and :class:`Result`; it is imported on first use so that
 ``import transted`` stays light.
 """
 
@@ -18,13 +19,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from transted.api import Result, evaluate, load_metric, score, score_many
+    from transted.api import Result, evaluate, load_metric, sample_figures, score, score_many
 
 from transted.version import __version__
 
-__all__ = ["__version__", "Result", "evaluate", "load_metric", "score", "score_many"]
+__all__ = ["__version__", "Result", "evaluate", "load_metric", "sample_figures", "score",
+           "score_many"]
 
-_API = frozenset({"Result", "evaluate", "load_metric", "score", "score_many"})
+_API = frozenset({"Result", "evaluate", "load_metric", "sample_figures", "score", "score_many"})
 
 
 def __getattr__(name: str) -> Any:

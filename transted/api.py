@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, Statement, read_pairs
+from transted.samples import sample_figures
 
 if TYPE_CHECKING:
     from transted.evaluation.labels import LabelledPairs
     from transted.evaluation.outcome import EvalRun
 
 __all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs",
-           "labelled_pairs", "score_formulaicness"]
+           "labelled_pairs", "score_formulaicness", "sample_figures"]
 
 Result = MetricResult
 """One scored pair: ``id``, ``metric``, ``score`` (None on error), ``signature``, ``status``,
@@ -63,9 +64,14 @@ def _statement(side: str, value: str | Statement | dict[str, Any], header: str |
 
 
 def as_pairs(pairs: str | Path | Iterable[PairLike], *, header: str | None = None) -> list[Pair]:
-    """Pairs from a pair file path (``-`` = stdin), :class:`Pair` objects, pair dicts or
+    """Pairs from a pair file path (``-`` = stdin; JSONL, or a CSV/TSV pair table:
+    :func:`transted.inputs.read_pair_table`), :class:`Pair` objects, pair dicts or
     ``(reference, candidate)`` tuples (numbered ids ``"1"``, ``"2"``, …)."""
     if isinstance(pairs, (str, Path)):
+        from transted.inputs import TABLE_SUFFIXES, read_pair_table
+
+        if Path(pairs).suffix.lower() in TABLE_SUFFIXES and str(pairs) != "-":
+            return read_pair_table(pairs)
         return read_pairs(pairs)
     out: list[Pair] = []
     for i, item in enumerate(pairs, start=1):

@@ -20,7 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["Signature", "format_value", "tree_fields", "notation_fields", "NOTATION_ENV"]
+__all__ = ["Signature", "format_value", "tree_fields", "notation_fields", "NOTATION_ENV",
+           "signature_hash"]
 
 NOTATION_ENV = "TRANSTED_NOTATION"
 """Environment variable naming a user notation table (read by :mod:`transted.opt.notation`)."""
@@ -50,6 +51,11 @@ def format_value(value: object) -> str:
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:8]
+
+
+def signature_hash(full: str) -> str:
+    """The 8 hex digits naming a full signature string in its short form (SHA-256 prefix)."""
+    return _digest(full.encode("utf-8"))
 
 
 @lru_cache(maxsize=1)
@@ -110,6 +116,23 @@ class Signature:
 
     def as_dict(self) -> dict[str, str]:
         return {"metric": self.metric, **dict(self.fields)}
+
+    def short(self, default: Signature | None = None) -> str:
+        """The short form, as sacrebleu prints one: the metric, the transted version, the
+        fields that differ from ``default`` (the same metric with default options; a field
+        ``default`` lacks counts as differing, one only ``default`` has shows as ``key:-``)
+        and ``hash:<8 hex>`` of the full string, which names it exactly."""
+        base = dict(default.fields) if default is not None and default.metric == self.metric \
+            else None
+        mine = dict(self.fields)
+        parts = [f"metric:{self.metric}", f"transted:{mine.get('transted', '?')}"]
+        if base is None:
+            parts.append("options:see-full")
+        else:
+            parts += [f"{k}:{v}" for k, v in self.fields
+                      if k != "transted" and base.get(k) != v]
+            parts += [f"{k}:-" for k in base if k not in mine]
+        return "|".join([*parts, f"hash:{signature_hash(str(self))}"])
 
     @classmethod
     def parse(cls, text: str) -> Signature:

@@ -42,7 +42,11 @@ def metric_class(name: str) -> type[Metric]:
 
         return PublishedScore
     if name not in METRICS:
-        raise ValueError(f"`name`: unknown metric {name!r}; known: {', '.join(metric_names())}")
+        import difflib
+
+        near = difflib.get_close_matches(name, list(METRICS), n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]}?" if near else ";"
+        raise ValueError(f"unknown metric {name!r}{hint} known: {', '.join(metric_names())}")
     cls: type[Metric] = load_reference(METRICS[name])
     return cls
 

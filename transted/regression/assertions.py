@@ -23,34 +23,42 @@ def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
                          new_outputs: str | Path, *, metric: str = "ted",
                          max_drop: float = 0.0, fail_on: str = "worse",
                          threshold: float | None = None, alpha: float | None = None,
-                         key: str | None = None, n_boot: int = 10000, seed: int = 0,
+                         key: str | None = None, reference_key: str | None = None,
+                         candidate_key: str | None = None, n_boot: int = 10000, seed: int = 0,
+                         min_matched: int = 1, min_matched_share: float = 0.0,
                          **options: Any) -> GateReport:
     """Raise ``AssertionError`` when ``new_outputs`` score worse than ``old_outputs`` beyond
-    ``max_drop`` (the criteria of :func:`transted.regression.gate.check_regression`).
+    ``max_drop`` (the criteria of :func:`transted.regression.gate.check_regression`), or when
+    too few pairs were compared to judge (``min_matched``, ``min_matched_share``).
 
     ``references`` is a references file (miniF2F/ProofNet release lines or pair JSONL) and the
-    two outputs files are joined to it by ``key`` (:mod:`transted.inputs`); with
-    ``references=None`` the two outputs are full pair files matched by id. ``options`` go to
-    the metric (as ``-O`` on the CLI). The message names the gate's reasons, the paired
-    significance figures and the pairs that got worse. Returns the :class:`GateReport` when
-    the gate passes.
+    two outputs files are joined to it by ``key`` (or ``reference_key``/``candidate_key``,
+    :mod:`transted.inputs`); with ``references=None`` the two outputs are full pair files
+    matched by id. ``options`` go to the metric (as ``-O`` on the CLI). The message names the
+    gate's reasons, the paired significance figures and the pairs that got worse. Returns the
+    :class:`GateReport` when the gate passes.
     """
     from transted.inputs import join_files
     from transted.metrics.registry import get_metric
     from transted.regression.compare import compare_runs
+    from transted.regression.gate import check_gate_options
 
+    check_gate_options(fail_on=fail_on, max_drop=max_drop, alpha=alpha, n_boot=n_boot,
+                       min_matched=min_matched, min_matched_share=min_matched_share)
     m = get_metric(metric, **options)
     if references is None:
         old: Any = old_outputs
         new: Any = new_outputs
     else:
-        old = join_files(references, old_outputs, key=key).pairs
-        new = join_files(references, new_outputs, key=key).pairs
+        old, new = (join_files(references, outputs, key=key, reference_key=reference_key,
+                               candidate_key=candidate_key).pairs
+                    for outputs in (old_outputs, new_outputs))
     reg = compare_runs(old, new, m)
     reg.old_path, reg.new_path = str(old_outputs), str(new_outputs)
     report = check_regression(reg, fail_on=fail_on, max_drop=max_drop, threshold=threshold,
-                              alpha=alpha, n_boot=n_boot, seed=seed)
-    if report.failed:
-        raise AssertionError(f"{new_outputs} regressed against {old_outputs}\n"
-                             + report.message(top=20))
+                              alpha=alpha, n_boot=n_boot, seed=seed, min_matched=min_matched,
+                              min_matched_share=min_matched_share)
+    if report.failed or report.insufficient:
+        what = "regressed against" if report.failed else "cannot be compared with"
+        raise AssertionError(f"{new_outputs} {what} {old_outputs}\n" + report.message(top=20))
     return report

@@ -1,11 +1,15 @@
 """Regression mode: two translator versions, the same references, one metric.
 
-Pairs are matched by ``id``; ids present in only one file are listed, never silently
-dropped, and a matched id whose reference statement differs between the files is flagged
-(its delta is still shown, but it compares different tasks). Per matched pair:
-``delta = new - old``; a pair is ``improved`` / ``worse`` / ``same`` by the sign of the delta
-(beyond ``tolerance``), ``broke`` when only the new version fails to score, ``fixed`` when
-only the old one did, ``both-error`` otherwise.
+Pairs are matched by ``id`` (:func:`match_runs`, cheap: before any scoring); ids present in
+only one file are listed, never silently dropped, and a matched id whose reference statement
+differs between the files is flagged (its delta is still shown, but it compares different
+tasks). Per matched pair: ``delta = new - old``; a pair is ``improved`` / ``worse`` / ``same``
+by the sign of the delta (beyond ``tolerance``), ``broke`` when only the new version fails to
+score, ``fixed`` when only the old one did, ``both-error`` otherwise (not compared).
+
+Sampled outputs (ids ``<problem>#<i>``, :mod:`transted.samples`): every sample of a problem
+present in both versions is scored, matched or not, so each version's per-problem figures
+(``equivalent@k``, pass@k, best and mean score) use all its samples.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,8 +26,13 @@ from transted.evaluation.outcome import to_json_safe
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, read_pairs
+from transted.samples import SampleFigures, problem_of, sample_figures
 
-__all__ = ["PairDelta", "Regression", "compare_runs", "write_regression"]
+__all__ = ["PairDelta", "Matching", "Regression", "match_runs", "compare_runs",
+           "compare_matched", "write_regression"]
+
+Progress = Callable[[str, int], Callable[[MetricResult, bool], None] | None]
+"""``progress(version, n_pairs)`` → a per-result hook (``old`` then ``new``)."""
 
 STATUSES = ("worse", "broke", "improved", "fixed", "same", "both-error")
 
@@ -48,6 +57,63 @@ class PairDelta:
 
 
 @dataclass
+class Matching:
+    """Two versions' pairs by id, before anything is scored: the matched ids (in the old
+    file's order), the ids of one version only, the union's size."""
+
+    old: dict[str, Pair]
+    new: dict[str, Pair]
+    old_name: str = "old"
+    new_name: str = "new"
+
+    @property
+    def common(self) -> list[str]:
+        return [i for i in self.old if i in self.new]
+
+    @property
+    def only_old(self) -> list[str]:
+        return [i for i in self.old if i not in self.new]
+
+    @property
+    def only_new(self) -> list[str]:
+        return [i for i in self.new if i not in self.old]
+
+    @property
+    def n_union(self) -> int:
+        return len(self.old) + len(self.only_new)
+
+    def problems(self) -> set[str]:
+        """Problems (of sample ids ``<problem>#<i>``) with a matched sample."""
+        return {key[0] for i in self.common if (key := problem_of(i)) is not None}
+
+    def to_score(self, side: dict[str, Pair]) -> list[Pair]:
+        """``side``'s matched pairs and the other samples of matched problems."""
+        problems = self.problems()
+        return [p for i, p in side.items() if i in self.old and i in self.new
+                or ((key := problem_of(i)) is not None and key[0] in problems)]
+
+    def unmatched_text(self, limit: int = 10) -> str:
+        """``only in old (2): a#1, b#0; only in new (0)`` (at most ``limit`` ids each)."""
+        parts = []
+        for label, ids in (("only in old", self.only_old), ("only in new", self.only_new)):
+            shown = ", ".join(ids[:limit]) + (f", … ({len(ids) - limit} more)"
+                                              if len(ids) > limit else "")
+            parts.append(f"{label} ({len(ids)})" + (f": {shown}" if ids else ""))
+        return "; ".join(parts)
+
+
+def _pairs_of(run: str | Path | Sequence[Pair]) -> dict[str, Pair]:
+    return {p.id: p for p in (read_pairs(run) if isinstance(run, (str, Path)) else run)}
+
+
+def match_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pair]) -> Matching:
+    """Read (or take) both versions' pairs and match them by id; nothing is scored."""
+    return Matching(_pairs_of(old), _pairs_of(new),
+                    str(old) if isinstance(old, (str, Path)) else "old",
+                    str(new) if isinstance(new, (str, Path)) else "new")
+
+
+@dataclass
 class Regression:
     """Everything ``transted regress`` reports."""
 
@@ -61,6 +127,37 @@ class Regression:
     reference_changed: list[str]
     pairs_new: dict[str, Pair] = field(default_factory=dict)
     pairs_old: dict[str, Pair] = field(default_factory=dict)
+    results_old: list[MetricResult] = field(default_factory=list)
+    results_new: list[MetricResult] = field(default_factory=list)
+    """Every scored result of each version (matched pairs and the other samples of matched
+    problems)."""
+
+    @property
+    def n_compared(self) -> int:
+        """Matched pairs answered in at least one version (:data:`transted.health.ANSWERED`:
+        a score, or an ``invalid`` candidate); a pair that failed in both compares nothing."""
+        if not self.results_old and not self.results_new:  # made by hand: scores only
+            return sum(d.status != "both-error" for d in self.deltas)
+        from transted.health import ANSWERED
+
+        answered = {r.id for r in (*self.results_old, *self.results_new)
+                    if r.status in ANSWERED}
+        return sum(d.id in answered for d in self.deltas)
+
+    @property
+    def n_union(self) -> int:
+        return len(self.deltas) + len(self.only_old) + len(self.only_new)
+
+    def sample_figures(self, threshold: float | None = None
+                       ) -> tuple[SampleFigures, SampleFigures] | None:
+        """Each version's per-problem figures over the problems both have (None when the
+        ids are not sample ids); verdicts from ``threshold`` if given, else the metric's."""
+        old = sample_figures(self.results_old, threshold=threshold)
+        new = sample_figures(self.results_new, threshold=threshold)
+        if old is None or new is None:
+            return None
+        both = set(old.by_problem()) & set(new.by_problem())
+        return old.restricted(both), new.restricted(both)
 
     def counts(self) -> dict[str, int]:
         c = Counter(d.status for d in self.deltas)
@@ -76,7 +173,8 @@ class Regression:
         return to_json_safe({
             "metric": self.metric, "signature": self.signature,
             "old": self.old_path, "new": self.new_path,
-            "n_matched": len(self.deltas), "n_scored_both": len(both),
+            "n_matched": len(self.deltas), "n_compared": self.n_compared,
+            "n_scored_both": len(both),
             "mean_old": _mean([d.old for d in both]), "mean_new": _mean([d.new for d in both]),
             "mean_delta": _mean([d.delta for d in both]),
             **{f"n_{k.replace('-', '_')}": v for k, v in self.counts().items()},
@@ -101,9 +199,9 @@ def _classify(old: MetricResult, new: MetricResult, tolerance: float) -> str:
 
 
 def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pair],
-                 metric: str | Metric, *,
-                 out: str | Path | None = None, resume: bool = True,
-                 tolerance: float = 1e-12, executor: Executor | None = None) -> Regression:
+                 metric: str | Metric, *, out: str | Path | None = None, resume: bool = True,
+                 tolerance: float = 1e-12, executor: Executor | None = None,
+                 progress: Progress | None = None) -> Regression:
     """Score both files' matched pairs with ``metric`` and compare them pair by pair.
 
     Parameters
@@ -114,48 +212,75 @@ def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pa
     out : folder for the streamed scores (``scores/old/``, ``scores/new/``) and the report;
         without it the scores are kept in a temporary folder and not resumable.
     tolerance : a delta within ``±tolerance`` counts as ``same``
+    progress : ``progress(version, n)`` returns the per-result hook of that version's run
     """
+    return compare_matched(match_runs(old, new), metric, out=out, resume=resume,
+                           tolerance=tolerance, executor=executor, progress=progress)
+
+
+def compare_matched(matching: Matching, metric: str | Metric, *,
+                    out: str | Path | None = None, resume: bool = True,
+                    tolerance: float = 1e-12, executor: Executor | None = None,
+                    progress: Progress | None = None) -> Regression:
+    """:func:`compare_runs` of pairs already matched (:func:`match_runs`: a caller checks
+    how many matched before scoring)."""
     import tempfile
 
     if tolerance < 0:
         raise ValueError(f"`tolerance` must be >= 0, got {tolerance}")
     m = load_metric(metric) if isinstance(metric, str) else metric
-    old_pairs = {p.id: p for p in (read_pairs(old) if isinstance(old, (str, Path)) else old)}
-    new_pairs = {p.id: p for p in (read_pairs(new) if isinstance(new, (str, Path)) else new)}
-    common = [i for i in old_pairs if i in new_pairs]
+    common = matching.common
+    results: dict[str, list[MetricResult]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(out) if out is not None else Path(tmp)
-        old_res = score_metric([old_pairs[i] for i in common], m,
-                               scores_path(base, m.name, split="old"), resume=resume,
-                               executor=executor)
-        new_res = score_metric([new_pairs[i] for i in common], m,
-                               scores_path(base, m.name, split="new"), resume=resume,
-                               executor=executor)
-    deltas = [PairDelta(o.id, o.score, n.score, _classify(o, n, tolerance), o.error, n.error,
-                        getattr(o, "verdict", None), getattr(n, "verdict", None))
-              for o, n in zip(old_res, new_res, strict=True)]
+        for split, side in (("old", matching.old), ("new", matching.new)):
+            pairs = matching.to_score(side)
+            hook = progress(split, len(pairs)) if progress is not None else None
+            results[split] = score_metric(pairs, m, scores_path(base, m.name, split=split),
+                                          resume=resume, executor=executor, on_result=hook)
+    by_id = {split: {r.id: r for r in rs} for split, rs in results.items()}
+    deltas = []
+    for i in common:
+        o, n = by_id["old"][i], by_id["new"][i]
+        deltas.append(PairDelta(i, o.score, n.score, _classify(o, n, tolerance), o.error,
+                                n.error, getattr(o, "verdict", None),
+                                getattr(n, "verdict", None)))
     changed = [i for i in common
-               if old_pairs[i].reference.statement != new_pairs[i].reference.statement]
-    old_name = str(old) if isinstance(old, (str, Path)) else "old"
-    new_name = str(new) if isinstance(new, (str, Path)) else "new"
-    return Regression(m.name, str(m.signature), old_name, new_name, deltas,
-                      [i for i in old_pairs if i not in new_pairs],
-                      [i for i in new_pairs if i not in old_pairs], changed,
-                      pairs_new=new_pairs, pairs_old=old_pairs)
+               if matching.old[i].reference.statement != matching.new[i].reference.statement]
+    return Regression(m.name, str(m.signature), matching.old_name, matching.new_name, deltas,
+                      matching.only_old, matching.only_new, changed,
+                      pairs_new=matching.new, pairs_old=matching.old,
+                      results_old=results["old"], results_new=results["new"])
 
 
-def write_regression(reg: Regression, out: str | Path, *, top: int = 20) -> dict[str, Path]:
-    """Write ``regress.json`` (summary + every pair) and ``regress.md`` into ``out``."""
+def write_regression(reg: Regression, out: str | Path, *, top: int = 20,
+                     threshold: float | None = None) -> dict[str, Path]:
+    """Write ``regress.json`` (summary + every pair), ``regress.md`` and, for sampled
+    outputs, ``problems.jsonl`` (one line per problem both versions have: its old and new
+    figures, verdicts from ``threshold`` if given, else the metric's) into ``out``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    figures = reg.sample_figures(threshold)
     data = {"summary": reg.summary(),
+            "problems": None if figures is None else
+            {"old": figures[0].overall(), "new": figures[1].overall()},
             "pairs": [to_json_safe({"id": d.id, "old": d.old, "new": d.new, "delta": d.delta,
                                     "status": d.status, "old_error": d.old_error,
                                     "new_error": d.new_error}) for d in reg.deltas]}
     paths = {"regress.json": out / "regress.json", "regress.md": out / "regress.md"}
-    paths["regress.json"].write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                                     encoding="utf-8")
-    paths["regress.md"].write_text(regression_markdown(reg, top=top), encoding="utf-8")
+    paths["regress.json"].write_text(json.dumps(to_json_safe(data), indent=2,
+                                                ensure_ascii=False) + "\n", encoding="utf-8")
+    paths["regress.md"].write_text(regression_markdown(reg, top=top, threshold=threshold),
+                                   encoding="utf-8")
+    if figures is not None:
+        paths["problems.jsonl"] = out / "problems.jsonl"
+        new_rows = figures[1].by_problem()
+        with paths["problems.jsonl"].open("w", encoding="utf-8") as f:
+            for row in figures[0].problems:
+                line = {"problem": row.problem, "old": row.as_dict(),
+                        "new": new_rows[row.problem].as_dict(), "metric": reg.metric,
+                        "signature": reg.signature}
+                f.write(json.dumps(to_json_safe(line), ensure_ascii=False) + "\n")
     return paths
 
 
@@ -163,8 +288,11 @@ def _fmt(x: object) -> str:
     return "n/a" if not isinstance(x, (int, float)) else f"{x:.4f}"
 
 
-def regression_markdown(reg: Regression, *, top: int = 20) -> str:
-    """Summary table, then the pairs that got worse with old and new candidates shown."""
+def regression_markdown(reg: Regression, *, top: int = 20, threshold: float | None = None,
+                        signature: str | None = None) -> str:
+    """Summary table, the per-problem figures of sampled outputs, then the pairs that got
+    worse with old and new candidates shown. ``signature``: the form to print (default the
+    full one)."""
     s = reg.summary()
     lines = [f"# Regression: `{reg.new_path}` against `{reg.old_path}` ({reg.metric})", "",
              f"{s['n_matched']} matched pairs; mean {_fmt(s['mean_old'])} → "
@@ -176,6 +304,10 @@ def regression_markdown(reg: Regression, *, top: int = 20) -> str:
                        ("Reference differs", reg.reference_changed)):
         if ids:
             lines += [f"{label} ({len(ids)}): " + ", ".join(f"`{i}`" for i in ids), ""]
+    figures = reg.sample_figures(threshold)
+    if figures is not None:
+        lines += [f"Old {figures[0].summary_line()}.", "",
+                  f"New {figures[1].summary_line()}.", ""]
     worst = reg.worst()
     lines += [f"## Got worse ({len(worst)}, {min(top, len(worst))} shown)", ""]
     for d in worst[:top]:
@@ -185,5 +317,5 @@ def regression_markdown(reg: Regression, *, top: int = 20) -> str:
                   "Old candidate:", "```lean", reg.pairs_old[d.id].candidate.statement.strip(),
                   "```", "New candidate:", "```lean",
                   reg.pairs_new[d.id].candidate.statement.strip(), "```", ""]
-    lines += [f"Signature: `{reg.signature}`", ""]
+    lines += [f"Signature: `{signature or reg.signature}`", ""]
     return "\n".join(lines)

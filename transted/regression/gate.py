@@ -1,6 +1,11 @@
 """Regression gate: does the new translator score worse than the old one beyond a bound?
 
-Two criteria (``fail_on``) over the matched pairs of a :class:`~transted.regression.compare.Regression`:
+Before any criterion: the gate judges only when enough pairs were compared (matched pairs
+with a score in at least one version): at least ``min_matched`` of them and at least
+``min_matched_share`` of the ids of either version; else its outcome is ``insufficient``
+(``transted regress`` exits 4; ``assert_no_regression`` raises), never a silent pass.
+
+Three criteria (``fail_on``) over the matched pairs of a :class:`~transted.regression.compare.Regression`:
 
 * ``"worse"``: the mean score over pairs scored in both versions dropped by more than
   ``max_drop`` (``mean(new - old) < -max_drop``), or a pair the old version scored fails to
@@ -10,6 +15,10 @@ Two criteria (``fail_on``) over the matched pairs of a :class:`~transted.regress
   (equivalent iff ``score >= threshold``; a pair that failed to score is not-equivalent, as in
   ``transted eval``), else from the metric's own ``MetricResult.verdict``; with neither the gate
   refuses to run (``ValueError``) rather than guess a threshold.
+* ``"equivalent@k"`` (sampled outputs, :mod:`transted.samples`): the share of problems with an
+  equivalent sample among their first ``k`` dropped by more than ``max_drop`` (problems both
+  versions have; verdicts as for ``verdict-flip``); with ``alpha``, the one-sided exact sign
+  test on the problems that lost / gained it.
 
 With ``alpha`` the gate fails only when the drop is also significant (one-sided Wilcoxon
 signed-rank p < alpha for ``worse``, one-sided exact sign test on the flipped pairs, i.e. exact
@@ -29,12 +38,52 @@ import numpy as np
 
 from transted.evaluation.outcome import to_json_safe
 from transted.regression.compare import PairDelta, Regression
+from transted.samples import SampleFigures
 from transted.verdict.rules import passes
 
-__all__ = ["FAIL_ON", "Significance", "GateReport", "paired_significance", "check_regression"]
+__all__ = ["FAIL_ON", "Significance", "GateReport", "paired_significance", "check_regression",
+           "parse_fail_on", "check_gate_options"]
 
 FailOn = Literal["worse", "verdict-flip"]
-FAIL_ON: tuple[str, ...] = ("worse", "verdict-flip")
+FAIL_ON: tuple[str, ...] = ("worse", "verdict-flip", "equivalent@K")
+"""The criteria; ``equivalent@K`` stands for ``equivalent@1``, ``equivalent@2``, …"""
+
+
+def parse_fail_on(value: str) -> tuple[str, int | None]:
+    """``"worse"`` → ``("worse", None)``; ``"equivalent@3"`` → ``("equivalent", 3)``; anything
+    else is a ``ValueError`` listing the criteria."""
+    if value in ("worse", "verdict-flip"):
+        return value, None
+    name, sep, k = value.partition("@")
+    if name == "equivalent" and sep and k.isdigit() and int(k) >= 1:
+        return "equivalent", int(k)
+    import difflib
+
+    near = difflib.get_close_matches(value, ["worse", "verdict-flip", "equivalent@1"], n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise ValueError(f"`fail_on` must be worse, verdict-flip or equivalent@K (K >= 1), got "
+                     f"{value!r}{hint}")
+
+
+def check_gate_options(*, fail_on: str = "worse", max_drop: float = 0.0,
+                       alpha: float | None = None, n_boot: int = 10000,
+                       min_matched: int = 1, min_matched_share: float = 0.0) -> None:
+    """Every gate option checked (``ValueError`` naming it), so a caller can refuse a bad
+    value before anything is scored."""
+    criterion, _ = parse_fail_on(fail_on)
+    if not (isinstance(max_drop, (int, float)) and math.isfinite(max_drop) and max_drop >= 0):
+        raise ValueError(f"`max_drop` must be a number >= 0, got {max_drop}")
+    if criterion != "worse" and max_drop > 1:
+        raise ValueError(f"`max_drop` is a share for {fail_on}: it must be in [0, 1], got "
+                         f"{max_drop}")
+    if alpha is not None and not 0 < alpha < 1:
+        raise ValueError(f"`alpha` must be in (0, 1), got {alpha}")
+    if not isinstance(n_boot, int) or n_boot < 1:
+        raise ValueError(f"`n_boot` must be >= 1, got {n_boot}")
+    if not isinstance(min_matched, int) or isinstance(min_matched, bool) or min_matched < 0:
+        raise ValueError(f"`min_matched` must be an int >= 0, got {min_matched!r}")
+    if not 0 <= min_matched_share <= 1:
+        raise ValueError(f"`min_matched_share` must be in [0, 1], got {min_matched_share}")
 _BOOT_CHUNK = 1000  # resamples drawn at once: bounds memory at _BOOT_CHUNK * n indices
 
 
@@ -107,15 +156,29 @@ class GateReport:
     worse: list[PairDelta] = field(default_factory=list)
     """Pairs that got worse or broke, the largest drop first."""
     verdict_source: str | None = None
-    """``"threshold <t>"`` or ``"metric"`` for ``verdict-flip``; None otherwise."""
+    """``"threshold <t>"`` or ``"metric"`` for ``verdict-flip`` and ``equivalent@k``; None
+    otherwise."""
     flipped_down: list[str] = field(default_factory=list)
+    """Pairs (``verdict-flip``) or problems (``equivalent@k``) that lost equivalence."""
     flipped_up: list[str] = field(default_factory=list)
     p_flip: float | None = None
+    insufficient: bool = False
+    """Too few pairs compared (``min_matched``): the gate did not judge (``failed`` False)."""
+    n_compared: int = 0
+    equivalent_at: tuple[float | None, float | None] | None = None
+    """``equivalent@k`` of the old and the new version (criterion ``equivalent@k``)."""
+
+    @property
+    def outcome(self) -> str:
+        """``passed``, ``failed`` or ``insufficient``."""
+        return "insufficient" if self.insufficient else "failed" if self.failed else "passed"
 
     def summary(self) -> dict[str, object]:
         return to_json_safe({
             "metric": self.metric, "signature": self.signature, "fail_on": self.fail_on,
             "max_drop": self.max_drop, "alpha": self.alpha, "failed": self.failed,
+            "outcome": self.outcome, "n_compared": self.n_compared,
+            "equivalent_at": self.equivalent_at,
             "reasons": self.reasons, "significance": asdict(self.significance),
             "worse": [{"id": d.id, "old": d.old, "new": d.new, "delta": d.delta,
                        "status": d.status} for d in self.worse],
@@ -136,17 +199,19 @@ class GateReport:
 
     def message(self, *, top: int = 10) -> str:
         """A readable account: decision, reasons, paired figures, the pairs that got worse."""
-        head = "FAILED" if self.failed else "passed"
+        head = {"failed": "FAILED", "passed": "passed",
+                "insufficient": "could not judge"}[self.outcome]
         lines = [f"regression gate {head} ({self.metric}, fail-on {self.fail_on}, "
                  f"max-drop {self.max_drop:g}" + (f", alpha {self.alpha:g}" if self.alpha
                                                   is not None else "") + ")"]
         lines += [f"  - {r}" for r in self.reasons]
         lines.append("  " + self.significance_line())
         if self.verdict_source is not None:
+            what = "problems" if self.equivalent_at is not None else "pairs"
             lines.append(f"  verdicts from {self.verdict_source}: {len(self.flipped_down)} "
-                         f"equivalent → not-equivalent, {len(self.flipped_up)} the other way"
-                         + (f"; sign test p = {self.p_flip:.4g}" if self.p_flip is not None
-                            else ""))
+                         f"{what} equivalent → not-equivalent, {len(self.flipped_up)} the "
+                         "other way" + (f"; sign test p = {self.p_flip:.4g}"
+                                        if self.p_flip is not None else ""))
         for d in self.worse[:top]:
             old = "error" if d.old is None else f"{d.old:.4f}"
             new = f"error ({d.new_error})" if d.new is None else f"{d.new:.4f}"
@@ -173,30 +238,45 @@ def _verdicts(reg: Regression, threshold: float | None) -> tuple[str, list[tuple
 
 def check_regression(reg: Regression, *, fail_on: str = "worse", max_drop: float = 0.0,
                      threshold: float | None = None, alpha: float | None = None,
-                     n_boot: int = 10000, seed: int = 0,
-                     confidence: float = 0.95) -> GateReport:
+                     n_boot: int = 10000, seed: int = 0, confidence: float = 0.95,
+                     min_matched: int = 1, min_matched_share: float = 0.0) -> GateReport:
     """Apply the gate to ``reg`` (see the module docstring for the criteria).
 
     Parameters
     ----------
-    fail_on : ``"worse"`` (mean score drop) or ``"verdict-flip"`` (equivalent → not)
+    fail_on : ``"worse"`` (mean score drop), ``"verdict-flip"`` (equivalent → not) or
+        ``"equivalent@k"`` (share of problems with an equivalent sample among the first k)
     max_drop : allowed drop: of the mean score for ``worse``; of the share of matched pairs
-        flipping to not-equivalent for ``verdict-flip`` (0 = none allowed)
-    threshold : verdict threshold for ``verdict-flip`` (overrides the metric's verdicts)
+        flipping to not-equivalent for ``verdict-flip``; of ``equivalent@k`` (0 = none allowed)
+    threshold : verdict threshold for ``verdict-flip`` and ``equivalent@k`` (overrides the
+        metric's verdicts)
     alpha : if given, fail only when the drop is also significant at this level
     n_boot, seed, confidence : of the paired bootstrap
+    min_matched, min_matched_share : the fewest pairs compared, as a count and as a share of
+        the ids of either version, for the gate to judge (else ``insufficient``)
     """
-    if fail_on not in FAIL_ON:
-        raise ValueError(f"`fail_on` must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
-    if not (math.isfinite(max_drop) and max_drop >= 0):
-        raise ValueError(f"`max_drop` must be a number >= 0, got {max_drop}")
-    if alpha is not None and not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must be in (0, 1), got {alpha}")
+    check_gate_options(fail_on=fail_on, max_drop=max_drop, alpha=alpha, n_boot=n_boot,
+                       min_matched=min_matched, min_matched_share=min_matched_share)
+    criterion, k = parse_fail_on(fail_on)
     both = [d.delta for d in reg.deltas if d.delta is not None]
     sig = paired_significance(both, n_boot=n_boot, seed=seed, confidence=confidence)
     report = GateReport(reg.metric, reg.signature, fail_on, max_drop, alpha, sig, False, [],
-                        worse=reg.worst())
-    if fail_on == "worse":
+                        worse=reg.worst(), n_compared=reg.n_compared)
+    share = reg.n_compared / reg.n_union if reg.n_union else 0.0
+    if reg.n_compared < min_matched or share < min_matched_share:
+        report.insufficient = True
+        report.reasons.append(
+            f"{reg.n_compared} pair(s) compared (matched and scored in at least one version; "
+            f"{len(reg.deltas)} matched of {reg.n_union} ids) < --min-matched {min_matched}"
+            + (f" or {100 * share:.1f}% < --min-matched-share {100 * min_matched_share:g}%"
+               if min_matched_share else "")
+            + f"; only in old ({len(reg.only_old)}): {_ids(reg.only_old)}; only in new "
+              f"({len(reg.only_new)}): {_ids(reg.only_new)}")
+        return report
+    if criterion == "equivalent":
+        assert k is not None
+        _equivalent_at_gate(reg, report, k, threshold)
+    elif criterion == "worse":
         broke = [d.id for d in reg.deltas if d.status == "broke"]
         dropped = sig.mean_delta is not None and sig.mean_delta < -max_drop
         significant = alpha is None or (sig.p_wilcoxon is not None and sig.p_wilcoxon < alpha)
@@ -236,3 +316,49 @@ def check_regression(reg: Regression, *, fail_on: str = "worse", max_drop: float
     if not report.reasons:
         report.reasons.append("within the bound")
     return report
+
+
+def _ids(ids: list[str], limit: int = 10) -> str:
+    if not ids:
+        return "none"
+    return ", ".join(ids[:limit]) + (f", … ({len(ids) - limit} more)" if len(ids) > limit else "")
+
+
+def _equivalent_at_gate(reg: Regression, report: GateReport, k: int,
+                        threshold: float | None) -> None:
+    """``equivalent@k``: fail when its share over the problems both versions have dropped by
+    more than ``max_drop`` (and, with ``alpha``, significantly: exact sign test on the
+    problems that lost / gained it)."""
+    from scipy.stats import binomtest
+
+    figures = reg.sample_figures(threshold)
+    if figures is None:
+        raise ValueError(f"`fail_on={report.fail_on!r}` needs sampled outputs (ids "
+                         "<problem>#<i>, as --references/--candidates joins make)")
+    old, new = figures
+    if not old.verdicts and not new.verdicts:
+        raise ValueError(
+            f"`fail_on={report.fail_on!r}` needs verdicts: metric {reg.metric!r} gave none (it "
+            "has no shipped threshold); give a threshold (--threshold T on the CLI)")
+    before, after = old.equivalent_at(k), new.equivalent_at(k)
+    report.equivalent_at = (before, after)
+    report.verdict_source = old.source
+    problems = [p.problem for p in old.problems]
+    lost = [p for p in problems if _hit(old, p, k) and not _hit(new, p, k)]
+    gained = [p for p in problems if _hit(new, p, k) and not _hit(old, p, k)]
+    report.flipped_down, report.flipped_up = lost, gained
+    report.p_flip = 1.0 if not lost and not gained else float(
+        binomtest(len(lost), len(lost) + len(gained), 0.5, alternative="greater").pvalue)
+    drop = (before or 0.0) - (after or 0.0)
+    significant = report.alpha is None or report.p_flip < report.alpha
+    if drop > report.max_drop:
+        report.reasons.append(
+            f"equivalent@{k} dropped from {before:.4f} to {after:.4f} over {len(problems)} "
+            f"problems (by {drop:.4f} > max-drop {report.max_drop:g}); lost: "
+            + _ids(lost) + ("" if significant else f" (not significant: sign test p = "
+                            f"{report.p_flip:.4g} >= alpha {report.alpha:g}; not failing)"))
+    report.failed = drop > report.max_drop and significant
+
+
+def _hit(figures: SampleFigures, problem: str, k: int) -> bool:
+    return figures.equivalent_at(k, [problem]) == 1.0

@@ -39,7 +39,7 @@ from transted.errors import ParseError, ResourceLimitError
 from transted.executors import score_stream
 from transted.fol.ast import BinOp, Const, Eq, Formula, Func, Not, Pred, Quant, Term
 from transted.fol.syntax import atoms, format_formula, parse_formula
-from transted.metrics.base import Metric
+from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, Statement
 
 __all__ = ["PERTURBATIONS", "perturb", "letter_names", "SensitivityTable", "perturbation_pairs",
@@ -305,17 +305,17 @@ def sensitivity_table(pairs: Sequence[Pair], scores: dict[str, dict[str, float |
 
 
 def perturbation_scores(pairs: Sequence[Pair], metrics: Sequence[Metric],
-                        on_result: Callable[[], None] | None = None
+                        on_result: Callable[[MetricResult], None] | None = None
                         ) -> dict[str, dict[str, float | None]]:
     """``{metric name: {pair id: score or None}}`` (None: the metric recorded an error); each
     metric scores the pairs through :func:`transted.executors.score_stream` (in this process).
-    ``on_result()`` is called after every scored pair (a progress bar of
-    ``len(pairs) * len(metrics)`` steps)."""
+    ``on_result(result)`` is called after every scored pair (a progress bar of
+    ``len(pairs) * len(metrics)`` steps; the errors, for the caller to report)."""
     out: dict[str, dict[str, float | None]] = {}
     for metric in metrics:
         scores = out.setdefault(metric.name, {})
         for result in score_stream(pairs, metric):
             scores[result.id] = result.score
             if on_result is not None:
-                on_result()
+                on_result(result)
     return out
