@@ -116,13 +116,35 @@ def test_directory_as_out_is_one_line(tmp_path, capsys):
 
 
 def test_repaired_output_shown_as_note(tmp_path, capsys):
-    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, SAME.replace("x", "y"))])
     out = tmp_path / "r.jsonl"
-    out.write_text("not json\n", "utf-8")
+    assert main(["score", str(data), "-m", "ted", "--out", str(out)]) == 0
+    first = out.read_text().splitlines()[0]
+    out.write_text(first + "\nnot json\n", "utf-8")  # a result file with a damaged line
+    capsys.readouterr()
     assert main(["score", str(data), "-m", "ted", "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    assert err.startswith("note: ") and "dropped 1 bad line(s), kept 0" in err
-    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["a"]
+    assert err.startswith("note: ") and "dropped 1 bad line(s), kept 1" in err
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["a", "b"]
+
+
+def test_out_refuses_a_file_that_is_not_a_result_file(tmp_path, capsys):
+    """`--out notes.txt` naming an unrelated file: refused before anything is scored, the
+    file left as it was (it used to be backed up and replaced, exit 0)."""
+    data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME)])
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, not results\n", "utf-8")
+    for resume in ("--resume", "--no-resume"):
+        assert main(["score", str(data), "-m", "ted", "--out", str(notes), resume]) == 2
+        assert "exists and is not a transted result file" in capsys.readouterr().err
+    assert notes.read_text("utf-8") == "my notes, not results\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "p.jsonl"]
+    # an empty file, and a run killed during its first line, are ours to write
+    notes.write_text("", "utf-8")
+    assert main(["score", str(data), "-m", "ted", "--out", str(notes)]) == 0
+    half = tmp_path / "half.jsonl"
+    half.write_text('{"id": "a", "metr', "utf-8")
+    assert main(["score", str(data), "-m", "ted", "--out", str(half)]) == 0
 
 
 # positioned, escaped input errors ----------------------------------------------------------

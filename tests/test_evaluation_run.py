@@ -187,4 +187,4 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads((tmp_path / "summary.json").read_text())["metrics"]["bleu"]["cv_folds"] == 5
     assert main(["eval", str(DATA), "--metrics", "nosuch", "--out", str(tmp_path)]) == 2
     assert main(["eval", str(DATA), "--out", str(tmp_path), "--threshold-mode", "x"]) == 2
-    assert "threshold_mode" in capsys.readouterr().err
+    assert "--threshold-mode" in capsys.readouterr().err  # CLI terms, not `threshold_mode`

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from transted.cli import get_app, main
-from transted.cli.eval import EXIT_REGRESSION
+from transted.cli.regress import EXIT_REGRESSION
 from transted.regression.compare import PairDelta, Regression
 from transted.regression.gate import check_regression, paired_significance
 from transted.testing import assert_no_regression

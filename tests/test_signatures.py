@@ -10,7 +10,7 @@ import pytest
 
 import transted
 from transted.cli import main
-from transted.signature import Signature, notation_fields
+from transted.signature import Signature, notation_fields, signature_hash
 
 REF = "theorem t (x : ℕ) (h : 0 < x) : x + 1 > 1 := by sorry"
 CAND = "theorem t (x : ℕ) (h : 0 < x) : 1 + x > 1 := by sorry"
@@ -56,8 +56,12 @@ def test_batch_search_eval_regress_carry_the_metric_signature(capsys, tmp_path):
     assert main(["score", str(data), "-m", "ted", "--out", str(out)]) == 0
     ted_sig = str(transted.load_metric("ted").signature)
     lines = [json.loads(x) for x in out.read_text("utf-8").splitlines()]
-    assert {r["signature"] for r in lines} == {ted_sig}
-    assert f"signature: {ted_sig}" in capsys.readouterr().out
+    assert {r["signature"] for r in lines} == {ted_sig}  # files: always the full one
+    # printed: the short form (default options: none shown) naming the full one by its hash
+    short = f"metric:ted|transted:{transted.__version__}|hash:{signature_hash(ted_sig)}"
+    assert f"signature: {short}\n" in capsys.readouterr().out
+    assert main(["score", str(data), "-m", "ted", "--out", str(out), "--signature", "full"]) == 0
+    assert f"signature: {ted_sig}\n" in capsys.readouterr().out
 
     assert main(["search", REF, CAND, "--format", "json", "--max-expansions", "3"]) == 0
     expected = transted.load_metric("transted", max_expansions=3).signature
@@ -71,6 +75,28 @@ def test_batch_search_eval_regress_carry_the_metric_signature(capsys, tmp_path):
 
     assert main(["regress", str(data), str(data), "-m", "ted", "--format", "json"]) == 0
     assert _json(capsys)["signature"] == ted_sig
+
+
+def test_short_signature_shows_the_options_that_differ_and_a_hash(capsys):
+    """sacrebleu-style short form: only what differs from the metric's defaults, and the hash
+    of the full string (so it names exactly one computation)."""
+    full = str(transted.load_metric("ted", cost="semantic").signature)
+    assert main(["score", REF, CAND, "-m", "ted:cost=semantic"]) == 0
+    shown = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("signature: ")]
+    # cost differs (the semantic table, with its hash), and so does the threshold field (no
+    # shipped threshold for these options); nothing else
+    cost = Signature.parse(full).as_dict()["cost"]
+    assert cost.startswith("semantic")
+    assert shown == [f"signature: metric:ted|transted:{transted.__version__}|cost:{cost}|"
+                     f"threshold:none|hash:{signature_hash(full)}"]
+    assert len(shown[0]) < len(full) / 2
+    assert main(["--signature", "full", "score", REF, CAND, "-m", "ted:cost=semantic"]) == 0
+    assert f"signature: {full}" in capsys.readouterr().out
+    assert main(["score", REF, CAND, "--signature", "long"]) == 2
+    # a signature this build does not know (no default to compare with): the hash stays
+    other = Signature.parse("metric:x|transted:9|a:b")
+    assert other.short(None) == f"metric:x|transted:9|options:see-full|hash:{signature_hash(str(other))}"
 
 
 def test_user_notation_table_enters_tree_signatures(tmp_path, monkeypatch):

@@ -23,6 +23,8 @@ from rich.markup import escape
 
 from transted.batch import RepairedOutputWarning
 from transted.cli.console import console, err_console, state
+from transted.cli.exits import TABLE, ExitCode
+from transted.cli.options import FORMATS, SIGNATURE_FORMS, TranstedGroup
 from transted.errors import TranstedError, escape_control
 from transted.outputs import OutputPathError
 from transted.version import __version__
@@ -41,9 +43,13 @@ except ImportError:  # pragma: no cover - older typer uses click itself
     pass
 
 
+_EXIT_HELP = "Exit codes (every command): " + "; ".join(f"{int(c)} {m}" for c, m in TABLE) + "."
+
 app = typer.Typer(
     name="transted",
+    cls=TranstedGroup,
     help="Score how close a candidate formal statement is to a reference one.",
+    epilog=_EXIT_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -55,7 +61,8 @@ COMMAND_MODULES = (
     "transted.cli.score",     # score
     "transted.cli.metrics",   # metrics
     "transted.cli.search",    # search
-    "transted.cli.eval",      # eval, regress
+    "transted.cli.eval",      # eval
+    "transted.cli.regress",   # regress
     "transted.cli.sensitivity",  # sensitivity
     "transted.cli.lean",      # setup, doctor
     "transted.cli.fol",       # fol parse|perturb, lfi
@@ -90,15 +97,42 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress to stderr."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
-                               help="No progress bar or notes on stderr (errors still shown)."),
+                               help="No progress bar or notes on stderr (errors still shown); "
+                                    "also accepted after the subcommand."),
+    fmt: str | None = typer.Option(None, "--format", metavar="text|json|jsonl",
+                                   help="The subcommand's --format, given before it."),
+    signature: str | None = typer.Option(None, "--signature", metavar="short|full",
+                                         help="The subcommand's --signature, given before it."),
     version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
                                  help="Print the transted version and exit."),
 ) -> None:
+    state.reset()  # a fresh run (typer's CliRunner calls the app again in one process)
     state.quiet = quiet
+    if fmt is not None:
+        _check_root_value(ctx, "fmt", fmt, FORMATS, "--format")
+        state.format = fmt
+    if signature is not None:
+        _check_root_value(ctx, "signature", signature, SIGNATURE_FORMS, "--signature")
+        state.signature = signature
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", force=verbose)
+
+
+def _check_root_value(ctx: typer.Context, param: str, value: str, allowed: tuple[str, ...],
+                      option: str) -> None:
+    """A root option meant for the subcommand: a known value, and a subcommand that takes it
+    (a group passes it on to its own subcommands)."""
+    if value not in allowed:
+        raise typer.BadParameter(f"must be one of {', '.join(allowed)}, got {value!r}",
+                                 param_hint=option)
+    name = ctx.invoked_subcommand
+    command = ctx.command.get_command(ctx, name) if name else None  # type: ignore[attr-defined]
+    if command is not None and not hasattr(command, "commands") \
+            and not any(p.name == param for p in command.params):
+        raise typer.BadParameter(f"`transted {name}` takes no {option}", param_hint=option)
 
 
 @app.command("version")
@@ -127,11 +161,23 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     note(f"note: {escape_control(str(message))}")
 
 
+def _cli_terms(message: str) -> str:
+    """A library message in the command's terms: a backticked parameter name the command
+    takes as an option (`` `n_boot` ``) becomes that option (``--n-boot``)."""
+    import re
+
+    command = state.command
+    options = {p.name: p.opts[-1] if p.opts[-1].startswith("--") else p.opts[0]
+               for p in getattr(command, "params", []) if getattr(p, "opts", None)}
+    return re.sub(r"`([A-Za-z_][A-Za-z0-9_]*)`",
+                  lambda m: options.get(m.group(1), m.group(0)), message)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 input/processing error, 2 usage error,
-    3 regression gate failed: `regress --fail-on`)."""
+    """Run the CLI; returns the exit code (:mod:`transted.cli.exits`: 0 ok, 1 input error,
+    2 usage error, 3 regression gate failed, 4 too little scored, 130 interrupted)."""
     _register_all()
-    state.quiet = False
+    state.reset()
     command = typer.main.get_command(app)
     try:
         with warnings.catch_warnings():
@@ -142,20 +188,22 @@ def main(argv: list[str] | None = None) -> int:
     except OutputPathError as e:  # a usage error: the user named an output that cannot be used
         err_console.print("[bold red]error:[/] " + escape(escape_control(str(e), keep_newlines=False)),
                           highlight=False, soft_wrap=True)
-        return 2
+        return ExitCode.USAGE
     except TranstedError as e:
         err_console.print("[bold red]error:[/] " + escape(_error_text(e)), highlight=False,
                           soft_wrap=True)
-        return 1
+        return ExitCode.INPUT_ERROR
     except ValueError as e:  # an argument value the library refused (it names the parameter)
-        err_console.print("[bold red]error:[/] " + escape(str(e)), highlight=False, soft_wrap=True)
-        return 2
-    except _ABORT:
-        err_console.print("aborted")
-        return 130
+        err_console.print("[bold red]error:[/] " + escape(_cli_terms(str(e))), highlight=False,
+                          soft_wrap=True)
+        return ExitCode.USAGE
+    except (KeyboardInterrupt, *_ABORT):
+        result = ExitCode.INTERRUPTED
     except _CLICK_ERROR as e:
         e.show()  # type: ignore[attr-defined]
         return int(e.exit_code)  # type: ignore[attr-defined]
     except _EXIT as e:
-        return e.exit_code
-    return result if isinstance(result, int) else 0
+        result = e.exit_code
+    if result == ExitCode.INTERRUPTED and not state.interrupt_reported:
+        err_console.print("interrupted", highlight=False)
+    return int(result) if isinstance(result, int) else 0

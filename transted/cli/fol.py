@@ -11,19 +11,33 @@ Input files: FOLIO-style JSONL (``premises-FOL`` lists, ``conclusion-FOL`` with
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from transted.cli import lfi
 from transted.cli.console import console, print_json, progress_bar
-from transted.cli.options import FormatOption, JsonAlias, MetricOption, metric_list, output_format
+from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
+from transted.cli.options import (
+    FormatOption,
+    JsonAlias,
+    MetricOption,
+    SignatureOption,
+    TranstedGroup,
+    choice,
+    metric_list,
+    output_format,
+    signature_form,
+    signature_text,
+)
 from transted.fol.formula_files import read_formulas
 from transted.sensitivity.fol import PERTURBATIONS
 
 __all__ = ["register", "fol_app"]
 
 _KINDS_HELP = "Perturbations (repeatable): " + ", ".join(PERTURBATIONS)
-fol_app = typer.Typer(help="First-order-logic formulas: parse, perturb.", no_args_is_help=True)
+fol_app = typer.Typer(cls=TranstedGroup, help="First-order-logic formulas: parse, perturb.",
+                      no_args_is_help=True)
 
 
 @fol_app.command("parse")
@@ -31,7 +45,7 @@ def parse_command(
     formula: str | None = typer.Argument(None, help="A formula, e.g. '∀x (P(x) → Q(x))'."),
     file: Path | None = typer.Option(None, "--file", "-f", help="Report coverage over a file."),
     conclusions: bool = typer.Option(False, help="With --file: include FOLIO conclusions."),
-    fmt: str = FormatOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> int:
     """Parse one formula, or report parser coverage over a file."""
@@ -89,11 +103,14 @@ def perturb_command(
                                    help=_KINDS_HELP),
     limit: int | None = typer.Option(None, help="Use only the first N distinct formulas."),
     pairs_out: Path | None = typer.Option(None, help="Also write the (gold, perturbed) pairs."),
-    fmt: str = FormatOption(),
+    max_error_rate: float | None = MaxErrorRateOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
+    signature: str | None = SignatureOption(),
 ) -> int:
     """Score gold vs perturbed formulas (paper 001 Tables 1-3, 6-11)."""
     fmt = output_format(fmt, as_json)
+    signature_form(signature)
     from dataclasses import asdict
 
     from transted.metrics.registry import get_metric
@@ -102,13 +119,20 @@ def perturb_command(
 
     if limit is not None and limit < 1:
         raise typer.BadParameter("must be positive", param_hint="--limit")
+    for kind_name in kind:
+        choice(kind_name, list(PERTURBATIONS), "--kind")
     texts = read_formulas(file)[:limit]
     skipped: list[tuple[str, str]] = []
     pairs = perturbation_pairs(texts, kinds=kind, skipped=skipped)
-    if pairs_out is not None:
-        write_pairs(pairs, pairs_out)
     metrics = [get_metric(name) for name in metric_list(metric)]
-    scores = _score_with_progress(pairs, metrics)
+    if pairs_out is not None:
+        from transted.outputs import check_output_file
+
+        check_output_file(pairs_out, inputs=[file], resume=False,
+                          owned_keys=("id", "reference", "candidate"))
+        write_pairs(pairs, pairs_out)
+    results: dict[str, list[Any]] = {m.name: [] for m in metrics}
+    scores = _score_with_progress(pairs, metrics, results)
     total = len(texts) - len(skipped)
     tables = {over: sensitivity_table(pairs, scores, total=total, over=over)
               for over in ("all", "applied")}
@@ -118,20 +142,30 @@ def perturb_command(
         payload["signatures"] = signatures  # type: ignore[assignment]
         payload["skipped"] = [list(s) for s in skipped]  # type: ignore[assignment]
         print_json(payload, indent=fmt == "json")
-        return 0
-    console.print(f"{total} formulas parsed, {len(skipped)} skipped (unparseable)", highlight=False)
-    for over, table in tables.items():
-        _print_table(console, table, over)
-    for name, sig in signatures.items():
-        console.print(f"signature {name}: {sig}", markup=False, highlight=False, soft_wrap=True)
-    return 0
+    else:
+        console.print(f"{total} formulas parsed, {len(skipped)} skipped (unparseable)",
+                      highlight=False)
+        for over, table in tables.items():
+            _print_table(console, table, over)
+        for m in metrics:
+            console.print(f"signature {m.name}: {signature_text(m)}", markup=False,
+                          highlight=False, soft_wrap=True)
+    too_little = False
+    for name, done in results.items():  # e.g. fol-sim without the `embed` extra
+        too_little |= too_little_scored(done, max_error_rate, name)
+    return ExitCode.TOO_LITTLE_SCORED if too_little else ExitCode.OK
 
 
-def _score_with_progress(pairs, metrics):
+def _score_with_progress(pairs: list[Any], metrics: list[Any], results: dict[str, list[Any]]
+                         ) -> dict[str, dict[str, float | None]]:
+    """Every metric's scores; each result is also kept in ``results`` (by metric)."""
     from transted.sensitivity.fol import perturbation_scores
 
-    with progress_bar("scoring", len(pairs) * len(metrics)) as advance:
-        return perturbation_scores(pairs, metrics, on_result=advance)
+    with progress_bar("scoring", len(pairs) * len(metrics)) as progress:
+        def on_result(result: Any) -> None:
+            results[result.metric].append(result)
+            progress.step()
+        return perturbation_scores(pairs, metrics, on_result=on_result)
 
 
 def _fmt(value: float | None) -> str:
@@ -177,27 +211,36 @@ def formulaicness_command(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     alpha: float | None = typer.Option(None, help="Weight of naturalness M in eq. 1 (default 0.594)."),
     beta: float | None = typer.Option(None, help="Weight of 1 - formulaicness in eq. 1 (default 0.406)."),
+    max_error_rate: float | None = MaxErrorRateOption(),
+    fmt: str | None = FormatOption(),
+    signature: str | None = SignatureOption(),
 ) -> int:
-    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (paper 004)."""
+    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (paper 004).
+    Without --out, result lines (JSONL) go to stdout; --format text gives a line per text."""
     import json
 
     from transted.api import score_formulaicness
     from transted.cli.console import note, print_line
     from transted.cli.options import is_stdout
+    from transted.cli.runs import result_text
     from transted.metrics.formulaicness import Formulaicness, read_texts
 
+    fmt = output_format(fmt, default="jsonl" if is_stdout(out) else "text")
+    signature_form(signature)
     items = read_texts(texts)
     from transted.fol.formulaicness.naturalness import ALPHA, BETA
 
     alpha, beta = (ALPHA if alpha is None else alpha), (BETA if beta is None else beta)
-    signature = Formulaicness(alpha=alpha, beta=beta).signature
+    metric = Formulaicness(alpha=alpha, beta=beta)
     cached = [0]
-    with progress_bar("formulaicness", len(items)) as advance:
-        def on_result(result, was_cached: bool) -> None:
+    with interruptible(None if is_stdout(out) else Path(str(out))), \
+            progress_bar("formulaicness", len(items)) as progress:
+        def on_result(result: Any, was_cached: bool) -> None:
             cached[0] += was_cached
-            if is_stdout(out):
-                print_line(json.dumps(result.model_dump(), ensure_ascii=False))
-            advance()
+            if is_stdout(out) and fmt != "json":
+                print_line(json.dumps(result.model_dump(), ensure_ascii=False)
+                           if fmt == "jsonl" else result_text(result))
+            progress(result, was_cached)
 
         results = score_formulaicness(items, out=None if is_stdout(out) else out, resume=resume,
                                       on_result=on_result, inputs=[texts], alpha=alpha,
@@ -205,12 +248,21 @@ def formulaicness_command(
     scores = [r.score for r in results if r.score is not None]
     mean = f"mean formulaicness {sum(scores) / len(scores):.4f}" if scores else "no score"
     summary = (f"{len(results)} texts: {mean}; {len(results) - len(scores)} errors; "
-               f"{cached[0]} already done\nsignature: {signature}")
-    if is_stdout(out):
+               f"{cached[0]} already done\nsignature: {signature_text(metric)}")
+    if fmt == "json":
+        print_json({"texts": len(results), "scored": len(scores),
+                    "mean": sum(scores) / len(scores) if scores else None,
+                    "already_done": cached[0], "signature": str(metric.signature),
+                    "out": None if is_stdout(out) else str(out),
+                    "results": [r.model_dump() for r in results] if is_stdout(out) else None})
+    elif is_stdout(out) and fmt == "jsonl":
         note(summary)
+    elif is_stdout(out):
+        print_line(summary)
     else:
         print_line(f"formulaicness → {out}: {summary}")
-    return 0 if len(scores) == len(results) else 1
+    return ExitCode.TOO_LITTLE_SCORED if too_little_scored(results, max_error_rate,
+                                                           "formulaicness") else ExitCode.OK
 
 
 def register(app: typer.Typer) -> None:

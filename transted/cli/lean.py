@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from transted.cli.console import print_json
+from transted.cli.console import print_json, print_line
+from transted.cli.exits import ExitCode
 from transted.cli.options import FormatOption, JsonAlias, output_format
 
 __all__ = ["register"]
@@ -47,7 +48,7 @@ def setup_command(
 
 def doctor_command(
     project: str = typer.Option(None, "--project", help=_PROJECT_HELP),
-    fmt: str = FormatOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> int:
     """Check elan, lake, the built project and the REPL; print the pinned versions."""
@@ -69,13 +70,22 @@ def doctor_command(
         print_json({"checks": [c.__dict__ for c in checks], "versions": versions},
                    indent=fmt == "json")
     else:
-        table = Table("check", "status", "detail", "fix")
+        from rich.markup import escape
+
+        table = Table("check", "status", "detail")
         for c in checks:
-            table.add_row(c.name, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail,
-                          "" if c.ok else c.fix)
+            table.add_row(escape(c.name), "[green]ok[/]" if c.ok else "[red]missing[/]",
+                          escape(c.detail))
         console.print(table)
-        console.print("pinned: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
-    return 0 if all(c.ok for c in checks) else 1
+        # fixes are commands to copy: printed verbatim, never wrapped, cut or read as markup
+        fixes = list(dict.fromkeys(c.fix for c in checks if not c.ok and c.fix))
+        if fixes:
+            print_line("to fix:")
+            for fix in fixes:
+                for line in fix.splitlines():
+                    print_line(f"  {line}")
+        print_line("pinned: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    return ExitCode.OK if all(c.ok for c in checks) else ExitCode.INPUT_ERROR
 
 
 def register(app: typer.Typer) -> None:

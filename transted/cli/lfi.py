@@ -23,7 +23,7 @@ def lfi_command(
     system: Path = typer.Argument(..., metavar="SYSTEM", help="System logic forms."),
     keep_pos: bool = typer.Option(False, "--keep-pos",
                                   help="Compare ':n'/':v' suffixes too (paper 003 ignored them)."),
-    fmt: str = FormatOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
     """Argument/predicate precision and recall, Sent-A, Sent-P, Sent-AP, Sent-APSent."""

@@ -44,7 +44,7 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
 
 
-def metrics_command(fmt: str = FormatOption()) -> int:
+def metrics_command(fmt: str | None = FormatOption()) -> int:
     """List every metric with its options (-O key=value), defaults and signature fields."""
     fmt = output_format(fmt)
     rows = describe_metrics()

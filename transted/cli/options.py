@@ -1,27 +1,88 @@
 """Options every command spells the same way: ``-m`` (repeatable, comma lists too), ``-O key=value``
 (checked against the metric's declared options), ``--format text|json|jsonl`` (``--json`` kept as
-a hidden alias), ``--out`` (``-`` or absent = stdout) and ``-`` for stdin."""
+a hidden alias; also before the subcommand), ``--signature short|full``, ``--quiet`` (before or
+after the subcommand: :class:`TranstedGroup` adds it to every command), ``--out`` (``-`` or
+absent = stdout) and ``-`` for stdin."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
+from transted.cli.console import state
 from transted.executors.local import POOL_PAYS_OFF_SECONDS
 
-__all__ = ["FORMATS", "metric_list", "metric_options", "output_format", "FormatOption",
-           "JsonAlias", "MetricOption", "OptionOption", "is_stdout", "metric_specs", "load_metrics"]
+__all__ = ["FORMATS", "SIGNATURE_FORMS", "metric_list", "metric_options", "output_format",
+           "FormatOption", "JsonAlias", "MetricOption", "OptionOption", "SignatureOption",
+           "KeyOption", "ReferenceKeyOption", "CandidateKeyOption", "LineOrderOption",
+           "signature_form", "choice",
+           "TranstedGroup", "is_stdout", "metric_specs", "load_metrics", "signature_text"]
 
 FORMATS = ("text", "json", "jsonl")
+SIGNATURE_FORMS = ("short", "full")
 
 
-def FormatOption(default: str = "text") -> Any:  # noqa: N802 - reads as a typer option
-    return typer.Option(default, "--format", help="Output format: text | json | jsonl.")
+def FormatOption() -> Any:  # noqa: N802 - reads as a typer option
+    return typer.Option(None, "--format", metavar="text|json|jsonl",
+                        help="Output format: text | json | jsonl (also accepted before the "
+                             "subcommand).", show_default=False)
+
+
+def SignatureOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--signature", metavar="short|full", show_default=False,
+                        help="How the signature is printed: short (the default: the options "
+                             "that differ from the metric's defaults and a hash of the full "
+                             "signature) or full. Result files always hold the full one.")
+
+
+def _set_quiet(ctx: Any, param: Any, value: bool) -> bool:
+    state.command = ctx.command  # called for every command run, given or not
+    if value:
+        state.quiet = True
+    return value
+
+
+class TranstedGroup(TyperGroup):
+    """A command group whose every command also takes ``--quiet/-q`` (the root's switch,
+    spelled after the subcommand too), third-party commands included, and whose commands
+    return their exit code (an int: :class:`~transted.cli.exits.ExitCode`), which click
+    would otherwise drop when it runs standalone."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            if isinstance(command, TyperGroup) or any(p.name == "quiet" for p in command.params):
+                continue
+            command.params.append(_quiet_param())
+
+    def invoke(self, ctx: Any) -> Any:
+        result = super().invoke(ctx)
+        if isinstance(result, int) and not isinstance(result, bool) and result != 0:
+            raise typer.Exit(int(result))
+        return result
+
+
+def _quiet_param() -> Any:
+    """``--quiet/-q`` as a parameter of the click that typer uses (typer >= 0.20 vendors its
+    own), made by typer itself; not passed to the command function."""
+    probe = typer.Typer()
+
+    @probe.command()
+    def _probe(quiet: bool = typer.Option(False, "--quiet", "-q", callback=_set_quiet,
+                                          is_eager=True, help="No progress bar or notes on "
+                                          "stderr (errors still shown).")) -> None:
+        """Never run: its one parameter is taken."""
+
+    param = next(p for p in typer.main.get_command(probe).params if p.name == "quiet")
+    param.expose_value = False
+    return param
 
 
 def JsonAlias() -> Any:  # noqa: N802
@@ -36,6 +97,28 @@ def MetricOption(default: list[str] | None, help_text: str = "") -> Any:  # noqa
 def OptionOption() -> Any:  # noqa: N802
     return typer.Option([], "--option", "-O",
                         help="Metric option key=value (repeatable); `transted metrics` lists them.")
+
+
+def KeyOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--key", metavar="FIELD",
+                        help="Join field of both sides (default: id, then name, on every line "
+                             "of both files).")
+
+
+def ReferenceKeyOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--reference-key", metavar="FIELD",
+                        help="Join field of the references, when the sides name it differently.")
+
+
+def CandidateKeyOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--candidate-key", metavar="FIELD",
+                        help="Join field of the candidates (outputs), e.g. problem_id.")
+
+
+def LineOrderOption() -> Any:  # noqa: N802
+    return typer.Option(False, "--by-line-order",
+                        help="Join by line order (the n-th output goes with the n-th "
+                             "reference), never done unless asked.")
 
 
 def PairTimeoutOption() -> Any:  # noqa: N802
@@ -85,13 +168,71 @@ def batch_executor(jobs: int | None, executor: str, ray_address: str | None,
         yield pool
 
 
-def output_format(fmt: str, as_json: bool = False, *, allowed: tuple[str, ...] = FORMATS) -> str:
-    """The one format of a command; ``--json`` means ``json``. A refused value exits with 2."""
-    fmt = "json" if as_json else fmt
+def output_format(fmt: str | None, as_json: bool = False, *,
+                  allowed: tuple[str, ...] = FORMATS, default: str = "text") -> str:
+    """The one format of a command: its own ``--format``, else the one given before the
+    subcommand, else ``default``; ``--json`` means ``json``. A refused value exits with 2."""
+    fmt = "json" if as_json else fmt or state.format or default
     if fmt not in allowed:
         raise typer.BadParameter(f"must be one of {', '.join(allowed)}, got {fmt!r}",
                                  param_hint="--format")
     return fmt
+
+
+def choice(value: str | None, allowed: tuple[str, ...] | list[str], option: str) -> None:
+    """A usage error (exit 2) naming ``option`` unless ``value`` is None or one of
+    ``allowed`` (with the nearest one as a hint)."""
+    if value is None or value in allowed:
+        return
+    import difflib
+
+    near = difflib.get_close_matches(value, list(allowed), n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}{hint}",
+                             param_hint=option)
+
+
+def signature_form(form: str | None) -> str:
+    """The command's ``--signature`` (else the one before the subcommand, else short),
+    checked; it becomes the form :func:`signature_text` prints."""
+    form = form or state.signature
+    if form not in SIGNATURE_FORMS:
+        raise typer.BadParameter(f"must be one of {', '.join(SIGNATURE_FORMS)}, got {form!r}",
+                                 param_hint="--signature")
+    state.signature = form
+    return form
+
+
+def signature_text(made: Any) -> str:
+    """The signature of ``made`` (a metric, or a result: anything with ``signature``) as
+    ``--signature`` asks: short (the fields differing from the metric's defaults plus a hash
+    of the full string) or full."""
+    from transted.signature import Signature
+
+    full = str(made.signature)
+    if state.signature == "full":
+        return full
+    construction = getattr(made, "construction", None)
+    name = construction[0] if construction else getattr(made, "name", None) or made.metric
+    try:
+        parsed = Signature.parse(full)
+    except ValueError:  # not one of ours (a third-party metric's own format): as it is
+        return full
+    return parsed.short(_default_signature(name))
+
+
+@lru_cache(maxsize=16)
+def _default_signature(name: str) -> Any:
+    """The signature of metric ``name`` with its default options (None if it cannot be built
+    that way: the short form then says to see the full one)."""
+    from transted.errors import TranstedError
+    from transted.metrics.registry import get_metric
+    from transted.signature import Signature
+
+    try:
+        return Signature.parse(str(get_metric(name).signature))
+    except (TranstedError, ImportError, OSError, ValueError, TypeError):
+        return None
 
 
 def metric_list(values: list[str] | None) -> list[str]:

@@ -3,40 +3,51 @@ streamed (``score DATA.jsonl``, ``-`` = stdin) to ``--out`` (default stdout; a r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import typer
 
-from transted.cli.console import console, note, print_json, print_line, progress_bar
+from transted.cli.console import console, note, print_json, print_line
+from transted.cli.exits import ExitCode, MaxErrorRateOption, too_little_scored
 from transted.cli.options import (
+    CandidateKeyOption,
     ExecutorOption,
     FormatOption,
     JobsOption,
     JsonAlias,
+    KeyOption,
+    LineOrderOption,
     MetricOption,
     OptionOption,
     PairTimeoutOption,
     RayAddressOption,
+    ReferenceKeyOption,
+    SignatureOption,
     batch_executor,
     is_stdout,
     load_metrics,
     metric_options,
     output_format,
+    signature_form,
+    signature_text,
 )
+from transted.cli.runs import BatchRun, aggregate_line, out_path, run_batch
 
-__all__ = ["register", "score_command", "aggregate_line"]
+__all__ = ["register", "score_command", "aggregate_line", "joined_pairs"]
 
 
 def score_command(
-    inputs: list[str] = typer.Argument(None, help="DATA.jsonl (a pair file, - = stdin), or REF CAND (two statements)."),
-    references: str | None = typer.Option(None, "--references", "-r", help="References (pair JSONL or {name|id, formal_statement, header?} JSONL)."),
-    candidates: str | None = typer.Option(None, "--candidates", "-c", help="Translator outputs joined to --references by --key (whole Lean files allowed; several per key = samples)."),
-    key: str | None = typer.Option(None, "--key", help="Join field (default: id, then name, then line order)."),
+    inputs: list[str] = typer.Argument(None, help="DATA (a pair file: JSONL, or a CSV/TSV table with id, reference, candidate columns; - = stdin), or REF CAND (two statements)."),
+    references: str | None = typer.Option(None, "--references", "-r", help="References (JSONL, CSV or TSV: pair lines or {name|id, formal_statement, header?})."),
+    candidates: str | None = typer.Option(None, "--candidates", "-c", help="Translator outputs (JSONL, CSV or TSV) joined to --references by key (whole Lean files allowed; several per key = samples <key>#0, #1, …)."),
+    key: str | None = KeyOption(),
+    reference_key: str | None = ReferenceKeyOption(),
+    candidate_key: str | None = CandidateKeyOption(),
+    by_line_order: bool = LineOrderOption(),
     metric: list[str] = MetricOption(["ted"]),
     option: list[str] = OptionOption(),
-    out: str | None = typer.Option(None, "--out", "-o", help="Result JSONL (batch mode; default/`-` = stdout). A real file resumes."),
+    out: str | None = typer.Option(None, "--out", "-o", help="Result JSONL (batch mode; default/`-` = stdout). A real file resumes; sampled outputs also get <out stem>.problems.jsonl."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
@@ -44,25 +55,35 @@ def score_command(
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
-    fmt: str = FormatOption(),
+    max_error_rate: float | None = MaxErrorRateOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
+    signature: str | None = SignatureOption(),
 ) -> int:
     """Score pairs: `score DATA.jsonl [--out OUT.jsonl]`, `score --references R --candidates C`,
-    or `score REF CAND`; -m repeatable."""
-    fmt = output_format(fmt, as_json)
+    or `score REF CAND`; -m repeatable. A batch prints result lines (JSONL) to stdout without
+    --out; --format text gives a line per result, json one document."""
+    signature_form(signature)
     scorers = load_metrics(metric, metric_options(option))
     inputs = inputs or []
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
                                  param_hint="--references")
+    join_given = key or reference_key or candidate_key or by_line_order
+    if join_given and references is None:
+        raise typer.BadParameter("joins --references and --candidates: give them too",
+                                 param_hint="--key")
+    if len(inputs) == 2 and references is None:
+        return _pair_mode(inputs[0], inputs[1], header, scorers, output_format(fmt, as_json),
+                          explain)
+    fmt = output_format(fmt, as_json, default="jsonl" if is_stdout(out) else "text")
     if references is not None and candidates is not None:
         if inputs:
             raise typer.BadParameter("give either INPUTS or --references/--candidates",
                                      param_hint="INPUTS")
-        pairs = joined_pairs(references, candidates, key)
+        pairs = joined_pairs(references, candidates, key=key, reference_key=reference_key,
+                             candidate_key=candidate_key, line_order=by_line_order)
         sources = [references, candidates]
-    elif len(inputs) == 2:
-        return _pair_mode(inputs[0], inputs[1], header, scorers, fmt, explain)
     elif len(inputs) == 1:
         from transted.api import as_pairs
 
@@ -71,36 +92,40 @@ def score_command(
     else:
         raise typer.BadParameter("give one pair file, two statements, or --references and "
                                  "--candidates", param_hint="INPUTS")
+    if not is_stdout(out) and len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
+        raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
+                                 "per metric)", param_hint="--metric")
+    too_little = False
     with batch_executor(jobs, executor, ray_address, pair_timeout) as pool:
         for scorer in scorers:
-            _score_one(scorer, scorers, pairs, out, resume, sources, executor=pool)
-    return 0
+            run = _score_one(scorer, scorers, pairs, out, resume, sources, fmt, executor=pool)
+            too_little |= too_little_scored(run.results, max_error_rate, scorer.name)
+    return ExitCode.TOO_LITTLE_SCORED if too_little else ExitCode.OK
 
 
 def _score_one(scorer: Any, scorers: list[Any], pairs: list[Any], out: str | None, resume: bool,
-               sources: list[str], *, executor: Any) -> None:
+               sources: list[str], fmt: str, *, executor: Any) -> BatchRun:
     """One metric's batch run: to stdout, to a stream (a pipe), or to a resumable file."""
     if is_stdout(out):
-        _run_batch(pairs, scorer, None, resume, executor=executor)
-        return
-    if len(scorers) > 1 and len({s.name for s in scorers}) < len(scorers):
-        raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
-                                 "per metric)", param_hint="--metric")
-    target = _out_path(Path(str(out)), scorer.name, len(scorers))
+        return run_batch(pairs, scorer, None, resume, fmt, executor=executor)
+    target = out_path(Path(str(out)), scorer.name, len(scorers))
     if target.exists() and not target.is_file() and not target.is_dir():
         # /dev/stdout, a pipe: stream, no resume (a directory is refused by score_pairs)
         with target.open("w", encoding="utf-8") as stream:
-            _run_batch(pairs, scorer, None, resume, stream=stream, executor=executor)
-    else:
-        _run_batch(pairs, scorer, target, resume, inputs=sources, executor=executor)
+            return run_batch(pairs, scorer, None, resume, fmt, stream=stream,
+                             executor=executor)
+    return run_batch(pairs, scorer, target, resume, fmt, inputs=sources, executor=executor)
 
 
-def joined_pairs(references: str, candidates: str, key: str | None) -> list[Any]:
+def joined_pairs(references: str, candidates: str, *, key: str | None = None,
+                 reference_key: str | None = None, candidate_key: str | None = None,
+                 line_order: bool = False) -> list[Any]:
     """The pairs of :func:`transted.inputs.join_files`, with its warnings and unmatched keys
     reported on stderr."""
     from transted.inputs import join_files
 
-    joined = join_files(references, candidates, key=key)
+    joined = join_files(references, candidates, key=key, reference_key=reference_key,
+                        candidate_key=candidate_key, line_order=line_order)
     for warning in joined.warnings:
         note(f"warning: {warning}")
     for side, keys in (("references", joined.unmatched_references),
@@ -139,14 +164,6 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
     return 0 if all(r.status == "ok" for r in results) else 1
 
 
-def _out_path(out: Path, metric: str, n_metrics: int) -> Path:
-    """``out`` itself for one metric; ``<stem>.<metric><suffix>`` for each of several."""
-    if n_metrics == 1:
-        return out
-    safe = metric.replace(":", "_").replace("/", "_")
-    return out.with_name(f"{out.stem}.{safe}{out.suffix or '.jsonl'}")
-
-
 def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
     """``--explain`` lines of a tree metric (``ted``, ``transted``): the costed edits between
     the two trees (which relation, numeral, type or hypothesis differs, at what cost) and the
@@ -182,55 +199,6 @@ def _print_result(result: Any) -> None:
         console.print(f"[red]{result.status}:[/] ", end="")
         print_line(escape_control(result.error))
     print_line(f"signature: {result.signature}")
-
-
-def aggregate_line(results: list[Any], cached: int = 0) -> str:
-    """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 0 too_large;
-    verdicts: 40 equivalent, 48 not-equivalent, 2 none; 5 already done`` — every status of
-    :data:`transted.metrics.base.Status`, and any other a result carries."""
-    from typing import get_args
-
-    from transted.metrics.base import Status
-
-    scores = [r.score for r in results if r.score is not None]
-    statuses = list(get_args(Status))
-    statuses += sorted({r.status for r in results} - set(statuses))
-    counts = ", ".join(f"{sum(r.status == s for r in results)} {'errors' if s == 'error' else s}"
-                       for s in statuses)
-    verdicts = ", ".join(f"{sum(r.verdict == v for r in results)} {v or 'none'}"
-                         for v in ("equivalent", "not-equivalent", None))
-    mean = f"mean {sum(scores) / len(scores):.4f} over {len(scores)} scored" if scores else \
-        "no score"
-    return f"{len(results)} pairs: {mean}; {counts}; verdicts: {verdicts}; {cached} already done"
-
-
-def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
-               stream: IO[str] | None = None, inputs: list[str] | None = None,
-               executor: Any = None) -> None:
-    """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
-    from transted.api import score_many
-
-    cached = [0]
-
-    with progress_bar(f"scoring with {scorer.name}", len(pairs)) as advance:
-        def on_result(result: Any, was_cached: bool) -> None:
-            cached[0] += was_cached
-            if out is None:
-                line = json.dumps(result.model_dump(), ensure_ascii=False)
-                if stream is None:
-                    print_line(line)
-                else:
-                    stream.write(line + "\n")
-                    stream.flush()
-            advance()
-
-        results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
-                             inputs=[i for i in inputs or [] if i != "-"], executor=executor)
-    summary = f"{aggregate_line(results, cached[0])}\nsignature: {scorer.signature}"
-    if out is None:
-        note(summary)  # stdout carries the result lines
-    else:
-        print_line(f"{scorer.name} → {out}: {summary}")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,14 @@ from pathlib import Path
 import typer
 
 from transted.cli.console import console, print_json, print_line
-from transted.cli.options import FormatOption, JsonAlias, output_format
+from transted.cli.options import (
+    FormatOption,
+    JsonAlias,
+    SignatureOption,
+    output_format,
+    signature_form,
+    signature_text,
+)
 from transted.search.engine import SearchConfig
 
 __all__ = ["register", "search_command"]
@@ -42,8 +49,9 @@ def search_command(
                                       "on every machine (0 = no limit)."),
     max_time: float = typer.Option(_D.max_time or 0.0, help="Wall-clock seconds (0 = no limit)."),
     rules: Path | None = typer.Option(None, "--rules", help="Rule file (default: packaged offline.yaml)."),
-    fmt: str = FormatOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
+    signature: str | None = SignatureOption(),
 ) -> int:
     """Best-first transformation search (ASSESS Algorithm 1) from REF = CAND, offline rules."""
     from transted.api import load_metric
@@ -52,6 +60,7 @@ def search_command(
     from transted.search.graph import check_graph_path, write_graph
 
     fmt = output_format(fmt, as_json)
+    signature_form(signature)
     if graph is not None:
         check_graph_path(graph)  # refuse an unknown suffix before searching
     if max_work < 0:
@@ -71,10 +80,10 @@ def search_command(
                     "signature": str(metric.signature)}, indent=fmt == "json")
     elif explain:
         console.print(explanation.renderable())
-        print_line(f"signature: {metric.signature}")
+        print_line(f"signature: {signature_text(metric)}")
     else:
         print_line(explanation.summary())
-        print_line(f"signature: {metric.signature}")
+        print_line(f"signature: {signature_text(metric)}")
     return 0
 
 

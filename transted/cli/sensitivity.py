@@ -4,14 +4,12 @@ files and score it with each metric (:func:`transted.sensitivity.suite.sensitivi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from transted.cli.console import print_json, print_line, progress_bar
+from transted.cli.console import print_json, print_line, staged_progress
+from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
     ExecutorOption,
     FormatOption,
@@ -27,22 +25,6 @@ from transted.cli.options import (
 __all__ = ["register", "sensitivity_command"]
 
 
-@contextmanager
-def _progress() -> Iterator[Callable[[str, int], Callable[[Any, bool], None]]]:
-    """The library's ``progress(metric, n)`` hook: the console's progress bar, one per metric
-    in turn (the previous one closes first: rich shows one live display at a time)."""
-    current = [ExitStack()]
-
-    def hook(metric: str, total: int) -> Callable[[Any, bool], None]:
-        current[0].close()
-        current[0] = ExitStack()
-        return current[0].enter_context(progress_bar(f"{metric} (sensitivity)", total))
-    try:
-        yield hook
-    finally:
-        current[0].close()
-
-
 def sensitivity_command(
     statements: list[Path] = typer.Argument(..., help="Statement files (JSONL: formal_statement, header?)."),
     metrics: list[str] = MetricOption(["transted,ted,bleu"],
@@ -56,9 +38,10 @@ def sensitivity_command(
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
-    fmt: str = FormatOption(),
+    max_error_rate: float | None = MaxErrorRateOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
-) -> None:
+) -> int:
     """How each metric scores faithful rewrites vs one-symbol meaning changes of real statements."""
     from transted.outputs import check_output_dir, check_output_file
     from transted.sensitivity.suite import sensitivity
@@ -67,10 +50,14 @@ def sensitivity_command(
     loaded = load_metrics(metrics, distinct_names=True)
     check_output_dir(out)
     if pairs_out is not None:
-        check_output_file(pairs_out, inputs=statements, resume=False)
-    with _progress() as hook, batch_executor(jobs, executor, ray_address, None) as pool:
+        check_output_file(pairs_out, inputs=statements, resume=False,
+                          owned_keys=("id", "reference", "candidate"))
+    with batch_executor(jobs, executor, ray_address, None) as pool, \
+            staged_progress(pool) as progress, interruptible(out / "scores"):
         report = sensitivity(statements, loaded, out, pairs_out=pairs_out, seed=seed,
-                             per_kind=per_kind, resume=resume, progress=hook, executor=pool)
+                             per_kind=per_kind, resume=resume, executor=pool,
+                             progress=lambda metric, n: progress.stage(
+                                 f"{metric} (sensitivity)", n))
     if fmt != "text":
         print_json({"metrics": report.metrics, "kinds": report.kinds,
                     "signatures": report.signatures,
@@ -79,6 +66,10 @@ def sensitivity_command(
                    indent=fmt == "json")
     else:
         print_line((out / "sensitivity.md").read_text(encoding="utf-8").rstrip("\n"))
+    too_little = False
+    for label, results in progress.results.items():
+        too_little |= too_little_scored(results, max_error_rate, label)
+    return ExitCode.TOO_LITTLE_SCORED if too_little else ExitCode.OK
 
 
 def register(app: typer.Typer) -> None:

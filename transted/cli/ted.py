@@ -13,7 +13,14 @@ from typing import Any
 import typer
 
 from transted.cli.console import console, print_json
-from transted.cli.options import FormatOption, JsonAlias, output_format
+from transted.cli.options import (
+    FormatOption,
+    JsonAlias,
+    SignatureOption,
+    output_format,
+    signature_form,
+    signature_text,
+)
 from transted.ted.backends import BACKENDS, DEFAULT_BACKEND
 
 __all__ = ["register", "ted_command"]
@@ -22,7 +29,7 @@ __all__ = ["register", "ted_command"]
 def ted_command(
     reference: str = typer.Argument(..., metavar="REF", help="Reference statement (Lean 4)."),
     candidate: str = typer.Argument(..., metavar="CAND", help="Candidate statement (Lean 4)."),
-    fmt: str = FormatOption(),
+    fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
     backend: str = typer.Option(DEFAULT_BACKEND, "--backend", "-b",
                                 help=f"TED backend: {' | '.join(BACKENDS)}."),
@@ -37,12 +44,14 @@ def ted_command(
         None, "--split-binders/--group-binders", help="One binder per node (parser default)."),
     canonical_names: bool | None = typer.Option(
         None, "--canonical-names/--keep-names", help="Rename bound variables canonically."),
+    signature: str | None = SignatureOption(),
 ) -> int:
     """TED similarity 1 - TED/max(|T1|, |T2|) of two statements' operator trees."""
     from transted.api import load_metric
     from transted.pairs import Pair, Statement
 
     fmt = output_format(fmt, as_json)
+    signature_form(signature)
     if backend not in BACKENDS:
         raise typer.BadParameter(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}",
                                  param_hint="--backend")
@@ -57,7 +66,7 @@ def ted_command(
     payload: dict[str, Any] = {**result.as_dict(), "signature": str(metric.signature),
                                "reference_tree": str(ref), "candidate_tree": str(cand)}
     if fmt == "text":
-        console.print(_table(payload))
+        console.print(_table({**payload, "signature": signature_text(metric)}))
     else:
         print_json(payload, indent=fmt == "json")
     return 0

@@ -41,7 +41,8 @@ def tree_command(
     statement: str | None = typer.Argument(None, help="A Lean 4 theorem statement."),
     file: Path | None = typer.Option(None, "--file", "-f", help="A pair file (or statements JSONL; - = stdin): one tree per statement, as JSON lines."),
     header: str | None = typer.Option(None, help="Header (imports, `open` lines) for STATEMENT."),
-    fmt: str = typer.Option("text", "--format", help=f"One of {', '.join(FORMATS)}."),
+    fmt: str | None = typer.Option(None, "--format", show_default=False,
+                                   help=f"One of {', '.join(FORMATS)} (default text)."),
     proposition: bool = typer.Option(_DEFAULTS.proposition, "--proposition/--statement-form", help="Theorem type `∀ binders, hyps → concl` or the statement form."),
     split: bool = typer.Option(_DEFAULTS.split_binders, "--split-binders/--grouped-binders"),
     canonical: bool = typer.Option(_DEFAULTS.canonical_names, "--canonical-names/--keep-names", help="Rename bound variables #1, #2, … ."),
@@ -52,6 +53,9 @@ def tree_command(
     from transted.cli.console import console, note
 
     options = _options(proposition, split, canonical)
+    from transted.cli.console import state
+
+    fmt = fmt or state.format or "text"
     if fmt not in FORMATS:
         raise typer.BadParameter(f"must be one of {', '.join(FORMATS)}", param_hint="--format")
     if (statement is None) == (file is None):
@@ -63,7 +67,8 @@ def tree_command(
     if out is not None and str(out) != "-":
         from transted.outputs import check_output_file
 
-        check_output_file(out, inputs=[file] if file is not None else [], resume=False)
+        check_output_file(out, inputs=[file] if file is not None else [], resume=False,
+                          owned_keys=("name", "tree"))
     sink = out.open("w", encoding="utf-8") if out is not None and str(out) != "-" else None
     errors = total = 0
     try:
@@ -84,6 +89,12 @@ def tree_command(
         if sink:
             sink.close()
     note(f"{total} statements, {total - errors} parsed, {errors} errors")
+    if errors == total:
+        from transted.cli.console import error_line
+        from transted.cli.exits import ExitCode
+
+        error_line(f"{file}: no statement parsed" if total else f"{file}: no statement")
+        return ExitCode.TOO_LITTLE_SCORED
     return 0
 
 
