@@ -161,7 +161,10 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
             if r.status == "ok":
                 for line in explain_edits(scorer, pair, r):
                     print_line(line)
-    return 0 if all(r.status == "ok" for r in results) else 1
+    from transted.health import ANSWERED
+
+    return ExitCode.OK if all(r.status in ANSWERED for r in results) \
+        else ExitCode.TOO_LITTLE_SCORED
 
 
 def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
@@ -198,7 +201,7 @@ def _print_result(result: Any) -> None:
     if result.error:
         console.print(f"[red]{result.status}:[/] ", end="")
         print_line(escape_control(result.error))
-    print_line(f"signature: {result.signature}")
+    print_line(f"signature: {signature_text(result)}")
 
 
 def register(app: typer.Typer) -> None:
