@@ -141,7 +141,8 @@ class SampleFigures:
         if not self.verdicts:
             parts.append("equivalent@k: none (no verdicts: the metric has no shipped threshold)")
         parts.append(f"best {_fmt(o['best'])}, mean {_fmt(o['mean'])} (means over problems)")
-        return f"per problem ({o['problems']} problems, {each}): " + "; ".join(parts)
+        problems = f"{o['problems']} problem{'s' if o['problems'] != 1 else ''}"
+        return f"per problem ({problems}, {each}): " + "; ".join(parts)
 
     def write_jsonl(self, path: str | Path, *, metric: str, signature: str) -> Path:
         """One line per problem (``metric`` and ``signature`` on each), then nothing else;
