@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from transted.metrics.base import MetricResult
+from transted.opt.spans import declaration_spans
 from transted.sensitivity.lean import changes as ch
 from transted.sensitivity.lean import rewrites as rw
 from transted.sensitivity.lean.perturb import (
@@ -18,7 +19,6 @@ from transted.sensitivity.lean.perturb import (
     read_statements,
 )
 from transted.sensitivity.lean.sites import Statement
-from transted.sensitivity.lean.spans import skeleton
 from transted.sensitivity.suite import (
     CSV_COLUMNS,
     blind_kinds,
@@ -34,9 +34,7 @@ DATA = Path(__file__).parent / "data" / "statements"
 
 
 def apply(f, text: str = S, header: str = HEADER, seed: int = 0):
-    sk = skeleton(text)
-    assert sk is not None
-    return f(Statement(sk, header), random.Random(seed))
+    return f(Statement(declaration_spans(text, header=header), header), random.Random(seed))
 
 
 @pytest.mark.parametrize("f, expected", [
@@ -92,6 +90,55 @@ def test_namespace_variants():
         apply(rw.namespace, "theorem t : Real.log 1 = 0 := by")
     assert apply(rw.namespace, "theorem t : Real.exp 0 = 1 := by")[0] == \
         "theorem t : exp 0 = 1 := by"
+
+
+# Sites the generators found wrongly while they re-derived the parser's precedence (the old
+# `root_split`); they now read the parser's own spans (`transted.opt.spans`). Each expected
+# text follows from the precedences in `opt/notation.yaml` (from Mathlib's notation).
+@pytest.mark.parametrize("f, text, expected", [
+    # `∑ x in s, f` reads its body at precedence 67 (Mathlib BigOperators `r:67`), above `=`
+    # (50): the equation is `(∑ k in Finset.range n, k) = n`, the sum one side (it was read
+    # as `∑ k in Finset.range n, (k = n)`, giving `∑ k in Finset.range n, n = k`)
+    (rw.eq_symm, "theorem t (n : ℕ) : ∑ k in Finset.range n, k = n := by",
+     "theorem t (n : ℕ) : n = ∑ k in Finset.range n, k := by"),
+    # `⊤`/`⊥` are constants, not prefix operators: `∨` (30) joins two equations (`=`, 50);
+    # the old reading found no connective
+    (ch.and_or, "theorem t {G : Type*} [Group G] (H : Subgroup G) : H = ⊤ ∨ H = ⊥ := by",
+     "theorem t {G : Type*} [Group G] (H : Subgroup G) : H = ⊤ ∧ H = ⊥ := by"),
+    # the postfix `⁻¹` ends an operand: `(x = y⁻¹) ∧ (0 < y)`; the old reading found no `=`
+    (rw.eq_symm, "theorem t (x y : ℝ) : x = y⁻¹ ∧ 0 < y := by",
+     "theorem t (x y : ℝ) : y⁻¹ = x ∧ 0 < y := by"),
+    # `->` is the ASCII spelling of `→` (the parser's alias); the old reading skipped it
+    (ch.imp_iff, "theorem t (x : ℝ) : (0 < x) -> 0 < x ^ 2 := by",
+     "theorem t (x : ℝ) : (0 < x) ↔ 0 < x ^ 2 := by"),
+    # `[ZMOD n]` belongs to `≡` (`Int.ModEq`), not to its right side: the sum is `a + 1`
+    (rw.commute, "theorem t (a n : ℤ) : 1 ≡ a + 1 [ZMOD n] := by",
+     "theorem t (a n : ℤ) : 1 ≡ 1 + a [ZMOD n] := by"),
+])
+def test_sites_are_the_parsers(f, text, expected):
+    assert apply(f, text)[0] == expected
+
+
+def test_statements_the_guards_cannot_read_are_discarded_with_a_reason():
+    sources = [
+        # a `def` declares data (`CommGroup G` is a type, not a proposition)
+        SourceStatement("d:1", "def d (G : Type*) [Group G] (h : ∀ a b : G, a * b = b * a) :"
+                               " CommGroup G :=", HEADER),
+        # `n` used, then declared again: the guards read names as text and cannot tell the
+        # two apart (dropping `h'` would look material; it only constrains the second `n`)
+        SourceStatement("d:2", "theorem u (n : ℤ) (h : n = 2) (n) (h' : n = 3) : 0 = 0 := by",
+                        HEADER),
+        SourceStatement("d:3", "theorem v : (1 : ℕ) + = 2 := by", HEADER),
+        # a hypothesis name repeated (never used) is read
+        SourceStatement("d:4", "theorem w (n : ℕ) (h₀ : 0 < n) (h₀ : n < 5) : n ≠ 0 := by",
+                        HEADER),
+    ]
+    suite = generate_suite(sources, seed=0, kinds=["drop_hypothesis"])
+    assert [p.id for p in suite.pairs] == ["d:4#identical", "d:4#drop_hypothesis"]
+    assert suite.discarded == {
+        ("*", "not a theorem (a `def` declares data, not a proposition)"): 1,
+        ("*", "a used binder name is declared again (the guards read names as text)"): 1,
+        ("*", "the reference does not parse"): 1}
 
 
 @pytest.mark.parametrize("f, text", [

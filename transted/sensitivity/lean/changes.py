@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 import re
 
-from transted.sensitivity.lean.rewrites import _fresh, _pick, _replace
-from transted.sensitivity.lean.sites import NUMERIC_TYPES, Statement, splice
-from transted.sensitivity.lean.spans import Span
+from transted.opt.labels import EXISTS, FORALL, NOT
+from transted.opt.spans import Span
+from transted.sensitivity.lean.rewrites import _fresh, _pick
+from transted.sensitivity.lean.sites import NUMERIC_TYPES, Statement, written_body
 
 __all__ = ["numeral", "strictness", "reverse_relation", "drop_hypothesis", "add_hypothesis",
            "forall_exists", "and_or", "imp_iff", "negate_conclusion", "change_type",
@@ -29,10 +30,9 @@ def numeral(st: Statement, rng: random.Random) -> tuple[str, str]:
     """A natural-number literal `n` becomes `n + 1` (written as the next literal). The value
     of the term containing it changes; guard: literals next to an absorbing neighbour
     (`0 * n`, `n * 0`, `0 ^ n`, `1 ^ n`, `n ^ 0`, `n % 1`, `0 / n`) are not chosen."""
-    toks = st.sk.tokens
+    toks = st.tokens
     sites = []
-    lo = st.sk.groups[0].span.start if st.sk.groups else st.sk.colon
-    for k in range(lo, st.sk.conclusion.end):
+    for k in st.token_range(Span(st.start, st.end)):
         t = toks[k]
         if t.kind != "num" or not t.text.isdigit():
             continue
@@ -44,7 +44,7 @@ def numeral(st: Statement, rng: random.Random) -> tuple[str, str]:
     k = _pick(rng, sites, "no natural-number literal outside an absorbing context")
     t = toks[k]
     new = str(int(t.text) + 1)
-    return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
+    return st.replace(Span(t.start, t.end), new), f"{t.text} -> {new}"
 
 
 _STRICT = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}
@@ -53,7 +53,7 @@ _STRICT = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}
 def _distinct_known(st: Statement, lhs: str, rhs: str) -> bool:
     """A hypothesis states `lhs ≠ rhs` (either order), or the sides are the same text."""
     for s in st.relation_sites:
-        if s.part != -1 and st.tok(s.op) == "≠" and {st.text(s.lhs), st.text(s.rhs)} == {lhs, rhs}:
+        if s.part != -1 and s.symbol == "≠" and {st.text(s.lhs), st.text(s.rhs)} == {lhs, rhs}:
             return True
     return False
 
@@ -62,12 +62,11 @@ def strictness(st: Statement, rng: random.Random) -> tuple[str, str]:
     """`<` ↔ `≤` (and `>` ↔ `≥`), operands kept: the two differ exactly on the instances
     where the sides are equal (`lt_iff_le_and_ne`). Guard: not when a hypothesis states the
     sides distinct (`a ≠ b`), which would make the instances coincide."""
-    sites = [s for s in st.relation_sites if st.tok(s.op) in _STRICT
+    sites = [s for s in st.relation_sites if s.symbol in _STRICT
              and not _distinct_known(st, st.text(s.lhs), st.text(s.rhs))]
     s = _pick(rng, sites, "no order relation whose sides are not stated distinct")
-    t = st.sk.tokens[s.op]
-    new = _STRICT[t.text]
-    return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
+    new = _STRICT[s.symbol]
+    return st.replace(s.op, new), f"{s.symbol} -> {new}"
 
 
 _REVERSE = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
@@ -77,18 +76,17 @@ def reverse_relation(st: Statement, rng: random.Random) -> tuple[str, str]:
     """`a < b` → `a > b` (and `≤` → `≥` ...), operands kept: the relation now holds in the
     other direction; the two agree only where both sides are equal (`≤`) or never (`<`), so
     they differ unless the sides are always equal. Guard: the sides differ as text."""
-    sites = [s for s in st.relation_sites if st.tok(s.op) in _REVERSE
+    sites = [s for s in st.relation_sites if s.symbol in _REVERSE
              and st.text(s.lhs) != st.text(s.rhs)]
     s = _pick(rng, sites, "no order relation with distinct sides")
-    t = st.sk.tokens[s.op]
-    new = _REVERSE[t.text]
-    return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
+    new = _REVERSE[s.symbol]
+    return st.replace(s.op, new), f"{s.symbol} -> {new}"
 
 
 def _hyp_vars(st: Statement, i: int) -> set[str]:
     g = st.group(i)
     assert g.type is not None
-    return st.idents(g.type) & set(st.variables)
+    return st.idents(st.outer(g.type)) & set(st.variables)
 
 
 def drop_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -103,18 +101,19 @@ def drop_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
     for i in st.hypotheses:
         g = st.group(i)
         assert g.type is not None
-        text = st.text(g.type)
+        text = st.text(st.outer(g.type))
         others = [j for j in st.hypotheses if j != i]
         conjuncts = {st.text(x) for s in st.logic_sites if s.part in others
-                     and st.tok(s.op) == "∧" for x in (s.lhs, s.rhs)}
-        if any(st.text(st.group(j).type) == text for j in others) or text in conjuncts:  # type: ignore[arg-type]
+                     and s.symbol == "∧" for x in (s.lhs, s.rhs)}
+        if any(st.text(st.outer(t)) == text for j in others if (t := st.group(j).type)) \
+                or text in conjuncts:
             reasons.append("implied by another hypothesis")
             continue
         mine = _hyp_vars(st, i)
         if not mine:
             reasons.append("closed hypothesis")
             continue
-        elsewhere = st.idents(st.sk.conclusion).union(*[_hyp_vars(st, j) for j in others])
+        elsewhere = st.idents(st.outer(st.conclusion)).union(*[_hyp_vars(st, j) for j in others])
         if not mine & elsewhere:
             reasons.append("its variables occur nowhere else")
             continue
@@ -122,11 +121,11 @@ def drop_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
     none = "no hypothesis" if not reasons else f"every hypothesis refused ({reasons[0]})"
     i = _pick(rng, sites, none)
     g = st.group(i)
-    a, b = st.chars(g.span)
+    a, b = g.span.start, g.span.end
     # remove the binder and the blank before it
-    while a > 0 and st.sk.text[a - 1] in " \t":
+    while a > 0 and st.source[a - 1] in " \t":
         a -= 1
-    return splice(st.sk, [(a, b, "")]), f"dropped {g.names[0]}"
+    return st.replace(Span(a, b), ""), f"dropped {g.names[0]}"
 
 
 def add_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -140,17 +139,17 @@ def add_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
         if s.part == -1:
             continue
         for a, b in ((s.lhs, s.rhs), (s.rhs, s.lhs)):
-            if len(a) == 1 and not (st.idents(b) & set(st.variables)):
-                pinned.add(st.tok(a.start))
-    concl = st.idents(st.sk.conclusion)
+            if len(st.tokens_in(a)) == 1 and not (st.idents(b) & set(st.variables)):
+                pinned.add(st.text(a))
+    concl = st.idents(st.outer(st.conclusion))
     sites = [v for v, (_, ty) in sorted(st.variables.items())
              if ty in NUMERIC_TYPES[:4] and v in concl and v not in pinned]
     v = _pick(rng, sites, "no ℕ ℤ ℚ ℝ variable of the conclusion free of a direct bound")
-    numerals = {t.text for t in st.sk.tokens if t.kind == "num"}
+    numerals = {t.text for t in st.tokens if t.kind == "num"}
     k = next(str(n) for n in range(2, 10**6) if str(n) not in numerals)
     name = _fresh(st, "h_new")
-    at = st.chars(st.group(st.variables[v][0]).span)[1]
-    return splice(st.sk, [(at, at, f" ({name} : {v} ≠ {k})")]), f"added {v} ≠ {k}"
+    at = st.group(st.variables[v][0]).span.end
+    return st.replace(Span(at, at), f" ({name} : {v} ≠ {k})"), f"added {v} ≠ {k}"
 
 
 def forall_exists(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -158,26 +157,16 @@ def forall_exists(st: Statement, rng: random.Random) -> tuple[str, str]:
     existential claim differ unless the body does not depend on the bound variable (then
     they agree on an inhabited type). Guard: a bound name of the binder occurs in its body."""
     sites = []
-    toks = st.sk.tokens
-    for k in range(st.sk.colon, st.sk.conclusion.end):
-        if toks[k].text not in ("∀", "∃"):
+    for item in st.conclusion.walk():
+        if item.node.label not in (FORALL, EXISTS) or item.span is None:
             continue
-        d = st.sk.depth[k]
-        comma = next((j for j in range(k + 1, len(toks)) if st.sk.depth[j] == d
-                      and toks[j].text == ","), None)
-        if comma is None:
-            continue
-        names = {toks[j].text for j in range(k + 1, comma)
-                 if toks[j].kind == "ident" and st.sk.depth[j] in (d, d + 1)}
-        end = next((j for j in range(comma + 1, len(toks)) if st.sk.depth[j] < d
-                    or toks[j].kind == "eof" or (d == 0 and toks[j].text == ":=")), len(toks))
-        body = {t.text.split(".")[0] for t in toks[comma + 1:end] if t.kind == "ident"}
-        if names & body:
-            sites.append(k)
-    k = _pick(rng, sites, "no ∀/∃ whose body uses its variable")
-    t = toks[k]
+        names, body = written_body(item)
+        if body.outer is not None and set(names) & st.idents(body.outer):
+            sites.append(item.span.start)
+    at = _pick(rng, sorted(sites), "no ∀/∃ whose body uses its variable")
+    t = st.tokens_in(Span(at, at + 1))[0]
     new = "∃" if t.text == "∀" else "∀"
-    return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
+    return st.replace(Span(t.start, t.end), new), f"{t.text} -> {new}"
 
 
 def and_or(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -197,28 +186,22 @@ def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
 def _swap_connective(st: Statement, rng: random.Random, pair: tuple[str, str],
                      none_found: str) -> tuple[str, str]:
     """One connective of ``pair`` between operands that differ as text becomes the other."""
-    sites = [s for s in st.logic_sites if st.tok(s.op) in pair
+    sites = [s for s in st.logic_sites if s.symbol in pair
              and st.text(s.lhs) != st.text(s.rhs)]
     s = _pick(rng, sites, none_found)
-    t = st.sk.tokens[s.op]
-    new = pair[1] if t.text == pair[0] else pair[0]
-    return splice(st.sk, [(t.start, t.end, new)]), f"{t.text} -> {new}"
+    new = pair[1] if s.symbol == pair[0] else pair[0]
+    return st.replace(s.op, new), f"{s.symbol} -> {new}"
 
 
 def negate_conclusion(st: Statement, rng: random.Random) -> tuple[str, str]:
     """The conclusion `P` becomes `¬(P)` (or `¬P` becomes `P`): `P ↔ ¬P` is refutable, so the
     statements differ unless the hypotheses are contradictory (then both are vacuous; the
     suite's statements are benchmark problems with satisfiable hypotheses)."""
-    c = st.sk.conclusion
-    if st.tok(c.start) == "¬" and len(c) > 1 and _whole_operand(st, c):
-        return _replace(st, c, st.text(Span(c.start + 1, c.end)).strip()), "¬P -> P"
-    return _replace(st, c, f"¬({st.text(c)})"), "P -> ¬(P)"
-
-
-def _whole_operand(st: Statement, c: Span) -> bool:
-    from transted.sensitivity.lean.spans import root_split
-
-    return root_split(st.sk, c, st.table) is None
+    c = st.conclusion
+    whole = st.outer(c)
+    if c.node.label == NOT and c.span == whole:
+        return st.replace(whole, st.text(st.outer(c.children[0]))), "¬P -> P"
+    return st.replace(whole, f"¬({st.text(whole)})"), "P -> ¬(P)"
 
 
 _TYPE_SWAP = {"ℝ": "ℚ", "ℚ": "ℝ", "ℤ": "ℕ", "ℕ": "ℤ"}
@@ -229,16 +212,16 @@ def change_type(st: Statement, rng: random.Random) -> tuple[str, str]:
     statement quantifies over other values (and its arithmetic is another structure's).
     Guards: the variable is used, and no hypothesis pins it to a closed term (`x = 3`),
     which would make the domain immaterial. The result may not elaborate (no Lean here)."""
-    pinned = {st.tok(a.start) for s in st.relation_sites if s.part != -1 and st.tok(s.op) == "="
+    pinned = {st.text(a) for s in st.relation_sites if s.part != -1 and s.symbol == "="
               for a, b in ((s.lhs, s.rhs), (s.rhs, s.lhs))
-              if len(a) == 1 and not (st.idents(b) & set(st.variables))}
+              if len(st.tokens_in(a)) == 1 and not (st.idents(b) & set(st.variables))}
     groups = sorted({i for v, (i, ty) in st.variables.items() if ty in _TYPE_SWAP
                      and v not in pinned})
     i = _pick(rng, groups, "no ℝ ℚ ℤ ℕ binder free of a pinning hypothesis")
     g = st.group(i)
     assert g.type is not None
-    old = st.text(g.type)
-    return _replace(st, g.type, _TYPE_SWAP[old]), f"{', '.join(g.names)} : {old} -> " \
+    old = st.text(st.outer(g.type))
+    return st.replace(st.outer(g.type), _TYPE_SWAP[old]), f"{', '.join(g.names)} : {old} -> " \
         f"{_TYPE_SWAP[old]}"
 
 
@@ -248,9 +231,9 @@ def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
     Guards: the operands differ as text, and two literals are not swapped when the results
     are equal (`2 ^ 4 = 4 ^ 2`)."""
     sites = []
-    for a in st.all_arith_sites:
-        op = st.tok(a.op)
-        lt, rt = st.text(a.lhs), st.text(a.rhs)
+    for a in st.arith_sites:
+        op = a.symbol
+        lt, rt = st.text(st.outer(a.lhs)), st.text(st.outer(a.rhs))
         if op not in ("-", "/", "^") or lt == rt:
             continue
         a_val, b_val = _literal(lt), _literal(rt)
@@ -259,9 +242,9 @@ def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
             continue
         sites.append(a)
     a = _pick(rng, sites, "no -, /, ^ with distinct operands")
-    op = st.tok(a.op)
+    op = st.text(a.op)
     new = f"{st.operand(a.rhs)} {op} {st.operand(a.lhs)}"
-    return _replace(st, Span(a.lhs.start, a.rhs.end), new), f"{op} operands swapped"
+    return st.replace(a.span, new), f"{op} operands swapped"
 
 
 _LITERAL = re.compile(r"^\(?\s*(\d+)\s*(?::\s*[ℕℤℚℝℂ]\s*)?\)?$")
