@@ -154,10 +154,46 @@ def test_statements_the_guards_cannot_read_are_discarded_with_a_reason():
     (ch.and_or, "theorem t (x : ℝ) : x = 1 ∧ x = 1 := by"),
     # mixed types (ℕ and ℝ): commutation is not claimed
     (rw.commute, "theorem t (n : ℕ) (x : ℝ) : n + x = 2 := by"),
+    # y - x = -(x - y) (`neg_sub`) and -z = 0 ↔ z = 0 (`neg_eq_zero`): the sign is unobserved
+    (ch.swap_operands, "theorem t (x y : ℝ) (h : x - y ≠ 0) : x ≠ y := by"),
+    # c ∣ -z ↔ c ∣ z (`dvd_neg`) on ℤ
+    (ch.swap_operands, "theorem t (a b : ℤ) (h : 3 ∣ a - b) : 3 ∣ a + b := by"),
 ])
 def test_guards_refuse_accidental_equivalence(f, text):
     with pytest.raises(rw.Skip):
         apply(f, text)
+
+
+def _every_choice(f, text: str) -> set[str]:
+    return {apply(f, text, seed=seed)[0] for seed in range(24)}
+
+
+def test_a_swapped_difference_keeps_its_sign_where_it_is_observed():
+    # (x - y) ^ 2 = (y - x) ^ 2 (`Even.neg_pow`): only the `^` is swapped
+    assert _every_choice(ch.swap_operands, "theorem t (x y : ℝ) : (x - y) ^ 2 = 4 := by") == {
+        "theorem t (x y : ℝ) : 2 ^ (x - y) = 4 := by"}
+    # on ℕ `-` truncates: 5 - n is 0 for n ≥ 5, n - 5 is not, so the swap changes `101 ∣ ·`
+    assert apply(ch.swap_operands, "theorem t (n : ℕ) (h : 101 ∣ n - 5) : n = 5 := by")[0] == \
+        "theorem t (n : ℕ) (h : 101 ∣ 5 - n) : n = 5 := by"
+
+
+# ∧ is `infixr:35`, ∨ `infixr:30`, → `infixr:25`, ↔ `infix:20` (Lean core, Init/Core and
+# Prelude): a connective swapped for one of another precedence regroups its neighbours unless
+# the edit is parenthesised; every candidate keeps the operands of the swapped connective.
+@pytest.mark.parametrize("f, text, expected", [
+    # `A ∧ (B ∧ C)`: the outer ∧ → `A ∨ B ∧ C` is `A ∨ (B ∧ C)`; the inner ∧ in place would
+    # read `(A ∧ B) ∨ C`, so it is written `A ∧ (B ∨ C)`
+    (ch.and_or, "theorem t (a b c : ℝ) : 0 < a ∧ 0 < b ∧ 0 < c := by",
+     {"theorem t (a b c : ℝ) : 0 < a ∨ 0 < b ∧ 0 < c := by",
+      "theorem t (a b c : ℝ) : 0 < a ∧ (0 < b ∨ 0 < c) := by"}),
+    # `p → (q → r)`: the outer → gives `p ↔ q → r` = `p ↔ (q → r)`; the inner in place would
+    # read `(p → q) ↔ r`
+    (ch.imp_iff, "theorem t (p q r : Prop) : p → q → r := by",
+     {"theorem t (p q r : Prop) : p ↔ q → r := by",
+      "theorem t (p q r : Prop) : p → (q ↔ r) := by"}),
+])
+def test_a_swapped_connective_keeps_its_operands(f, text, expected):
+    assert _every_choice(f, text) == expected
 
 
 def test_drop_hypothesis_guards():

@@ -12,10 +12,17 @@ from __future__ import annotations
 import random
 import re
 
-from transted.opt.labels import EXISTS, FORALL, NOT
+from transted.opt.labels import EXISTS, FORALL, NOT, infix
 from transted.opt.spans import Span
 from transted.sensitivity.lean.rewrites import _fresh, _pick
-from transted.sensitivity.lean.sites import NUMERIC_TYPES, Statement, written_body
+from transted.sensitivity.lean.sites import (
+    NUMERIC_TYPES,
+    ArithSite,
+    RelationSite,
+    Statement,
+    infix_symbol,
+    written_body,
+)
 
 __all__ = ["numeral", "strictness", "reverse_relation", "drop_hypothesis", "add_hypothesis",
            "forall_exists", "and_or", "imp_iff", "negate_conclusion", "change_type",
@@ -185,12 +192,32 @@ def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
 
 def _swap_connective(st: Statement, rng: random.Random, pair: tuple[str, str],
                      none_found: str) -> tuple[str, str]:
-    """One connective of ``pair`` between operands that differ as text becomes the other."""
-    sites = [s for s in st.logic_sites if s.symbol in pair
-             and st.text(s.lhs) != st.text(s.rhs)]
-    s = _pick(rng, sites, none_found)
-    new = pair[1] if s.symbol == pair[0] else pair[0]
-    return st.replace(s.op, new), f"{s.symbol} -> {new}"
+    """One connective of ``pair`` between operands that differ as text becomes the other,
+    the operands kept: where the two connectives' precedences differ, the edit is
+    parenthesised as the parser needs (:meth:`Statement.reads_as` checks it)."""
+    edits = []
+    for s in st.logic_sites:
+        if s.symbol in pair and st.text(s.lhs) != st.text(s.rhs):
+            new = pair[1] if s.symbol == pair[0] else pair[0]
+            text = _connective_edit(st, s, new)
+            if text is not None:
+                edits.append((text, f"{s.symbol} -> {new}"))
+    return _pick(rng, edits, none_found)
+
+
+def _connective_edit(st: Statement, s: RelationSite, new: str) -> str | None:
+    """The statement with the connective of ``s`` made ``new``: in place if that reads as
+    the same tree with one label changed, else with the edited node or its operands (or
+    both) in parentheses; None if no spelling does."""
+    assert s.node.span is not None
+    lhs, rhs = s.node.children
+    bare = f"{st.text(s.lhs)} {new} {st.text(s.rhs)}"
+    wrapped = f"{st.operand(lhs)} {new} {st.operand(rhs)}"
+    for text in (st.replace(s.op, new), st.replace(s.node.span, f"({bare})"),
+                 st.replace(s.node.span, wrapped), st.replace(s.node.span, f"({wrapped})")):
+        if st.reads_as(text, s.node, infix(new)):
+            return text
+    return None
 
 
 def negate_conclusion(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -228,13 +255,17 @@ def change_type(st: Statement, rng: random.Random) -> tuple[str, str]:
 def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
     """The operands of one `-`, `/` or `^` are swapped: these operations are not commutative,
     `a - b = b - a` only when `a = b` (or both truncate to 0 on ℕ), likewise for `/` and `^`.
-    Guards: the operands differ as text, and two literals are not swapped when the results
-    are equal (`2 ^ 4 = 4 ^ 2`)."""
+    Guards: the operands differ as text, two literals are not swapped when the results are
+    equal (`2 ^ 4 = 4 ^ 2`), and a difference not known to be on ℕ is not swapped where only
+    its sign changes and the sign is not observed (`b - a = -(a - b)`, Mathlib `neg_sub`): as
+    the base of an even literal power (`Even.neg_pow`), as a side of `= 0`, `≠ 0` or
+    `≡ 0 [MOD n]` (`neg_eq_zero`), as a side of `∣` (`dvd_neg`, `neg_dvd`). On ℕ, `-`
+    truncates (`b - a` is 0 where `a - b` is not), so there the swap changes these too."""
     sites = []
     for a in st.arith_sites:
         op = a.symbol
         lt, rt = st.text(st.outer(a.lhs)), st.text(st.outer(a.rhs))
-        if op not in ("-", "/", "^") or lt == rt:
+        if op not in ("-", "/", "^") or lt == rt or op == "-" and _sign_unobserved(st, a):
             continue
         a_val, b_val = _literal(lt), _literal(rt)
         if a_val is not None and b_val is not None and _value(op, a_val, b_val) == _value(
@@ -245,6 +276,21 @@ def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
     op = st.text(a.op)
     new = f"{st.operand(a.rhs)} {op} {st.operand(a.lhs)}"
     return st.replace(a.span, new), f"{op} operands swapped"
+
+
+def _sign_unobserved(st: Statement, a: ArithSite) -> bool:
+    """Is the difference ``a`` where negating it cannot change the statement (on a ring)?"""
+    if st.numeric_type(a.span) == "ℕ":
+        return False
+    parent = a.parent
+    symbol = infix_symbol(parent)
+    if symbol == "^" and parent.children[0] is a.node:
+        exponent = _literal(st.text(st.outer(parent.children[1])))
+        return exponent is not None and exponent % 2 == 0
+    if symbol in ("=", "≠", "≡"):
+        other = parent.children[1] if parent.children[0] is a.node else parent.children[0]
+        return _literal(st.text(st.outer(other))) == 0
+    return symbol == "∣"
 
 
 _LITERAL = re.compile(r"^\(?\s*(\d+)\s*(?::\s*[ℕℤℚℝℂ]\s*)?\)?$")

@@ -20,11 +20,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from transted.errors import TranstedError
 from transted.opt import header_opens
+from transted.opt.declaration import Declaration
 from transted.opt.labels import BINDER_HEADS, NEG, NOT, SLOT
 from transted.opt.lexer import Token
+from transted.opt.node import Node
 from transted.opt.scope import binder_names, body_index, is_binding
-from transted.opt.spans import BinderSpans, DeclarationSpans, Span, SpannedNode
+from transted.opt.spans import (
+    BinderSpans,
+    DeclarationSpans,
+    Span,
+    SpannedNode,
+    declaration_spans,
+)
 
 __all__ = ["Statement", "RelationSite", "ArithSite", "RELATIONS", "LOGIC", "NUMERIC_TYPES",
            "infix_symbol", "is_quantifier", "written_body", "top_level"]
@@ -116,6 +125,8 @@ class ArithSite:
     op: Span
     lhs: SpannedNode
     rhs: SpannedNode
+    parent: SpannedNode
+    """The node it is an operand of (an arithmetic operator, a unary minus, the relation)."""
 
     @property
     def span(self) -> Span:
@@ -295,18 +306,18 @@ class Statement:
         out: list[ArithSite] = []
         for site in self.relation_sites:
             found = []
-            stack = list(site.node.children[:2])
+            stack = [(c, site.node) for c in site.node.children[:2]]
             while stack:
-                item = stack.pop()
+                item, parent = stack.pop()
                 symbol = infix_symbol(item)
                 if symbol in ARITH:
                     spans = _site_spans(item, self.source)
                     if spans is not None:
                         found.append(ArithSite(item, symbol, spans[0], item.children[0],
-                                               item.children[1]))
-                    stack += item.children
+                                                item.children[1], parent))
+                    stack += [(c, item) for c in item.children]
                 elif item.node.label == NEG:
-                    stack += item.children
+                    stack += [(c, item) for c in item.children]
             out += sorted(found, key=lambda a: a.op.start)
         return out
 
@@ -333,6 +344,19 @@ class Statement:
         (ty,) = types
         return ty if ty in NUMERIC_TYPES else None
 
+    def reads_as(self, text: str, item: SpannedNode, label: str) -> bool:
+        """Does ``text`` (this statement edited at ``item``) parse to this statement's trees
+        with ``item``'s label made ``label`` and nothing else changed? An edit that regroups
+        its neighbours fails: ``A ∧ B ∧ C`` is ``A ∧ (B ∧ C)``, and with its second ``∧``
+        made ``∨`` it reads ``(A ∧ B) ∨ C``."""
+        try:
+            edited = declaration_spans(text, header=self.header).declaration
+        except TranstedError:
+            return False
+        expected = [_relabelled(t, item.node, label) if t is not None else None
+                    for t in _terms(self.spans.declaration)]
+        return _terms(edited) == expected
+
     def operand(self, item: SpannedNode) -> str:
         """The text of ``item`` (with the parentheses it was read with), parenthesised when
         it is an operator application that would not stay one operand beside another
@@ -349,3 +373,25 @@ def _propositional(item: SpannedNode) -> bool:
     return (infix_symbol(item) in RELATIONS + LOGIC or item.node.label == NOT
             or is_quantifier(item))
 
+
+def _terms(decl: Declaration) -> list[Node | None]:
+    """The binder types and the conclusion of a declaration."""
+    return [g.type for g in decl.binders] + [decl.conclusion]
+
+
+def _relabelled(root: Node, target: Node, label: str) -> Node:
+    """``root`` with the node ``target`` (by identity) relabelled."""
+    path: list[tuple[Node, int]] = []
+    stack: list[tuple[Node, list[tuple[Node, int]]]] = [(root, [])]
+    while stack:
+        node, above = stack.pop()
+        if node is target:
+            path = above
+            break
+        stack += [(c, above + [(node, i)]) for i, c in enumerate(node.children)]
+    else:
+        return root
+    new = Node(label, target.children)
+    for parent, i in reversed(path):
+        new = parent.with_children(parent.children[:i] + (new,) + parent.children[i + 1:])
+    return new
