@@ -148,6 +148,8 @@ def test_statements_the_guards_cannot_read_are_discarded_with_a_reason():
     (ch.swap_operands, "theorem t (x : ℝ) : x - x = 0 := by"),
     # a hypothesis states the sides distinct: < and ≤ would coincide
     (ch.strictness, "theorem t (a b : ℝ) (h : a ≠ b) (h₂ : a ≤ b) : a = a := by"),
+    # at i = j the conclusion reads `a i ∣ a i` (`dvd_refl`): `i < j` and `i ≤ j` agree
+    (ch.strictness, "theorem t (a : ℕ → ℕ) (h : ∀ i j, i < j → a i ∣ a j) : a 0 ∣ a 1 := by"),
     # the bound variable is unused in the body: ∀ and ∃ agree on an inhabited type
     (ch.forall_exists, "theorem t : ∀ n : ℕ, 1 = 1 := by"),
     # ∧ between equal operands

@@ -65,12 +65,43 @@ def _distinct_known(st: Statement, lhs: str, rhs: str) -> bool:
     return False
 
 
+_REFLEXIVE = ("=", "≤", "≥", "∣", "⊆", "≡")
+
+
+def _trivial_when_equal(st: Statement, s: RelationSite) -> bool:
+    """Is ``s`` the premise of an implication whose conclusion holds by reflexivity where
+    the sides of ``s`` are equal (`i < j → a i ∣ a j` at `i = j` reads `a i ∣ a i`)?"""
+    implication = next((x for x in st.logic_sites if x.symbol == "→"
+                        and x.node.children[0] is s.node), None)
+    if implication is None:
+        return False
+    lhs, rhs = st.text(s.lhs), st.text(s.rhs)
+    stack = [implication.node.children[1]]
+    while stack:
+        item = stack.pop()
+        symbol = infix_symbol(item)
+        if symbol == "∨":
+            stack += item.children
+        elif symbol == "→":
+            stack.append(item.children[1])
+        elif symbol in _REFLEXIVE:
+            a, b = ([lhs if t.text == rhs else t.text for t in st.tokens_in(st.outer(c))]
+                    for c in item.children[:2])
+            if a == b:
+                return True
+    return False
+
+
 def strictness(st: Statement, rng: random.Random) -> tuple[str, str]:
     """`<` ↔ `≤` (and `>` ↔ `≥`), operands kept: the two differ exactly on the instances
-    where the sides are equal (`lt_iff_le_and_ne`). Guard: not when a hypothesis states the
-    sides distinct (`a ≠ b`), which would make the instances coincide."""
+    where the sides are equal (`lt_iff_le_and_ne`). Guards: not when a hypothesis states the
+    sides distinct (`a ≠ b`), which would make the instances coincide, nor when the relation
+    is the premise of an implication whose conclusion (or one of its disjuncts) is a
+    reflexive relation (`= ≤ ≥ ∣ ⊆ ≡`) between sides that the equal instance makes equal
+    (`∀ K, M ≤ K → K = M ∨ P`: at `K = M` both statements hold, `M < K` changes nothing)."""
     sites = [s for s in st.relation_sites if s.symbol in _STRICT
-             and not _distinct_known(st, st.text(s.lhs), st.text(s.rhs))]
+             and not _distinct_known(st, st.text(s.lhs), st.text(s.rhs))
+             and not _trivial_when_equal(st, s)]
     s = _pick(rng, sites, "no order relation whose sides are not stated distinct")
     new = _STRICT[s.symbol]
     return st.replace(s.op, new), f"{s.symbol} -> {new}"
