@@ -209,7 +209,9 @@ def forall_exists(st: Statement, rng: random.Random) -> tuple[str, str]:
 
 def and_or(st: Statement, rng: random.Random) -> tuple[str, str]:
     """One `∧` becomes `∨` or one `∨` becomes `∧`: they agree only when both operands are
-    equivalent. Guard: the operands differ as text."""
+    equivalent. Guard: the operands differ as text. The operands are kept: where the other
+    connective's precedence would regroup the neighbours (`A ∧ B ∧ C` → `A ∧ (B ∨ C)`), the
+    edit is parenthesised, and the parser checks that only that connective changed."""
     return _swap_connective(st, rng, ("∧", "∨"), "no ∧/∨ with distinct operands")
 
 
@@ -217,7 +219,8 @@ def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
     """One logical `→` becomes `↔` (adds the converse) or one `↔` becomes `→` (drops it):
     they agree only when the converse holds. Guard: the operands differ as text, and only
     `→` between propositions (found through the statement's connectives, never in a binder
-    type such as `ℕ → ℝ`)."""
+    type such as `ℕ → ℝ`). The operands are kept as for `and_or` (`p → q → r` →
+    `p → (q ↔ r)`)."""
     return _swap_connective(st, rng, ("→", "↔"), "no →/↔ between distinct propositions")
 
 
