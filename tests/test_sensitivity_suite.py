@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from transted.metrics.base import MetricResult
+from transted.opt.spans import declaration_spans
 from transted.sensitivity.lean import changes as ch
 from transted.sensitivity.lean import rewrites as rw
 from transted.sensitivity.lean.perturb import (
@@ -18,7 +19,6 @@ from transted.sensitivity.lean.perturb import (
     read_statements,
 )
 from transted.sensitivity.lean.sites import Statement
-from transted.sensitivity.lean.spans import skeleton
 from transted.sensitivity.suite import (
     CSV_COLUMNS,
     blind_kinds,
@@ -34,9 +34,7 @@ DATA = Path(__file__).parent / "data" / "statements"
 
 
 def apply(f, text: str = S, header: str = HEADER, seed: int = 0):
-    sk = skeleton(text)
-    assert sk is not None
-    return f(Statement(sk, header), random.Random(seed))
+    return f(Statement(declaration_spans(text, header=header), header), random.Random(seed))
 
 
 @pytest.mark.parametrize("f, expected", [
@@ -94,6 +92,55 @@ def test_namespace_variants():
         "theorem t : exp 0 = 1 := by"
 
 
+# Sites the generators found wrongly while they re-derived the parser's precedence (the old
+# `root_split`); they now read the parser's own spans (`transted.opt.spans`). Each expected
+# text follows from the precedences in `opt/notation.yaml` (from Mathlib's notation).
+@pytest.mark.parametrize("f, text, expected", [
+    # `∑ x in s, f` reads its body at precedence 67 (Mathlib BigOperators `r:67`), above `=`
+    # (50): the equation is `(∑ k in Finset.range n, k) = n`, the sum one side (it was read
+    # as `∑ k in Finset.range n, (k = n)`, giving `∑ k in Finset.range n, n = k`)
+    (rw.eq_symm, "theorem t (n : ℕ) : ∑ k in Finset.range n, k = n := by",
+     "theorem t (n : ℕ) : n = ∑ k in Finset.range n, k := by"),
+    # `⊤`/`⊥` are constants, not prefix operators: `∨` (30) joins two equations (`=`, 50);
+    # the old reading found no connective
+    (ch.and_or, "theorem t {G : Type*} [Group G] (H : Subgroup G) : H = ⊤ ∨ H = ⊥ := by",
+     "theorem t {G : Type*} [Group G] (H : Subgroup G) : H = ⊤ ∧ H = ⊥ := by"),
+    # the postfix `⁻¹` ends an operand: `(x = y⁻¹) ∧ (0 < y)`; the old reading found no `=`
+    (rw.eq_symm, "theorem t (x y : ℝ) : x = y⁻¹ ∧ 0 < y := by",
+     "theorem t (x y : ℝ) : y⁻¹ = x ∧ 0 < y := by"),
+    # `->` is the ASCII spelling of `→` (the parser's alias); the old reading skipped it
+    (ch.imp_iff, "theorem t (x : ℝ) : (0 < x) -> 0 < x ^ 2 := by",
+     "theorem t (x : ℝ) : (0 < x) ↔ 0 < x ^ 2 := by"),
+    # `[ZMOD n]` belongs to `≡` (`Int.ModEq`), not to its right side: the sum is `a + 1`
+    (rw.commute, "theorem t (a n : ℤ) : 1 ≡ a + 1 [ZMOD n] := by",
+     "theorem t (a n : ℤ) : 1 ≡ 1 + a [ZMOD n] := by"),
+])
+def test_sites_are_the_parsers(f, text, expected):
+    assert apply(f, text)[0] == expected
+
+
+def test_statements_the_guards_cannot_read_are_discarded_with_a_reason():
+    sources = [
+        # a `def` declares data (`CommGroup G` is a type, not a proposition)
+        SourceStatement("d:1", "def d (G : Type*) [Group G] (h : ∀ a b : G, a * b = b * a) :"
+                               " CommGroup G :=", HEADER),
+        # `n` used, then declared again: the guards read names as text and cannot tell the
+        # two apart (dropping `h'` would look material; it only constrains the second `n`)
+        SourceStatement("d:2", "theorem u (n : ℤ) (h : n = 2) (n) (h' : n = 3) : 0 = 0 := by",
+                        HEADER),
+        SourceStatement("d:3", "theorem v : (1 : ℕ) + = 2 := by", HEADER),
+        # a hypothesis name repeated (never used) is read
+        SourceStatement("d:4", "theorem w (n : ℕ) (h₀ : 0 < n) (h₀ : n < 5) : n ≠ 0 := by",
+                        HEADER),
+    ]
+    suite = generate_suite(sources, seed=0, kinds=["drop_hypothesis"])
+    assert [p.id for p in suite.pairs] == ["d:4#identical", "d:4#drop_hypothesis"]
+    assert suite.discarded == {
+        ("*", "not a theorem (a `def` declares data, not a proposition)"): 1,
+        ("*", "a used binder name is declared again (the guards read names as text)"): 1,
+        ("*", "the reference does not parse"): 1}
+
+
 @pytest.mark.parametrize("f, text", [
     # 2 ^ 4 = 4 ^ 2: swapping two literals with equal results is refused
     (ch.swap_operands, "theorem t : (2 : ℕ) ^ 4 = 16 := by"),
@@ -101,16 +148,54 @@ def test_namespace_variants():
     (ch.swap_operands, "theorem t (x : ℝ) : x - x = 0 := by"),
     # a hypothesis states the sides distinct: < and ≤ would coincide
     (ch.strictness, "theorem t (a b : ℝ) (h : a ≠ b) (h₂ : a ≤ b) : a = a := by"),
+    # at i = j the conclusion reads `a i ∣ a i` (`dvd_refl`): `i < j` and `i ≤ j` agree
+    (ch.strictness, "theorem t (a : ℕ → ℕ) (h : ∀ i j, i < j → a i ∣ a j) : a 0 ∣ a 1 := by"),
     # the bound variable is unused in the body: ∀ and ∃ agree on an inhabited type
     (ch.forall_exists, "theorem t : ∀ n : ℕ, 1 = 1 := by"),
     # ∧ between equal operands
     (ch.and_or, "theorem t (x : ℝ) : x = 1 ∧ x = 1 := by"),
     # mixed types (ℕ and ℝ): commutation is not claimed
     (rw.commute, "theorem t (n : ℕ) (x : ℝ) : n + x = 2 := by"),
+    # y - x = -(x - y) (`neg_sub`) and -z = 0 ↔ z = 0 (`neg_eq_zero`): the sign is unobserved
+    (ch.swap_operands, "theorem t (x y : ℝ) (h : x - y ≠ 0) : x ≠ y := by"),
+    # c ∣ -z ↔ c ∣ z (`dvd_neg`) on ℤ
+    (ch.swap_operands, "theorem t (a b : ℤ) (h : 3 ∣ a - b) : 3 ∣ a + b := by"),
 ])
 def test_guards_refuse_accidental_equivalence(f, text):
     with pytest.raises(rw.Skip):
         apply(f, text)
+
+
+def _every_choice(f, text: str) -> set[str]:
+    return {apply(f, text, seed=seed)[0] for seed in range(24)}
+
+
+def test_a_swapped_difference_keeps_its_sign_where_it_is_observed():
+    # (x - y) ^ 2 = (y - x) ^ 2 (`Even.neg_pow`): only the `^` is swapped
+    assert _every_choice(ch.swap_operands, "theorem t (x y : ℝ) : (x - y) ^ 2 = 4 := by") == {
+        "theorem t (x y : ℝ) : 2 ^ (x - y) = 4 := by"}
+    # on ℕ `-` truncates: 5 - n is 0 for n ≥ 5, n - 5 is not, so the swap changes `101 ∣ ·`
+    assert apply(ch.swap_operands, "theorem t (n : ℕ) (h : 101 ∣ n - 5) : n = 5 := by")[0] == \
+        "theorem t (n : ℕ) (h : 101 ∣ 5 - n) : n = 5 := by"
+
+
+# ∧ is `infixr:35`, ∨ `infixr:30`, → `infixr:25`, ↔ `infix:20` (Lean core, Init/Core and
+# Prelude): a connective swapped for one of another precedence regroups its neighbours unless
+# the edit is parenthesised; every candidate keeps the operands of the swapped connective.
+@pytest.mark.parametrize("f, text, expected", [
+    # `A ∧ (B ∧ C)`: the outer ∧ → `A ∨ B ∧ C` is `A ∨ (B ∧ C)`; the inner ∧ in place would
+    # read `(A ∧ B) ∨ C`, so it is written `A ∧ (B ∨ C)`
+    (ch.and_or, "theorem t (a b c : ℝ) : 0 < a ∧ 0 < b ∧ 0 < c := by",
+     {"theorem t (a b c : ℝ) : 0 < a ∨ 0 < b ∧ 0 < c := by",
+      "theorem t (a b c : ℝ) : 0 < a ∧ (0 < b ∨ 0 < c) := by"}),
+    # `p → (q → r)`: the outer → gives `p ↔ q → r` = `p ↔ (q → r)`; the inner in place would
+    # read `(p → q) ↔ r`
+    (ch.imp_iff, "theorem t (p q r : Prop) : p → q → r := by",
+     {"theorem t (p q r : Prop) : p ↔ q → r := by",
+      "theorem t (p q r : Prop) : p → (q ↔ r) := by"}),
+])
+def test_a_swapped_connective_keeps_its_operands(f, text, expected):
+    assert _every_choice(f, text) == expected
 
 
 def test_drop_hypothesis_guards():

@@ -27,18 +27,21 @@ from pathlib import Path
 
 from transted.errors import TranstedError
 from transted.opt import OptOptions, parse_statement
+from transted.opt.spans import declaration_spans
 from transted.pairs import Pair
 from transted.pairs import Statement as Side
 from transted.sensitivity.lean import changes as ch
 from transted.sensitivity.lean import rewrites as rw
 from transted.sensitivity.lean.sites import Statement
-from transted.sensitivity.lean.spans import skeleton
 
 __all__ = ["GENERATOR_VERSION", "GENERATORS", "Generator", "Validator", "Suite",
            "generate_suite", "read_statements", "SourceStatement", "FAITHFUL", "MEANING"]
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 """Bump when any generator can produce a different pair from the same input and seed."""
+
+PROPOSITIONS = ("theorem", "lemma", "example")
+"""Declaration keywords whose type is a proposition: the statements the suite perturbs."""
 
 Validator = Callable[[Pair], tuple[bool, str]]
 """The evidence hook: ``validate(pair) -> (keep, reason)``; ``keep=False`` discards the pair
@@ -166,17 +169,17 @@ def generate_suite(statements: Iterable[SourceStatement], *, seed: int = 0,
     suite = Suite([])
     for src in statements:
         suite.n_statements += 1
-        sk = skeleton(src.statement)
         try:
-            ref_tree = _tree(src.statement, src.header) if sk is not None else None
+            spans = declaration_spans(src.statement, header=src.header)
+            ref_tree = _tree(src.statement, src.header)
         except TranstedError:
-            ref_tree = None
-        if sk is None or ref_tree is None:
-            reason = "not a `theorem name binders : type` declaration we can split" \
-                if sk is None else "the reference does not parse"
-            suite.discarded[("*", reason)] += 1
+            suite.discarded[("*", "the reference does not parse")] += 1
             continue
-        stmt = Statement(sk, src.header)
+        stmt = Statement(spans, src.header)
+        refused = _unreadable(stmt)
+        if refused is not None:
+            suite.discarded[("*", refused)] += 1
+            continue
         if identical:
             suite.pairs.append(_pair(src, "identical", True, src.statement, "unchanged", seed))
         for kind in chosen:
@@ -202,6 +205,15 @@ def generate_suite(statements: Iterable[SourceStatement], *, seed: int = 0,
                 continue
             suite.pairs.append(pair)
     return suite
+
+
+def _unreadable(stmt: Statement) -> str | None:
+    """Why the generators cannot work on a declaration that parses, or None."""
+    if stmt.spans.declaration.keyword not in PROPOSITIONS:
+        return "not a theorem (a `def` declares data, not a proposition)"
+    if stmt.shadowed:
+        return "a used binder name is declared again (the guards read names as text)"
+    return None
 
 
 def _pair(src: SourceStatement, kind: str, label: bool, text: str, detail: str,

@@ -12,8 +12,9 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from transted.sensitivity.lean.sites import Statement, splice
-from transted.sensitivity.lean.spans import BINDER_TOKENS, Span
+from transted.opt.labels import SLOT
+from transted.opt.spans import Span, SpannedNode
+from transted.sensitivity.lean.sites import LOGIC, Statement, infix_symbol, is_quantifier, top_level
 
 T = TypeVar("T")
 
@@ -31,16 +32,11 @@ def _pick(rng: random.Random, sites: Sequence[T], none: str) -> T:
 
 
 def _fresh(st: Statement, stem: str) -> str:
-    names = {t.text for t in st.sk.tokens if t.kind == "ident"}
+    names = {t.text for t in st.tokens if t.kind == "ident"}
     for suffix in ("", "'", "₁", "₂", "₃", "₄", "''"):
         if stem + suffix not in names:
             return stem + suffix
     raise Skip("no fresh name")
-
-
-def _replace(st: Statement, span: Span, new: str) -> str:
-    a, b = st.chars(span)
-    return splice(st.sk, [(a, b, new)])
 
 
 # -- faithful rewrites ----------------------------------------------------------------------
@@ -53,10 +49,10 @@ def rename_bound(st: Statement, rng: random.Random) -> tuple[str, str]:
     group = st.group(st.variables[name][0])
     new = _fresh(st, {"x": "u", "y": "v", "z": "w", "n": "m", "a": "b"}.get(name, "t"))
     edits = []
-    for t in st.sk.tokens[group.span.start:st.sk.conclusion.end]:
+    for t in st.tokens_in(Span(group.span.start, st.end)):
         if t.kind == "ident" and (t.text == name or t.text.startswith(name + ".")):
             edits.append((t.start, t.start + len(name), new))
-    return splice(st.sk, edits), f"{name} -> {new}"
+    return st.splice(edits), f"{name} -> {new}"
 
 
 def reorder_hypotheses(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -67,10 +63,9 @@ def reorder_hypotheses(st: Statement, rng: random.Random) -> tuple[str, str]:
     sites = [(i, j) for i, j in zip(hyps, hyps[1:], strict=False) if j == i + 1
              and st.text(st.group(i).span) != st.text(st.group(j).span)]
     i, j = _pick(rng, sites, "fewer than two adjacent distinct hypotheses")
-    a, b = st.chars(st.group(i).span), st.chars(st.group(j).span)
-    ta, tb = st.sk.text[a[0]:a[1]], st.sk.text[b[0]:b[1]]
-    return splice(st.sk, [(a[0], a[1], tb), (b[0], b[1], ta)]), f"swap {st.group(i).names[0]}, " \
-        f"{st.group(j).names[0]}"
+    a, b = st.group(i).span, st.group(j).span
+    return st.splice([(a.start, a.end, st.text(b)), (b.start, b.end, st.text(a))]), \
+        f"swap {st.group(i).names[0]}, {st.group(j).names[0]}"
 
 
 _FLIP = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
@@ -80,32 +75,32 @@ def flip_relation(st: Statement, rng: random.Random) -> tuple[str, str]:
     """`GT.gt a b := LT.lt b a` and `GE.ge a b := LE.le b a` (Lean core, Init/Prelude;
     Mathlib `gt_iff_lt`, `ge_iff_le` are `Iff.rfl`): `a > b` becomes `b < a` (and back),
     `a ≥ b` becomes `b ≤ a`."""
-    sites = [s for s in st.relation_sites if st.tok(s.op) in _FLIP]
+    sites = [s for s in st.relation_sites if s.symbol in _FLIP]
     s = _pick(rng, sites, "no <, >, ≤, ≥ relation")
-    op = st.tok(s.op)
-    new = f"{st.text(s.rhs)} {_FLIP[op]} {st.text(s.lhs)}"
-    return _replace(st, Span(s.lhs.start, s.rhs.end), new), f"{op} -> {_FLIP[op]}, sides swapped"
+    op, new_op = s.symbol, _FLIP[s.symbol]
+    new = f"{st.text(s.rhs)} {new_op} {st.text(s.lhs)}"
+    return st.replace(Span(s.lhs.start, s.rhs.end), new), f"{op} -> {new_op}, sides swapped"
 
 
 def ne_not_eq(st: Statement, rng: random.Random) -> tuple[str, str]:
     """`Ne a b` is defined as `a = b → False`, i.e. `¬(a = b)` (Lean core `Ne`; Mathlib
     simp lemma `ne_eq`): `a ≠ b` becomes `¬(a = b)`, and `¬ a = b` becomes `a ≠ b`."""
-    sites = [s for s in st.relation_sites if st.tok(s.op) == "≠"
-             or st.tok(s.op) == "=" and s.negation is not None]
+    sites = [s for s in st.relation_sites if s.symbol == "≠"
+             or s.symbol == "=" and s.negation is not None]
     s = _pick(rng, sites, "no ≠ and no ¬(a = b)")
-    if st.tok(s.op) == "≠":
+    if s.symbol == "≠":
         new = f"¬({st.text(s.lhs)} = {st.text(s.rhs)})"
-        return _replace(st, Span(s.lhs.start, s.rhs.end), new), "≠ -> ¬ ="
-    assert s.outer is not None
-    return _replace(st, s.outer, f"{st.text(s.lhs)} ≠ {st.text(s.rhs)}"), "¬ = -> ≠"
+        return st.replace(Span(s.lhs.start, s.rhs.end), new), "≠ -> ¬ ="
+    assert s.negation is not None
+    return st.replace(s.negation, f"{st.text(s.lhs)} ≠ {st.text(s.rhs)}"), "¬ = -> ≠"
 
 
-_LOOSE = ("∧", "∨", "→", "↔", ",", "↦", "=>") + BINDER_TOKENS
-
-
-def _conjunct(st: Statement, span: Span) -> str:
-    text = st.text(span)
-    return f"({text})" if any(t in _LOOSE for t in st.top_tokens(span)) else text
+def _conjunct(st: Statement, item: SpannedNode) -> str:
+    """The text of a hypothesis type as an operand of `∧`: parenthesised when a connective
+    or a binder notation is written at its top level (it would take the `∧` in)."""
+    text = st.text(st.outer(item))
+    loose = any(infix_symbol(n) in LOGIC or is_quantifier(n) for n in top_level(item))
+    return f"({text})" if loose else text
 
 
 def curry_conjoin(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -119,8 +114,8 @@ def curry_conjoin(st: Statement, rng: random.Random) -> tuple[str, str]:
     for i in hyps:
         g = st.group(i)
         if len(g.names) == 1 and g.type is not None:
-            s = next((x for x in st.logic_sites if x.part == i and st.tok(x.op) == "∧"
-                      and x.lhs.start == g.type.start and x.rhs.end == g.type.end), None)
+            s = next((x for x in st.logic_sites if x.part == i and x.symbol == "∧"
+                      and x.node is g.type and g.type.span == g.type.outer), None)
             if s is not None:
                 split.append(("split", i))
     kind, i = _pick(rng, merge + split, "no adjacent hypotheses and no conjunction hypothesis")
@@ -130,24 +125,57 @@ def curry_conjoin(st: Statement, rng: random.Random) -> tuple[str, str]:
         h = st.group(i + 1)
         assert h.type is not None
         new = f"({g.names[0]} : {_conjunct(st, g.type)} ∧ {_conjunct(st, h.type)})"
-        a, b = st.chars(g.span)[0], st.chars(h.span)[1]
-        return splice(st.sk, [(a, b, new)]), f"merge {g.names[0]}, {h.names[0]}"
-    s = next(x for x in st.logic_sites if x.part == i and st.tok(x.op) == "∧"
-             and x.lhs.start == g.type.start and x.rhs.end == g.type.end)
+        return st.replace(Span(g.span.start, h.span.end), new), \
+            f"merge {g.names[0]}, {h.names[0]}"
+    s = next(x for x in st.logic_sites if x.part == i and x.node is g.type)
     name = g.names[0]
     new = f"({name} : {st.text(s.lhs)}) ({_fresh(st, name + '_2')} : {st.text(s.rhs)})"
-    return _replace(st, g.span, new), f"split {name}"
+    return st.replace(g.span, new), f"split {name}"
 
 
-def _atomic(st: Statement, k: int) -> Span | None:
-    """The argument starting at token ``k`` if it is one token or one parenthesised group."""
-    t = st.sk.tokens[k]
-    if t.kind in ("ident", "num"):
-        return Span(k, k + 1)
-    if t.text == "(":
-        end = next(j for j in range(k + 1, len(st.sk.tokens))
-                   if st.sk.depth[j] == st.sk.depth[k] and st.tok(j) == ")")
-        return Span(k, end + 1)
+def _atomic(st: Statement, item: SpannedNode) -> bool:
+    """Is the argument one identifier or numeral, or written in parentheses?"""
+    outer = st.outer(item)
+    tokens = st.tokens_in(outer)
+    text = st.text(outer)
+    return (len(tokens) == 1 and tokens[0].kind in ("ident", "num")) or (
+        text.startswith("(") and text.endswith(")"))
+
+
+def _head(st: Statement, item: SpannedNode) -> str | None:
+    """The head of a one-argument application as written (``Real.sqrt`` of ``Real.sqrt x``)."""
+    gaps = item.gaps(st.source) if len(item.children) == 1 else None
+    if gaps is None or item.node.label != item.node.label.split(" ")[0] + f" {SLOT}":
+        return None
+    return st.text(gaps[0])
+
+
+def _notation_site(st: Statement, item: SpannedNode) -> tuple[int, int, str, str] | None:
+    """The variant of one node: ``Real.sqrt a`` / ``√a`` / ``abs a`` / ``|a|`` / the
+    ``in`` or ``∈`` of a big operator's binder."""
+    if item.span is None:
+        return None
+    span, label = item.span, item.node.label
+    head = _head(st, item)
+    if head in ("Real.sqrt", "abs") and _atomic(st, item.children[0]):
+        arg = st.text(st.outer(item.children[0]))
+        if head == "Real.sqrt":
+            return span.start, span.end, f"√{arg}", "Real.sqrt -> √"
+        inner = arg[1:-1].strip() if arg.startswith("(") else arg
+        return span.start, span.end, f"|{inner}|", "abs -> |·|"
+    if label == f"√{SLOT}" and _atomic(st, item.children[0]):
+        return span.start, span.end, f"Real.sqrt {st.text(st.outer(item.children[0]))}", \
+            "√ -> Real.sqrt"
+    if label == f"|{SLOT}|":
+        return span.start, span.end, f"abs ({st.text(st.outer(item.children[0]))})", \
+            "|·| -> abs"
+    if label.startswith(("∑ ", "∏ ")) and len(item.children) == 3:
+        written = st.tokens_in(Span(span.start, st.outer(item.children[1]).start))
+        if len(written) > 2 and written[-1].text in ("in", "∈") and all(
+                t.kind == "ident" for t in written[1:-1]):
+            t = written[-1]
+            new = "∈" if t.text == "in" else "in"
+            return t.start, t.end, new, f"∑ x {t.text} s -> ∑ x {new} s"
     return None
 
 
@@ -157,52 +185,17 @@ def notation(st: Statement, rng: random.Random) -> tuple[str, str]:
     `√a` (Mathlib prefix notation `√` for `Real.sqrt`); `abs a` ↔ `|a|` (Mathlib's `|a|`
     macro for `abs a`); `∑ x in s, f` ↔ `∑ x ∈ s, f` (and `∏`; Mathlib big-operator syntax
     for `Finset.sum`/`Finset.prod`, `in` being the older spelling)."""
-    toks = st.sk.tokens
-    real_open = "Real" in st.opens
     sites: list[tuple[int, int, str, str]] = []
-    lo, hi = st.sk.groups[0].span.start if st.sk.groups else st.sk.colon, st.sk.conclusion.end
-    for k in range(lo, hi):
-        t = toks[k]
-        if t.text == "Real.pi" and real_open:
-            sites.append((t.start, t.end, "π", "Real.pi -> π"))
-        elif t.text == "π" and real_open:
-            sites.append((t.start, t.end, "Real.pi", "π -> Real.pi"))
-        elif t.text in ("Real.sqrt", "abs") and k + 1 < hi and (
-                k == lo or toks[k - 1].kind not in ("ident", "num")):
-            arg = _atomic(st, k + 1)
-            if arg is None or arg.end > hi:
-                continue
-            inner = st.text(Span(arg.start + 1, arg.end - 1)) if len(arg) > 1 else st.text(arg)
-            if t.text == "Real.sqrt":
-                sites.append((t.start, st.chars(arg)[1], f"√{st.text(arg)}", "Real.sqrt -> √"))
-            elif inner == inner.strip():
-                sites.append((t.start, st.chars(arg)[1], f"|{inner}|", "abs -> |·|"))
-        elif t.text == "√":
-            arg = _atomic(st, k + 1)
-            if arg is not None and arg.end <= hi:
-                sep = " " if len(arg) == 1 else " "
-                sites.append((t.start, st.chars(arg)[1], f"Real.sqrt{sep}{st.text(arg)}",
-                              "√ -> Real.sqrt"))
-        elif t.text == "|" and k + 1 < hi:
-            close = next((j for j in range(k + 1, hi) if st.tok(j) == "|"
-                          and st.sk.depth[j] == st.sk.depth[k]), None)
-            if close is not None and close > k + 1 and not toks[k + 1].space_before:
-                sites.append((t.start, toks[close].end,
-                              f"abs ({st.text(Span(k + 1, close))})", "|·| -> abs"))
-        elif t.text in ("in", "∈") and _binder_in(st, k):
-            new = "∈" if t.text == "in" else "in"
-            sites.append((t.start, t.end, new, f"∑ x {t.text} s -> ∑ x {new} s"))
-    a, b, new, detail = _pick(rng, sites, "no notation with a variant")
-    return splice(st.sk, [(a, b, new)]), detail
-
-
-def _binder_in(st: Statement, k: int) -> bool:
-    """Is token ``k`` the `in`/`∈` of a `∑ x in s,` / `∏ x ∈ s,` binder header?"""
-    d = st.sk.depth[k]
-    j = k - 1
-    while j >= 0 and st.sk.tokens[j].kind == "ident" and st.sk.depth[j] == d:
-        j -= 1
-    return j >= 0 and j < k - 1 and st.tok(j) in ("∑", "∏") and st.sk.depth[j] == d
+    if "Real" in st.opens:
+        for t in st.tokens_in(Span(st.start, st.end)):
+            if t.text == "Real.pi":
+                sites.append((t.start, t.end, "π", "Real.pi -> π"))
+            elif t.text == "π":
+                sites.append((t.start, t.end, "Real.pi", "π -> Real.pi"))
+    for root in [b.type for b in st.binders if b.type is not None] + [st.conclusion]:
+        sites += [site for item in root.walk() if (site := _notation_site(st, item))]
+    a, b, new, detail = _pick(rng, sorted(sites), "no notation with a variant")
+    return st.splice([(a, b, new)]), detail
 
 
 _NS_OF_TYPE = {"ℕ": "Nat", "ℤ": "Int", "ℝ": "Real", "ℚ": "Rat", "ℂ": "Complex"}
@@ -231,12 +224,11 @@ def namespace(st: Statement, rng: random.Random) -> tuple[str, str]:
     ℚ `Rat`, ℂ `Complex`) and is `f`'s first explicit argument; and `Ns.f` → `f` under
     `open Ns` when no other opened namespace (nor the root) declares `f` (a small table of
     Mathlib/core short names guards against an ambiguous overload)."""
-    toks = st.sk.tokens
+    toks = st.tokens
     sites: list[tuple[int, int, str, str]] = []
-    lo, hi = st.sk.colon, st.sk.conclusion.end
-    if st.sk.groups:
-        lo = st.sk.groups[0].span.start
-    for k in range(lo, hi):
+    written = st.token_range(Span(st.start, st.end))
+    lo, hi = written.start, written.stop
+    for k in written:
         t = toks[k]
         if t.kind != "ident" or "." not in t.text:
             continue
@@ -261,7 +253,7 @@ def namespace(st: Statement, rng: random.Random) -> tuple[str, str]:
                     [*(o for o in st.opens if o != head), "_root_"]):
                 sites.append((t.start, t.end, field, f"{t.text} -> {field} (open {head})"))
     a, b, new, detail = _pick(rng, sites, "no qualified name or field use with a variant")
-    return splice(st.sk, [(a, b, new)]), detail
+    return st.splice([(a, b, new)]), detail
 
 
 def commute(st: Statement, rng: random.Random) -> tuple[str, str]:
@@ -269,23 +261,23 @@ def commute(st: Statement, rng: random.Random) -> tuple[str, str]:
     the operands of one `+` or `*` are swapped, only where every variable of the expression
     is declared with one type among ℕ ℤ ℚ ℝ ℂ (all commutative) and the rest is numerals and
     arithmetic."""
-    sites = [a for a in st.all_arith_sites if st.tok(a.op) in ("+", "*")
-             and st.numeric_type(Span(a.lhs.start, a.rhs.end)) is not None
-             and st.text(a.lhs) != st.text(a.rhs)]
+    sites = [a for a in st.arith_sites if a.symbol in ("+", "*")
+             and st.numeric_type(a.span) is not None
+             and st.text(st.outer(a.lhs)) != st.text(st.outer(a.rhs))]
     a = _pick(rng, sites, "no + or * over variables of one type in ℕ ℤ ℚ ℝ ℂ")
-    op = st.tok(a.op)
+    op = st.text(a.op)
     new = f"{st.operand(a.rhs)} {op} {st.operand(a.lhs)}"
-    return _replace(st, Span(a.lhs.start, a.rhs.end), new), f"{op} operands swapped"
+    return st.replace(a.span, new), f"{op} operands swapped"
 
 
 def eq_symm(st: Statement, rng: random.Random) -> tuple[str, str]:
     """`eq_comm` (Mathlib; `Eq.symm` both ways): `a = b` becomes `b = a`, on an equation
     whose sides differ."""
-    sites = [s for s in st.relation_sites if st.tok(s.op) == "="
+    sites = [s for s in st.relation_sites if s.symbol == "="
              and st.text(s.lhs) != st.text(s.rhs)]
     s = _pick(rng, sites, "no equation with distinct sides")
-    return _replace(st, Span(s.lhs.start, s.rhs.end),
-                    f"{st.text(s.rhs)} = {st.text(s.lhs)}"), "= sides swapped"
+    return st.replace(Span(s.lhs.start, s.rhs.end),
+                      f"{st.text(s.rhs)} = {st.text(s.lhs)}"), "= sides swapped"
 
 
 __all__ = ["Skip", "rename_bound", "reorder_hypotheses", "flip_relation", "ne_not_eq",

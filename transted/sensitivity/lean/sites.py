@@ -1,95 +1,222 @@
 """Where a Lean statement can be perturbed: hypotheses, relations, arithmetic operators.
 
-A :class:`Statement` wraps the :class:`~transted.sensitivity.lean.spans.Skeleton` of one
-declaration with what the generators ask about it: which binder groups are variables and
-which are hypotheses, each variable's declared type, the relation sites ``lhs R rhs`` of the
-propositions (hypothesis types and the conclusion, descending through ``∧ ∨ → ↔ ¬`` and
-quantifier bodies), and the arithmetic sites inside relation operands.
+The generators (:mod:`transted.sensitivity.lean.perturb`) change one thing in a statement and
+keep the rest of the text byte for byte, so a string metric (BLEU) sees only the perturbation.
+Our trees print back without opened namespaces (``Nat.Prime p`` → ``Prime p``, another Lean
+constant), so the generators edit the text itself, at the source spans the parser read each
+node from (:func:`transted.opt.spans.declaration_spans`): precedence, binders and parentheses
+are the parser's own, never re-derived here.
+
+A :class:`Statement` holds those spans with what the generators ask about them: which binder
+groups are variables and which are hypotheses, each variable's declared type, the relation
+sites ``lhs R rhs`` of the propositions (hypothesis types and the conclusion, descending
+through ``∧ ∨ → ↔ ¬`` and quantifier bodies), and the arithmetic operators inside them.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from transted.opt.notation import NotationTable, load_notation
-from transted.sensitivity.lean.spans import (
-    BINDER_TOKENS,
-    Group,
-    Skeleton,
+from transted.errors import TranstedError
+from transted.opt import header_opens
+from transted.opt.declaration import Declaration
+from transted.opt.labels import BINDER_HEADS, NEG, NOT, SLOT
+from transted.opt.lexer import Token
+from transted.opt.node import Node
+from transted.opt.scope import binder_names, body_index, is_binding
+from transted.opt.spans import (
+    BinderSpans,
+    DeclarationSpans,
     Span,
-    root_split,
-    strip_parens,
-    text_of,
+    SpannedNode,
+    declaration_spans,
 )
 
 __all__ = ["Statement", "RelationSite", "ArithSite", "RELATIONS", "LOGIC", "NUMERIC_TYPES",
-           "splice"]
+           "infix_symbol", "is_quantifier", "written_body", "top_level"]
 
 RELATIONS = ("=", "<", "≤", ">", "≥", "≠", "∣", "∈", "∉", "⊆", "≡")
 LOGIC = ("∧", "∨", "→", "↔")
 ARITH = ("+", "-", "*", "/", "^", "%")
 NUMERIC_TYPES = ("ℕ", "ℤ", "ℚ", "ℝ", "ℂ")
+_BRACKET_LABELS = tuple("([{⟨⦃⌊⌈|‖")
+"""First characters of a bracket notation's label (``(<SLOT> : <SLOT>)``, ``|<SLOT>|``,
+``{<SLOT> | <SLOT>}`` …): its operands are written inside the brackets."""
+_MODULAR = tuple(f"{SLOT} ≡ {SLOT} [{m} {SLOT}]" for m in ("MOD", "ZMOD", "PMOD"))
+"""``a ≡ b [MOD n]`` and its ℤ and additive-group forms (Mathlib ``Nat.ModEq``,
+``Int.ModEq``, ``AddCommGroup.ModEq``): the parser reads the bracket as a trailer."""
+_QUANTIFIER_HEADS = tuple(h for h in BINDER_HEADS
+                          if not h.startswith(_BRACKET_LABELS + ("let ", "have ")))
+
+
+def infix_symbol(item: SpannedNode) -> str | None:
+    """The operator of a binary infix node as the parser names it (``>=`` is ``≥``), the
+    ``≡`` of ``a ≡ b [MOD n]``, else None."""
+    label = item.node.label
+    if label in _MODULAR:
+        return "≡"
+    prefix, suffix = f"{SLOT} ", f" {SLOT}"
+    if len(item.children) != 2 or not (label.startswith(prefix) and label.endswith(suffix)):
+        return None
+    op = label[len(prefix):-len(suffix)]
+    return op if op and " " not in op and SLOT not in op else None
+
+
+def is_quantifier(item: SpannedNode) -> bool:
+    """A binder notation whose body runs to the end (``∀ ∃ ∑ ∫ fun`` …, not a set-builder)."""
+    return is_binding(item.node) and item.node.label.startswith(_QUANTIFIER_HEADS)
+
+
+def written_body(item: SpannedNode) -> tuple[list[str], SpannedNode]:
+    """Bound names and written body of a binder notation: ``∀ x y : ℕ, P`` is read as nested
+    ``∀ x, ∀ y, P`` and ``∀ x > 0, P`` as ``∀ x, x > 0 → P``, nodes not written (no span)."""
+    names: list[str] = []
+    body = item
+    while True:
+        if is_binding(body.node):
+            idx = body_index(body.node.label)
+            assert idx is not None
+            names += binder_names(body.children[0].node)
+            body = body.children[idx]
+        elif body.span is None and body.children:
+            body = body.children[-1]
+        else:
+            return names, body
+        if body.span is not None:
+            return names, body
+
+
+def top_level(item: SpannedNode) -> Iterator[SpannedNode]:
+    """The nodes written outside every bracket of ``item``'s text (its operators at depth 0):
+    not inside parentheses the parser read, nor inside a bracket notation's brackets."""
+    stack = [item]
+    while stack:
+        node = stack.pop()
+        if node.span is not None and node.outer != node.span:
+            continue
+        yield node
+        if not node.node.label.startswith(_BRACKET_LABELS):
+            stack.extend(reversed(node.children))
 
 
 @dataclass(frozen=True)
 class RelationSite:
-    """``lhs op rhs`` at token ``op``; ``negation`` is the index of a ``¬`` whose whole
-    operand is this relation (``outer`` then spans ``¬ … rhs``), else None."""
+    """``lhs op rhs`` at the operator ``op`` (as written); ``symbol`` is the parser's name of
+    the operator. ``negation`` is the span of a ``¬`` whose whole operand is this relation."""
 
-    op: int
+    node: SpannedNode
+    symbol: str
+    op: Span
     lhs: Span
     rhs: Span
+    """For ``a ≡ b [MOD n]``, ``b [MOD n]``."""
     part: int
     """Binder-group index of the hypothesis it is in, or -1 for the conclusion."""
-    negation: int | None = None
-    outer: Span | None = None
+    negation: Span | None = None
 
 
 @dataclass(frozen=True)
 class ArithSite:
-    op: int
-    lhs: Span
-    rhs: Span
+    node: SpannedNode
+    symbol: str
+    op: Span
+    lhs: SpannedNode
+    rhs: SpannedNode
+    parent: SpannedNode
+    """The node it is an operand of (an arithmetic operator, a unary minus, the relation)."""
+
+    @property
+    def span(self) -> Span:
+        assert self.node.span is not None
+        return self.node.span
 
 
-def splice(sk: Skeleton, edits: list[tuple[int, int, str]]) -> str:
-    """The statement text with character ranges ``[start, end)`` replaced (non-overlapping)."""
-    text = sk.text
-    for start, end, new in sorted(edits, key=lambda e: e[0], reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+def _site_spans(item: SpannedNode, source: str) -> tuple[Span, Span, Span] | None:
+    """(operator, lhs, rhs) spans of an infix node, or None if it was not all written."""
+    gaps = item.gaps(source)
+    if gaps is None or item.span is None or not len(gaps[1]):
+        return None
+    lhs, rhs = item.children[0].outer, item.children[1].outer
+    assert lhs is not None and rhs is not None
+    if item.node.label in _MODULAR:
+        rhs = Span(rhs.start, item.span.end)
+    return gaps[1], lhs, rhs
 
 
 class Statement:
-    """One declaration's skeleton plus the facts the generators need."""
+    """One declaration's spans plus the facts the generators need."""
 
-    def __init__(self, sk: Skeleton, header: str | None, table: NotationTable | None = None):
-        self.sk = sk
+    def __init__(self, spans: DeclarationSpans, header: str | None):
+        self.spans = spans
+        self.source = spans.text
+        self.tokens: tuple[Token, ...] = spans.tokens
+        self.binders: tuple[BinderSpans, ...] = spans.binders
+        self.conclusion: SpannedNode = spans.conclusion
         self.header = header or ""
-        self.table = table or load_notation()
+        self._starts = [t.start for t in self.tokens]
+        self._ends = [t.end for t in self.tokens]
 
     # -- text helpers ---------------------------------------------------------------------
     def text(self, span: Span) -> str:
-        return text_of(self.sk, span)
+        return span.text(self.source)
 
-    def chars(self, span: Span) -> tuple[int, int]:
-        return self.sk.tokens[span.start].start, self.sk.tokens[span.end - 1].end
+    @property
+    def end(self) -> int:
+        """End of the conclusion: where the statement proper ends (``:=`` follows)."""
+        assert self.conclusion.outer is not None
+        return self.conclusion.outer.end
 
-    def tok(self, k: int) -> str:
-        return self.sk.tokens[k].text
+    @property
+    def start(self) -> int:
+        """Start of the first binder group (or of the ``:`` when there is none)."""
+        return self.binders[0].span.start if self.binders else self.spans.colon.start
+
+    def token_range(self, span: Span) -> range:
+        """Indices of the tokens inside ``span``."""
+        return range(bisect_left(self._starts, span.start), bisect_right(self._ends, span.end))
+
+    def tokens_in(self, span: Span) -> list[Token]:
+        r = self.token_range(span)
+        return list(self.tokens[r.start:r.stop])
+
+    def splice(self, edits: list[tuple[int, int, str]]) -> str:
+        """The text with character ranges ``[start, end)`` replaced (non-overlapping)."""
+        text = self.source
+        for start, end, new in sorted(edits, key=lambda e: e[0], reverse=True):
+            text = text[:start] + new + text[end:]
+        return text
+
+    def replace(self, span: Span, new: str) -> str:
+        return self.splice([(span.start, span.end, new)])
 
     @cached_property
     def opens(self) -> tuple[str, ...]:
-        from transted.opt import header_opens
-
         return header_opens(self.header)
 
     # -- binders --------------------------------------------------------------------------
-    def used_after(self, name: str, k: int) -> bool:
-        """Does identifier ``name`` (or ``name.field``) occur at token index >= ``k``?"""
+    def uses(self, name: str, span: Span) -> bool:
+        """Does identifier ``name`` (or ``name.field``) occur in ``span``?"""
         return any(t.kind == "ident" and (t.text == name or t.text.startswith(name + "."))
-                   for t in self.sk.tokens[k:self.sk.conclusion.end])
+                   for t in self.tokens_in(span))
+
+    def used_after(self, name: str, at: int) -> bool:
+        """Does identifier ``name`` occur from character ``at`` to the end of the statement?"""
+        return self.uses(name, Span(at, self.end))
+
+    @cached_property
+    def shadowed(self) -> list[str]:
+        """Binder names declared again after a use: two variables the guards, which read
+        names as text, cannot tell apart."""
+        out = []
+        for i, g in enumerate(self.binders):
+            for j in range(i + 1, len(self.binders)):
+                between = [self.outer(b.type) for b in self.binders[i + 1:j] if b.type]
+                out += [n for n in g.names if n != "_" and n in self.binders[j].names
+                        and any(self.uses(n, span) for span in between)]
+        return out
 
     @cached_property
     def hypotheses(self) -> list[int]:
@@ -97,15 +224,13 @@ class Statement:
         names are not used later and whose type is a proposition (it has a relation, a
         connective, ``¬`` or a quantifier at its top level, or the name starts with ``h``)."""
         out = []
-        for i, g in enumerate(self.sk.groups):
+        for i, g in enumerate(self.binders):
             if g.bracket != "(" or g.type is None or not g.names:
                 continue
             if any(self.used_after(n, g.span.end) for n in g.names):
                 continue
-            top = [self.tok(k) for k in range(g.type.start, g.type.end)
-                   if self.sk.depth[k] == self.sk.depth[g.type.start]]
-            if (any(t in RELATIONS + LOGIC + ("¬",) + BINDER_TOKENS for t in top)
-                    or all(n.startswith("h") for n in g.names)):
+            if any(_propositional(n) for n in top_level(g.type)) or all(
+                    n.startswith("h") for n in g.names):
                 out.append(i)
         return out
 
@@ -113,106 +238,99 @@ class Statement:
     def variables(self) -> dict[str, tuple[int, str]]:
         """Name → (group index, declared type text) for binder names used later."""
         out: dict[str, tuple[int, str]] = {}
-        for i, g in enumerate(self.sk.groups):
+        for i, g in enumerate(self.binders):
             if g.type is None or i in self.hypotheses:
                 continue
             for n in g.names:
                 if n != "_" and self.used_after(n, g.span.end):
-                    out[n] = (i, self.text(g.type))
+                    out[n] = (i, self.text(self.outer(g.type)))
         return out
 
-    def group(self, i: int) -> Group:
-        return self.sk.groups[i]
+    def group(self, i: int) -> BinderSpans:
+        return self.binders[i]
+
+    @staticmethod
+    def outer(item: SpannedNode) -> Span:
+        assert item.outer is not None
+        return item.outer
 
     @cached_property
-    def parts(self) -> list[tuple[int, Span]]:
-        """Proposition spans: each hypothesis type, then the conclusion (part -1)."""
-        out = [(i, self.sk.groups[i].type) for i in self.hypotheses]
-        return [(i, s) for i, s in out if s is not None] + [(-1, self.sk.conclusion)]
+    def parts(self) -> list[tuple[int, SpannedNode]]:
+        """Propositions: each hypothesis type, then the conclusion (part -1)."""
+        out = [(i, self.binders[i].type) for i in self.hypotheses]
+        return [(i, t) for i, t in out if t is not None] + [(-1, self.conclusion)]
 
     # -- sites ------------------------------------------------------------------------------
     @cached_property
     def relation_sites(self) -> list[RelationSite]:
-        out: list[RelationSite] = []
-        for part, span in self.parts:
-            self._relations(span, part, out, None)
-        return out
+        return [s for s in self._proposition_sites if s.symbol in RELATIONS]
 
     @cached_property
     def logic_sites(self) -> list[RelationSite]:
         """Connective sites ``lhs ∧ rhs`` etc. (the same walk, keeping the connectives)."""
-        out: list[RelationSite] = []
-        for part, span in self.parts:
-            self._relations(span, part, out, None, logic=True)
-        return out
-
-    def _relations(self, span: Span, part: int, out: list[RelationSite],
-                   negation: tuple[int, Span] | None, *, logic: bool = False) -> None:
-        if len(span) == 0:
-            return
-        inner = strip_parens(self.sk, span)
-        first = self.tok(inner.start)
-        if first in BINDER_TOKENS:
-            base = self.sk.depth[inner.start]
-            comma = next((k for k in range(inner.start, inner.end)
-                          if self.sk.depth[k] == base and self.tok(k) == ","), None)
-            if comma is not None:
-                self._relations(Span(comma + 1, inner.end), part, out, None, logic=logic)
-            return
-        k = root_split(self.sk, inner, self.table)
-        if k is None:
-            if first == "¬":
-                self._relations(Span(inner.start + 1, inner.end), part, out,
-                                (inner.start, inner), logic=logic)
-            return
-        op = self.tok(k)
-        lhs, rhs = Span(inner.start, k), Span(k + 1, inner.end)
-        if op in LOGIC:
-            if logic:
-                out.append(RelationSite(k, lhs, rhs, part))
-            self._relations(lhs, part, out, None, logic=logic)
-            self._relations(rhs, part, out, None, logic=logic)
-        elif op in RELATIONS and not logic:
-            neg, outer = (negation if negation is not None else (None, None))
-            out.append(RelationSite(k, lhs, rhs, part, neg, outer))
-
-    def arith_sites(self, span: Span) -> list[ArithSite]:
-        """Binary arithmetic operators inside ``span`` (an operand of a relation)."""
-        out: list[ArithSite] = []
-        stack = [span]
-        while stack:
-            s = stack.pop()
-            if len(s) == 0:
-                continue
-            inner = strip_parens(self.sk, s)
-            k = root_split(self.sk, inner, self.table)
-            if k is None:
-                if self.tok(inner.start) == "-":
-                    stack.append(Span(inner.start + 1, inner.end))
-                continue
-            if self.tok(k) in ARITH:
-                out.append(ArithSite(k, Span(inner.start, k), Span(k + 1, inner.end)))
-                stack += [Span(inner.start, k), Span(k + 1, inner.end)]
-        return sorted(out, key=lambda a: a.op)
+        return [s for s in self._proposition_sites if s.symbol in LOGIC]
 
     @cached_property
-    def all_arith_sites(self) -> list[ArithSite]:
+    def _proposition_sites(self) -> list[RelationSite]:
+        """Relations and connectives of the propositions, in text order per part: the walk
+        descends through connectives, ``¬`` and quantifier bodies and stops at a relation
+        or any other term; nodes a binder notation built (no span) are walked through."""
+        out: list[RelationSite] = []
+        for part, root in self.parts:
+            stack: list[tuple[SpannedNode, Span | None]] = [(root, None)]
+            while stack:
+                item, negation = stack.pop()
+                symbol = infix_symbol(item)
+                if item.span is None or is_binding(item.node):
+                    below = item.children
+                    if is_binding(item.node):
+                        below = (item.children[body_index(item.node.label) or 0],)
+                    stack += [(c, None) for c in reversed(below)]
+                elif item.node.label == NOT:
+                    stack.append((item.children[0], item.span))
+                elif symbol in LOGIC or symbol in RELATIONS:
+                    spans = _site_spans(item, self.source)
+                    if spans is not None:
+                        out.append(RelationSite(item, symbol, *spans, part,
+                                                negation if symbol in RELATIONS else None))
+                    if symbol in LOGIC:
+                        stack += [(c, None) for c in reversed(item.children)]
+        return out
+
+    @cached_property
+    def arith_sites(self) -> list[ArithSite]:
+        """Binary arithmetic operators of the relation sites' sides, in text order per
+        relation: the walk goes through ``+ - * / ^ %`` and unary minus (parentheses are
+        part of a node) and stops at any other term (an application, a bracket notation, an
+        ascription, a binder notation), whose inside a swap would not be observed directly."""
         out: list[ArithSite] = []
         for site in self.relation_sites:
-            out += self.arith_sites(site.lhs) + self.arith_sites(site.rhs)
+            found = []
+            stack = [(c, site.node) for c in site.node.children[:2]]
+            while stack:
+                item, parent = stack.pop()
+                symbol = infix_symbol(item)
+                if symbol in ARITH:
+                    spans = _site_spans(item, self.source)
+                    if spans is not None:
+                        found.append(ArithSite(item, symbol, spans[0], item.children[0],
+                                                item.children[1], parent))
+                    stack += [(c, item) for c in item.children]
+                elif item.node.label == NEG:
+                    stack += [(c, item) for c in item.children]
+            out += sorted(found, key=lambda a: a.op.start)
         return out
 
     # -- facts ------------------------------------------------------------------------------
     def idents(self, span: Span) -> set[str]:
-        return {t.text.split(".")[0] for t in self.sk.tokens[span.start:span.end]
-                if t.kind == "ident"}
+        return {t.text.split(".")[0] for t in self.tokens_in(span) if t.kind == "ident"}
 
     def numeric_type(self, span: Span) -> str | None:
         """The one numeric type every variable of ``span`` has, if the span is plain
         arithmetic (variables of one type in ℕ ℤ ℚ ℝ ℂ, numerals, ``+ - * / ^ %``,
         parentheses); else None."""
         types = set()
-        for t in self.sk.tokens[span.start:span.end]:
+        for t in self.tokens_in(span):
             if t.kind == "num" and t.text.isdigit():
                 continue
             if t.kind == "ident" and t.text in self.variables:
@@ -226,18 +344,54 @@ class Statement:
         (ty,) = types
         return ty if ty in NUMERIC_TYPES else None
 
-    def top_tokens(self, span: Span) -> list[str]:
-        base = self.sk.depth[span.start] if len(span) else 0
-        return [self.tok(k) for k in range(span.start, span.end) if self.sk.depth[k] == base]
-
-    def needs_parens(self, span: Span) -> bool:
-        """Whether the text of ``span`` must be parenthesised to stay one operand."""
-        inner = strip_parens(self.sk, span)
-        if len(inner) != len(span):
+    def reads_as(self, text: str, item: SpannedNode, label: str) -> bool:
+        """Does ``text`` (this statement edited at ``item``) parse to this statement's trees
+        with ``item``'s label made ``label`` and nothing else changed? An edit that regroups
+        its neighbours fails: ``A ∧ B ∧ C`` is ``A ∧ (B ∧ C)``, and with its second ``∧``
+        made ``∨`` it reads ``(A ∧ B) ∨ C``."""
+        try:
+            edited = declaration_spans(text, header=self.header).declaration
+        except TranstedError:
             return False
-        return len(span) > 1 and (root_split(self.sk, span, self.table) is not None
-                                  or self.tok(span.start) in BINDER_TOKENS + ("¬", "-"))
+        expected = [_relabelled(t, item.node, label) if t is not None else None
+                    for t in _terms(self.spans.declaration)]
+        return _terms(edited) == expected
 
-    def operand(self, span: Span) -> str:
-        text = self.text(span)
-        return f"({text})" if self.needs_parens(span) else text
+    def operand(self, item: SpannedNode) -> str:
+        """The text of ``item`` (with the parentheses it was read with), parenthesised when
+        it is an operator application that would not stay one operand beside another
+        operator: an infix, a binder notation, ``¬`` or a unary minus, written bare."""
+        outer = self.outer(item)
+        bare = item.span == outer and (
+            infix_symbol(item) is not None or is_quantifier(item) or item.node.label in (NOT, NEG))
+        return f"({self.text(outer)})" if bare else self.text(outer)
+
+
+def _propositional(item: SpannedNode) -> bool:
+    """Is the label one a proposition is built with (a relation, a connective, ``¬``, a
+    quantifier)?"""
+    return (infix_symbol(item) in RELATIONS + LOGIC or item.node.label == NOT
+            or is_quantifier(item))
+
+
+def _terms(decl: Declaration) -> list[Node | None]:
+    """The binder types and the conclusion of a declaration."""
+    return [g.type for g in decl.binders] + [decl.conclusion]
+
+
+def _relabelled(root: Node, target: Node, label: str) -> Node:
+    """``root`` with the node ``target`` (by identity) relabelled."""
+    path: list[tuple[Node, int]] = []
+    stack: list[tuple[Node, list[tuple[Node, int]]]] = [(root, [])]
+    while stack:
+        node, above = stack.pop()
+        if node is target:
+            path = above
+            break
+        stack += [(c, above + [(node, i)]) for i, c in enumerate(node.children)]
+    else:
+        return root
+    new = Node(label, target.children)
+    for parent, i in reversed(path):
+        new = parent.with_children(parent.children[:i] + (new,) + parent.children[i + 1:])
+    return new
