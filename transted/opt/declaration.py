@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from transted.errors import ParseError
-from transted.opt.binders import BinderGroup, _bracketed_group, binder_node
+from transted.opt.binders import BinderGroup, binder_node, bracketed_group
 from transted.opt.labels import (
     ARROW,
     FORALL,
@@ -112,7 +112,7 @@ def read_declaration(p: TermParser) -> Declaration:
     while p.at("(", "{", "⦃", "["):
         start = p.tok.start
         with p.binding(names):
-            group = _bracketed_group(p)
+            group = bracketed_group(p)
         extents.append((start, p.tokens[p.i - 1].end))
         if group.type is None:
             group.type = Node("_")

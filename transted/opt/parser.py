@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
-from transted.opt import binders
+from transted.opt import big_operators, binders, set_builder
 from transted.opt.labels import ASCRIPTION, NAMED_APPLICATION, SLOT
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
@@ -58,6 +58,7 @@ class TermParser:
         self.bound: list[str] = []
         self.depth = 0
         self.closers: list[str] = []  # innermost open |…| or ‖…‖
+        self.position: int | None = None  # column saved by `positioned` (Lean's withPosition)
 
     # -- token helpers --------------------------------------------------------------------
     @property
@@ -101,6 +102,20 @@ class TermParser:
             yield
         finally:
             self.depth -= 1
+
+    @contextmanager
+    def positioned(self, tok: Token) -> Iterator[None]:
+        """Lean's ``withPosition``: while inside, an application argument must start in a
+        column right of ``tok``'s (``argument := checkWsBefore >> checkColGt >> …``, Lean core
+        src/Lean/Parser/Term.lean), so ``let x := v`` ends at a new line at ``let``'s column."""
+        saved, self.position = self.position, self.column(tok)
+        try:
+            yield
+        finally:
+            self.position = saved
+
+    def column(self, tok: Token) -> int:
+        return tok.start - (self.text.rfind("\n", 0, tok.start) + 1)
 
     @contextmanager
     def binding(self, names: list[str]) -> Iterator[None]:
@@ -149,6 +164,8 @@ class TermParser:
 
     def starts_argument(self) -> bool:
         t = self.tok
+        if self.position is not None and self.column(t) <= self.position:
+            return False
         if t.kind in ("ident",):
             return t.text not in KEYWORD_STOPS
         if t.kind in ("num", "str"):
@@ -301,10 +318,37 @@ class TermParser:
             if self.tok.kind in ("ident", "num") and self.tok.text not in KEYWORD_STOPS or self.at("_"):
                 return Node(f"{word} {SLOT}", (Node(self.advance().text),))
             return Node(word)
+        if word == "open" or (word == "set_option" and self.peek().kind == "ident"):
+            return self.scoped_term(word)
         if word in KEYWORD_STOPS:
             raise self.error(f"unexpected keyword {word!r}: expected a term")
         self.advance()
         return self.name_node(word)
+
+    def scoped_term(self, word: str) -> Node:
+        """``open A B in e`` and ``set_option o v in e`` as terms (Lean core
+        src/Lean/Parser/Term.lean ``Term.open``/``Term.set_option``): ``e`` read with the
+        namespaces opened for names; an option changes no tree."""
+        self.advance()
+        opened: list[str] = []
+        if word == "open":
+            self.accept("scoped")
+            while self.tok.kind == "ident" and self.tok.text != "in":
+                opened.append(self.advance().text)
+            if not opened:
+                raise self.error("expected a namespace after 'open'")
+        else:
+            self.advance()  # the option's name
+            if self.tok.kind == "eof" or self.at("in"):
+                raise self.error("expected a value after the option's name")
+            self.advance()
+        self.expect("in")
+        saved = self.opens
+        self.opens = tuple(sorted(set(saved) | set(opened), key=len, reverse=True))
+        try:
+            return self.expr(0)
+        finally:
+            self.opens = saved
 
     def skip_tactic_block(self) -> None:
         """Skip ``by …`` inside a term up to the enclosing closer (its content is a proof)."""
@@ -325,8 +369,8 @@ class TermParser:
         open_tok = self.advance()
         if self.accept(")"):
             return Node("()")
-        saved = self.closers
-        self.closers = []
+        saved, saved_position = self.closers, self.position
+        self.closers, self.position = [], None  # Lean's withoutPosition inside brackets
         try:
             first = self.expr(0)
             if self.accept(":"):
@@ -340,15 +384,15 @@ class TermParser:
                 raise self.error(f"expected ')' to close '(' at column {open_tok.start + 1}, found {self.describe(self.tok)}")
             self.advance()
         finally:
-            self.closers = saved
+            self.closers, self.position = saved, saved_position
         if len(items) == 1:
             return first
         return Node("(" + ", ".join([SLOT] * len(items)) + ")", tuple(items))
 
     def delimited(self, open_sym: str, close_sym: str, label_of) -> Node:
         self.expect(open_sym)
-        saved = self.closers
-        self.closers = []
+        saved, saved_position = self.closers, self.position
+        self.closers, self.position = [], None
         try:
             items = []
             if not self.at(close_sym):
@@ -357,7 +401,7 @@ class TermParser:
                     items.append(self.expr(0))
             self.expect(close_sym)
         finally:
-            self.closers = saved
+            self.closers, self.position = saved, saved_position
         return Node(label_of(len(items)), tuple(items)) if items else Node(open_sym + close_sym)
 
     def inner_product(self) -> Node:
@@ -379,10 +423,12 @@ class TermParser:
     def bracket(self, open_sym: str, close_syms: tuple[str, ...]) -> Node:
         self.advance()
         self.closers.append(open_sym if open_sym in ("|", "‖") else "")
+        saved_position, self.position = self.position, None
         try:
             inner = self.expr(0)
         finally:
             self.closers.pop()
+            self.position = saved_position
         close = self.expect(*close_syms)
         return Node(f"{open_sym}{SLOT}{close.text}", (inner,))
 
@@ -416,12 +462,14 @@ class TermParser:
             return Node("?" + t.text)
         raise self.error("expected a metavariable name after '?'", q)
 
-    # binder notations live in their own module (transted.opt.binders); bound here as methods
-    big_operator = binders.big_operator
-    braces = binders.braces
+    # binder notations live in their own modules (transted.opt.binders, .big_operators);
+    # bound here as methods
+    big_operator = big_operators.big_operator
+    braces = set_builder.braces
     dependent_arrow = binders.dependent_arrow
+    filter_quantifier = big_operators.filter_quantifier
     if_then_else = binders.if_then_else
-    integral = binders.integral
+    integral = big_operators.integral
     lambda_ = binders.lambda_
     let_ = binders.let_
     quantifier = binders.quantifier
@@ -436,5 +484,5 @@ class TermParser:
         "⋃": big_operator, "⋂": big_operator, "∫": integral, "λ": lambda_,
         "·": leaf_symbol, "_": leaf_symbol, "∅": leaf_symbol, "⊤": leaf_symbol, "⊥": leaf_symbol,
         "∞": leaf_symbol, "◾": leaf_symbol, "?": question, "⟪": inner_product, "⁅": lie_bracket,
-        "⨅": big_operator, "⨆": big_operator,
+        "⨅": big_operator, "⨆": big_operator, "∀ᶠ": filter_quantifier, "∃ᶠ": filter_quantifier,
     }
