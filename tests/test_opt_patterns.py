@@ -8,7 +8,7 @@ import pytest
 from transted.errors import ParseError
 from transted.opt import parse_statement, parse_term
 from transted.opt.scope import canonicalize, free_names
-from transted.search.binders import substitute
+from transted.opt.substitution import substitute
 from transted.search.reduction import reduce_definitional
 
 

@@ -9,7 +9,7 @@ brackets are structural. Written by hand because no Python library parses Lean 4
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
@@ -46,12 +46,14 @@ class TermParser:
     """Parse Lean terms from ``text``; ``opens`` are namespaces whose prefixes are dropped."""
 
     def __init__(self, text: str, *, opens: tuple[str, ...] = (), split_binders: bool = True,
-                 table: NotationTable | None = None):
+                 table: NotationTable | None = None, atoms: Mapping[str, Node] | None = None):
         if len(text) > MAX_INPUT_CHARS:
             raise ResourceLimitError(f"input of {len(text)} characters exceeds the cap of {MAX_INPUT_CHARS}")
         self.text = text
         self.table = table or load_notation()
-        self.tokens = tokenize(text, self.table.symbols)
+        self.atoms = dict(atoms or {})
+        """Notation atoms declared in the context (``notation "ℝ²" => t``) and their trees."""
+        self.tokens = tokenize(text, self.table.symbols | set(self.atoms))
         self.i = 0
         self.opens = tuple(sorted(set(opens), key=len, reverse=True))
         self.split = split_binders
@@ -172,6 +174,8 @@ class TermParser:
             return True
         if t.kind != "sym":
             return False
+        if t.text in self.atoms:
+            return True
         if t.text in ("|", "‖"):
             return self._opens_bracket(t)
         if t.text == "[":
@@ -274,6 +278,9 @@ class TermParser:
             return self.nud_ident(t)
         if t.kind == "eof":
             raise self.error("unexpected end of input: expected a term")
+        if t.text in self.atoms:
+            self.advance()
+            return self.atoms[t.text]
         sym = self.table.aliases.get(t.text, t.text)
         if sym in ("(", "{", "⦃", "["):
             arrow = self.dependent_arrow()
@@ -369,6 +376,11 @@ class TermParser:
         open_tok = self.advance()
         if self.accept(")"):
             return Node("()")
+        if self.at("↑", "⇑", "↥") and self.peek().text == ")":
+            # `(↑)`: the coercion as a function (Lean core Init/Coe.lean, `coeNotation`)
+            arrow = self.advance().text
+            self.advance()
+            return Node(f"({arrow})")
         saved, saved_position = self.closers, self.position
         self.closers, self.position = [], None  # Lean's withoutPosition inside brackets
         try:

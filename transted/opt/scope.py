@@ -40,7 +40,7 @@ from transted.opt.labels import (
 from transted.opt.node import Flat, Node, unflatten
 
 __all__ = ["body_index", "is_binding", "binder_names", "is_pattern", "pattern_names", "has_pattern",
-           "is_match_pattern", "CONSTRUCTOR_LEAVES",
+           "is_match_pattern", "CONSTRUCTOR_LEAVES", "child_scopes",
            "bound_name", "binder_type", "with_bound_name", "binder_node", "head_name",
            "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize"]
 
@@ -237,6 +237,22 @@ def _scopes(node: Node) -> list[tuple[Node, list[str], bool]] | None:
     out[-1] = (out[-1][0], names, out[-1][2])  # names open just before the body
     out.append((node.children[idx], [], False))
     return out + [(c, _AFTER, False) for c in node.children[idx + 1:]]
+
+
+def child_scopes(node: Node) -> list[tuple[tuple[Node, ...], bool]]:
+    """For each child of ``node``: the binder children of ``node`` whose names are in scope in
+    it, and whether the child is itself a binder (only its type is a term there)."""
+    n = len(node.children)
+    if node.label == THEOREM and n >= 2:
+        kids = node.children
+        return [(kids[:i], True) for i in range(n - 1)] + [(kids[:-1], False)]
+    idx = body_index(node.label) if is_binding(node) else None
+    if idx is None:
+        return [((), False)] * n
+    none: tuple[Node, ...] = ()
+    opened: tuple[Node, ...] = (node.children[0],)
+    return ([(none, True)] + [(none, False)] * (idx - 1) + [(opened, False)]
+            + [(none, False)] * (n - idx - 1))
 
 
 def free_names(node: Node) -> frozenset[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from transted.opt.labels import APP, FUN, LET, TUPLE, postfix
 from transted.opt.node import Node
 from transted.opt.scope import bound_name, has_pattern
-from transted.search.binders import substitute
+from transted.opt.substitution import substitute
 
 __all__ = ["reduce_definitional", "beta_reduce"]
 

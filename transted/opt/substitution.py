@@ -1,4 +1,5 @@
-"""Capture-avoiding substitution on operator trees (beta/let reduction, rule instantiation).
+"""Capture-avoiding substitution on operator trees (δ-unfolding of context definitions, the
+search's beta/let reduction and rule instantiation).
 
 Which labels bind, which children are binders and the alpha-canonical form live in
 :mod:`transted.opt.scope`; this module only substitutes, renaming a binder when a free name of
