@@ -86,3 +86,37 @@ def test_term_level_open_in_opens_names():
         parse_statement("theorem t : sqrt 4 = 2")
     assert parse_statement("theorem t : set_option maxRecDepth 1000 in 1 = 1") == \
         parse_statement("theorem t : 1 = 1")
+
+
+def test_big_operator_filter():
+    """bigOpBinder's `with`: ∑ x ∈ s with p x, f x is the sum over s.filter (fun x ↦ p x)."""
+    assert parse_term("∑ x ∈ s with x % 2 = 0, f x") == \
+        parse_term("∑ x ∈ Finset.filter (fun x => x % 2 = 0) s, f x")
+
+
+def test_iterate_notation():
+    """Mathlib/Logic/Function/Iterate.lean: notation:max f "^["n"]" => Nat.iterate f n."""
+    assert parse_term("deriv^[2] f x") == parse_term("Nat.iterate deriv 2 f x")
+
+
+def test_vector_and_matrix_literals():
+    tree = parse_term("!![1, 2; 3, 4]")
+    assert tree.label == "!![<SLOT>, <SLOT>; <SLOT>, <SLOT>]"
+    assert [c.label for c in tree.children] == ["1", "2", "3", "4"]
+    assert parse_term("![a, b]").label == "![<SLOT>, <SLOT>]"
+
+
+def test_filter_and_asymptotic_relations():
+    """f =ᶠ[l] g (EventuallyEq, notation:50), f =O[l] g (IsBigO, notation:100)."""
+    assert parse_term("f =ᶠ[atTop] g").label == "<SLOT> =ᶠ[<SLOT>] <SLOT>"
+    tree = parse_term("f =O[atTop] g ∧ True")
+    assert tree.label == "<SLOT> ∧ <SLOT>"
+    assert tree.children[0].label == "<SLOT> =O[<SLOT>] <SLOT>"
+
+
+def test_small_notations():
+    assert parse_term("‖x‖₊").label == "‖<SLOT>‖₊"                    # NNNorm.nnnorm
+    assert parse_term("(l |>.sum) = 0") == parse_term("(l).sum = 0")  # `e |>.f` is `(e).f`
+    assert "i" not in free_names(parse_term("Σ i, f i"))             # Sigma binds
+    assert parse_term("a ≈ b").label == "<SLOT> ≈ <SLOT>"           # HasEquiv.Equiv
+    assert parse_term("((↑) : ℚ → ℝ)").children[0].label == "(↑)"    # the coercion function

@@ -2,7 +2,7 @@
 
 * ``∑ ∏`` (Mathlib/Algebra/BigOperators/Group/Finset/Defs.lean, ``bigOpBinders``: one binder
   ``x``, ``x : T``, ``x ∈ s``, ``x < n``, a pattern ``⟨i, j⟩ ∈ s``, or parenthesized ones
-  ``(i ∈ s) (j ∈ t)``; body ``r:67``).
+  ``(i ∈ s) (j ∈ t)``; ``x ∈ s with p x`` ranges over ``s.filter p``; body ``r:67``).
 * ``⋃ ⋂ ⨆ ⨅ ∑' ∏'`` (Mathlib/Order/SetNotation.lean, Mathlib/Topology/Algebra/InfiniteSum/
   Defs.lean: ``notation3 "⋃ "(...)", "r:60:(scoped f => iUnion f) => r``; ``(...)`` is Batteries'
   ``extBinders``: one ``extBinder`` or several parenthesized ones, ``(i : ℕ) (j : ℕ)``,
@@ -27,7 +27,7 @@ from transted.opt.binders import (
     bracketed_group,
     names_until,
 )
-from transted.opt.labels import SLOT, binder_label, bounded_binder_label
+from transted.opt.labels import FUN, SLOT, application, binder_label, bounded_binder_label
 from transted.opt.node import Node
 from transted.opt.patterns import pattern_binder, tuple_pattern_ahead
 from transted.opt.scope import binder_node, pattern_names
@@ -107,12 +107,29 @@ def _binders(p: BinderParser, *, domains: bool = True) -> list[_Bound]:
                    _domain(p) if domains else None)]
 
 
+def _filtered(p: BinderParser, bound: list[_Bound]) -> list[_Bound]:
+    """``∑ x ∈ s with p x, f x`` is ``∑ x ∈ s.filter (fun x ↦ p x), f x``
+    (Mathlib/Algebra/BigOperators/Group/Finset/Defs.lean, ``bigOpBinder``'s ``with``)."""
+    if not p.at("with"):
+        return bound
+    if len(bound) != 1 or bound[0].domain is None or bound[0].domain[0] != "∈":
+        raise p.error("`with` filters one binder ranging over a finset (`x ∈ s with p x`)")
+    p.advance()
+    b = bound[0]
+    with p.binding(list(b.names)):
+        predicate = p.expr(0)
+    assert b.domain is not None
+    kept = Node(application("Finset.filter", 2), (Node(FUN, (b.binder, predicate)), b.domain[1]))
+    return [_Bound(b.binder, b.names, ("∈", kept))]
+
+
 def big_operator(p: BinderParser) -> Node:
     """``∑ x ∈ s, f`` (``in`` accepted), ``∑ x, f``, ``∑ x : T, f``, ``∑ i < n, f``,
-    ``⋃ (i : ℕ) (j : ℕ), A i j``; the body at the notation's precedence (67 or 60)."""
+    ``∑ x ∈ s with p x, f``, ``⋃ (i : ℕ) (j : ℕ), A i j``; the body at the notation's
+    precedence (67 or 60)."""
     sym = p.advance().text
     body_prec = p.table.binder_body_prec.get(sym, 67)
-    bound = _binders(p)
+    bound = _filtered(p, _binders(p))
     p.expect(",")
     with p.binding([n for b in bound for n in b.names]):
         body = p.expr(body_prec)

@@ -150,7 +150,8 @@ FREQUENTLY = f"∃ᶠ {SLOT} in {SLOT}, {SLOT}"
 """Mathlib's ``Filter.Frequently`` notation (binder, filter, body)."""
 
 BINDER_HEADS = ("∀ ", "∃ ", "∃! ", "fun ", "∑ ", "∏ ", "∑' ", "∏' ", "⋃ ", "⋂ ", "⨆ ", "⨅ ",
-                "∫ ", "let ", "have ", f"{{{SLOT} | ", f"{{{SLOT} // ", "∀ᶠ ", "∃ᶠ ", "| ")
+                "∫ ", "let ", "have ", f"{{{SLOT} | ", f"{{{SLOT} // ", "∀ᶠ ", "∃ᶠ ", "| ",
+                "Σ ", "Σ' ")
 """Label prefixes of binding notations (the parser's binder notations, ``transted.opt.binders``)."""
 
 NAMED_APPLICATION = re.compile(r"^([^\s<]\S*)((?: " + re.escape(SLOT) + r")+)$")

@@ -28,6 +28,10 @@ well inside Python's default recursion limit (1000) without raising it; the deep
 in tests/data nests 17 levels."""
 APP_PREC = MAX_PREC  # arguments of an application are parsed at max precedence
 BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
+FILTER_RELATIONS = {"=ᶠ[": ("=ᶠ", 50), "≤ᶠ[": ("≤ᶠ", 50), "=O[": ("=O", 100),
+                    "=o[": ("=o", 100), "=Θ[": ("=Θ", 100)}
+PIPE_PREC = 10
+"""``e |>.f``: the pipeline's precedence (``min``, as ``|>``)."""
 
 
 def app_node(head: Node, args: list[Node]) -> Node:
@@ -181,7 +185,7 @@ class TermParser:
         if t.text == "[":
             return not (self.peek().kind == "ident" and self.peek().text in ("MOD", "ZMOD", "PMOD"))
         return t.text in ("(", "⟨", "{", "↑", "⇑", "↥", "@", "·", "⌊", "⌈", "¬", "∅", "⊤", "⊥", "∞",
-                          "_", "?", "[", "√", "#", "⟪", "⁅")
+                          "_", "?", "[", "√", "#", "⟪", "⁅", "![", "!![")
 
     def _opens_bracket(self, t: Token) -> bool:
         nxt = self.peek()
@@ -221,6 +225,23 @@ class TermParser:
                 return Node(post.node_label, (left,))
             if sym == "." and not t.space_before:
                 return self.projection(left)
+            if sym in FILTER_RELATIONS:
+                return self.filter_relation(left, rbp)
+            if sym == "|>." and rbp <= PIPE_PREC:  # `e |>.f a` is `(e).f a` (Init/Prelude)
+                self.advance()
+                field = self.advance()
+                if field.kind != "ident":
+                    raise self.error("expected a field name after '|>.'", field)
+                node = left
+                for name in field.text.split("."):
+                    node = app_node(Node(name), [node])
+                return node
+            if sym == "^[":  # Mathlib/Logic/Function/Iterate.lean: notation:max f "^["n"]"
+                self.advance()
+                with self.nested():
+                    n = self.expr(0)
+                self.expect("]")
+                return app_node(Node("Nat.iterate"), [left, n])
             if sym == "[" and not t.space_before:
                 return self.index_trailer(left)
         if rbp < APP_PREC and self.starts_argument():
@@ -229,6 +250,19 @@ class TermParser:
                 args.append(self.expr(APP_PREC))
             return app_node(left, args)
         return None
+
+    def filter_relation(self, left: Node, rbp: int) -> Node | None:
+        """``f =ᶠ[l] g``, ``f ≤ᶠ[l] g`` (Mathlib/Order/Filter/Basic.lean, notation:50),
+        ``f =O[l] g``, ``f =o[l] g``, ``f =Θ[l] g`` (Mathlib/Analysis/Asymptotics,
+        notation:100): relation, filter, right operand."""
+        relation, prec = FILTER_RELATIONS[self.tok.text]
+        if prec < rbp:
+            return None
+        self.advance()
+        filter_ = self.expr(0)
+        self.expect("]")
+        right = self.expr(prec + 1)
+        return Node(f"{SLOT} {relation}[{SLOT}] {SLOT}", (left, filter_, right))
 
     def modeq(self, left: Node, right: Node) -> Node:
         self.expect("[")
@@ -432,6 +466,29 @@ class TermParser:
     def list_literal(self) -> Node:
         return self.delimited("[", "]", lambda n: "[" + ", ".join([SLOT] * n) + "]")
 
+    def vector_literal(self) -> Node:
+        """``![a, b, c]`` (Mathlib/Data/Fin/VecNotation.lean: ``Matrix.vecCons`` notation)."""
+        return self.delimited("![", "]", lambda n: "![" + ", ".join([SLOT] * n) + "]")
+
+    def matrix_literal(self) -> Node:
+        """``!![a, b; c, d]`` (Mathlib/Data/Matrix/Notation.lean: ``Matrix.of`` of its rows)."""
+        self.expect("!![")
+        saved, saved_position = self.closers, self.position
+        self.closers, self.position = [], None
+        rows: list[list[Node]] = [[]]
+        try:
+            while not self.at("]"):
+                rows[-1].append(self.expr(0))
+                if self.accept(";"):
+                    rows.append([])
+                elif not self.at("]"):
+                    self.expect(",")
+            self.expect("]")
+        finally:
+            self.closers, self.position = saved, saved_position
+        label = "!![" + "; ".join(", ".join([SLOT] * len(r)) for r in rows) + "]"
+        return Node(label, tuple(c for r in rows for c in r))
+
     def bracket(self, open_sym: str, close_syms: tuple[str, ...]) -> Node:
         self.advance()
         self.closers.append(open_sym if open_sym in ("|", "‖") else "")
@@ -448,7 +505,8 @@ class TermParser:
         return self.bracket("|", ("|",))
 
     def norm(self) -> Node:
-        return self.bracket("‖", ("‖",))
+        """``‖x‖`` and ``‖x‖₊`` (Mathlib/Analysis/Normed/Group/Basic.lean: ``NNNorm.nnnorm``)."""
+        return self.bracket("‖", ("‖", "‖₊"))
 
     def floor(self) -> Node:
         return self.bracket("⌊", ("⌋", "⌋₊"))
@@ -492,9 +550,11 @@ class TermParser:
         "(": paren, "⟨": anonymous_constructor, "[": list_literal, "|": abs_, "‖": norm,
         "⌊": floor, "⌈": ceil, "@": at_sign, "{": braces, "⦃": strict_implicit,
         "∀": quantifier_sym, "∃": quantifier_sym, "∃!": quantifier_sym, "Π": quantifier_sym,
+        "Σ": quantifier_sym, "Σ'": quantifier_sym,
         "∑": big_operator, "∏": big_operator, "∑'": big_operator, "∏'": big_operator,
         "⋃": big_operator, "⋂": big_operator, "∫": integral, "λ": lambda_,
         "·": leaf_symbol, "_": leaf_symbol, "∅": leaf_symbol, "⊤": leaf_symbol, "⊥": leaf_symbol,
         "∞": leaf_symbol, "◾": leaf_symbol, "?": question, "⟪": inner_product, "⁅": lie_bracket,
         "⨅": big_operator, "⨆": big_operator, "∀ᶠ": filter_quantifier, "∃ᶠ": filter_quantifier,
+        "![": vector_literal, "!![": matrix_literal,
     }
