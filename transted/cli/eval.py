@@ -20,6 +20,7 @@ from transted.cli.options import (
     MetricOption,
     PairTimeoutOption,
     RayAddressOption,
+    TheoremOption,
     batch_executor,
     load_metrics,
     output_format,
@@ -72,6 +73,7 @@ def eval_command(
     seed: int = typer.Option(_D.seed, "--seed", help="Seed of bootstrap and CV folds."),
     top: int = typer.Option(_D.top_disagreements, "--top", help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
+    theorem: str | None = TheoremOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -84,7 +86,7 @@ def eval_command(
     from transted.evaluation.reports.markdown import summary_markdown
 
     fmt = output_format(fmt, as_json)
-    names = load_metrics(metrics, distinct_names=True)  # -m ted:cost=semantic
+    names = load_metrics(metrics, distinct_names=True, theorem=theorem)  # -m ted:cost=semantic
     if out is not None:
         from transted.outputs import check_output_dir
 
@@ -130,6 +132,7 @@ def regress_command(
                                        "at this level (Wilcoxon / sign test, one-sided)."),
     n_boot: int = typer.Option(10000, "--n-boot", help="Paired bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
+    theorem: str | None = TheoremOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
@@ -143,7 +146,7 @@ def regress_command(
     from transted.regression.gate import check_regression
 
     fmt = output_format(fmt, as_json)
-    names = load_metrics(metric, distinct_names=True)
+    names = load_metrics(metric, distinct_names=True, theorem=theorem)
     if out is not None:
         from transted.outputs import check_output_dir
 

@@ -19,6 +19,7 @@ from transted.cli.options import (
     OptionOption,
     PairTimeoutOption,
     RayAddressOption,
+    TheoremOption,
     batch_executor,
     is_stdout,
     load_metrics,
@@ -40,6 +41,7 @@ def score_command(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
+    theorem: str | None = TheoremOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -50,7 +52,7 @@ def score_command(
     """Score pairs: `score DATA.jsonl [--out OUT.jsonl]`, `score --references R --candidates C`,
     or `score REF CAND`; -m repeatable."""
     fmt = output_format(fmt, as_json)
-    scorers = load_metrics(metric, metric_options(option))
+    scorers = load_metrics(metric, metric_options(option), theorem=theorem)
     inputs = inputs or []
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
@@ -136,7 +138,7 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
             if r.status == "ok":
                 for line in explain_edits(scorer, pair, r):
                     print_line(line)
-    return 0 if all(r.status == "ok" for r in results) else 1
+    return 0 if all(r.status in ("ok", "invalid") for r in results) else 1  # invalid: an answer
 
 
 def _out_path(out: Path, metric: str, n_metrics: int) -> Path:
@@ -173,7 +175,8 @@ def _print_result(result: Any) -> None:
     score = "null" if result.score is None else f"{result.score:.6f}"
     console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
     verdict = result.verdict or "none (no shipped threshold)"
-    by = f" (decided by {result.decided_by})" if result.decided_by == "evidence" else ""
+    by = f" (decided by {result.decided_by})" if result.decided_by in ("evidence", "invalid") \
+        else ""
     print_line(f"  verdict: {verdict}{by}")
     for key, value in result.details.items():
         if not isinstance(value, (dict, list)):

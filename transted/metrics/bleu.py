@@ -39,6 +39,8 @@ class ProofNetBLEU(Metric):
         Placeholder for both declared theorem names; ``""`` keeps the names.
     smoothing : int, default=4
         NLTK ``SmoothingFunction`` method number (0 = none, ProofNet's own script).
+    theorem : str, optional
+        The theorem to take from a candidate text with several (``--theorem NAME``).
     """
 
     name = "bleu"
@@ -49,7 +51,7 @@ class ProofNetBLEU(Metric):
     SMOOTHING = 4
 
     def __init__(self, *, source: str = "statement", rename: str = RENAME,
-                 smoothing: int = SMOOTHING):
+                 smoothing: int = SMOOTHING, theorem: str | None = None):
         if source not in self.SOURCES:
             raise ValueError(f"ProofNetBLEU: `source` must be one of {self.SOURCES}, got {source!r}")
         if not isinstance(smoothing, int) or not 0 <= smoothing <= 7:
@@ -57,12 +59,14 @@ class ProofNetBLEU(Metric):
         self.source = source
         self.rename = rename
         self.smoothing = smoothing
+        self.theorem = theorem
 
     def options(self) -> dict[str, object]:
         import nltk
 
-        return {"extract": EXTRACTION_VERSION, "source": self.source, "tok": "whitespace",
-                "rename": self.rename or "no",
+        chosen = {"theorem": self.theorem} if self.theorem is not None else {}
+        return {"extract": EXTRACTION_VERSION, **chosen, "source": self.source,
+                "tok": "whitespace", "rename": self.rename or "no",
                 "smooth": f"method{self.smoothing}", "nltk": nltk.__version__}
 
     def tokens(self, pair: Pair, side: str) -> list[str]:
@@ -72,7 +76,7 @@ class ProofNetBLEU(Metric):
         if text is None:
             raise InputError(f"pair {pair.id!r}: {side} has no `{self.source}` field")
         if self.source == "statement":
-            text = chosen_declaration(pair, side)
+            text = chosen_declaration(pair, side, self.theorem)
         if self.rename:
             text = rename_theorem(text, self.rename)
         tokens = text.split()

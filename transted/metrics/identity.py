@@ -45,14 +45,14 @@ def rename_theorem(statement: str, new: str = "thm") -> str:
     return _DECLARATION.sub(lambda m: m.group("prefix") + new, statement, count=1)
 
 
-def chosen_declaration(pair: Pair, side: str) -> str:
+def chosen_declaration(pair: Pair, side: str, theorem: str | None = None) -> str:
     """The declaration the string metrics compare on ``side``: the one extracted from the
-    text (:func:`transted.extraction.statement.declaration_text`, the candidate's chosen
-    like the reference's name), its proof as written included."""
+    text (:func:`transted.extraction.statement.declaration_text`; the candidate's is
+    ``theorem``, else the one named like the reference's), its proof as written included."""
     if side == "reference":
         return declaration_text(pair.reference.statement)
     reference = declared_name(declaration_text(pair.reference.statement))
-    return declaration_text(pair.candidate.statement, reference_name=reference)
+    return declaration_text(pair.candidate.statement, theorem=theorem, reference_name=reference)
 
 
 class IdentityMatch(Metric):
@@ -62,6 +62,8 @@ class IdentityMatch(Metric):
     ----------
     rename : str, default="thm"
         What both declared theorem names are renamed to before comparing; ``""`` keeps names.
+    theorem : str, optional
+        The theorem to take from a candidate text with several (``--theorem NAME``).
     """
 
     name = "identity"
@@ -69,13 +71,15 @@ class IdentityMatch(Metric):
     binary = True
     RENAME = "thm"
 
-    def __init__(self, *, rename: str = RENAME):
+    def __init__(self, *, rename: str = RENAME, theorem: str | None = None):
         if not isinstance(rename, str):
             raise TypeError(f"IdentityMatch: `rename` must be a str, got {type(rename).__name__}")
         self.rename = rename
+        self.theorem = theorem
 
     def options(self) -> dict[str, object]:
-        return {"extract": EXTRACTION_VERSION, "whitespace": "removed",
+        chosen = {"theorem": self.theorem} if self.theorem is not None else {}
+        return {"extract": EXTRACTION_VERSION, **chosen, "whitespace": "removed",
                 "rename": self.rename or "no"}
 
     def normalise(self, statement: str) -> str:
@@ -86,7 +90,7 @@ class IdentityMatch(Metric):
 
     def _score(self, pair: Pair) -> PairScore:
         ref = self.normalise(chosen_declaration(pair, "reference"))
-        cand = self.normalise(chosen_declaration(pair, "candidate"))
+        cand = self.normalise(chosen_declaration(pair, "candidate", self.theorem))
         if not ref or not cand:
             side = "reference" if not ref else "candidate"
             raise InputError(f"pair {pair.id!r}: {side} statement is empty")
