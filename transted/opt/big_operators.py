@@ -29,8 +29,9 @@ from transted.opt.binders import (
 )
 from transted.opt.labels import FUN, SLOT, application, binder_label, bounded_binder_label
 from transted.opt.node import Node
+from transted.opt.pattern_binders import pattern_names
 from transted.opt.patterns import pattern_binder, tuple_pattern_ahead
-from transted.opt.scope import binder_node, pattern_names
+from transted.opt.scope import binder_node
 
 __all__ = ["big_operator", "filter_quantifier", "integral"]
 

@@ -30,13 +30,14 @@ from transted.opt.labels import (
 from transted.opt.lexer import KEYWORD_STOPS, Token
 from transted.opt.node import Node
 from transted.opt.notation import NotationTable
+from transted.opt.pattern_binders import pattern_names
 from transted.opt.patterns import (
     match_alternatives,
     match_fun,
     pattern_binder,
     tuple_pattern_ahead,
 )
-from transted.opt.scope import binder_node, pattern_names
+from transted.opt.scope import binder_node
 
 __all__ = ["BinderGroup", "BinderParser", "binder_groups", "quantifier", "lambda_",
            "let_", "build_quantifier", "predicate_node", "bracketed_group", "bound_names", "names_until", "BINDER_PREDICATES"]

@@ -13,11 +13,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
-from transted.opt import big_operators, binders, set_builder
-from transted.opt.labels import ASCRIPTION, NAMED_APPLICATION, SLOT
+from transted.opt import big_operators, binders, brackets, set_builder, trailers
+from transted.opt.labels import SLOT
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
 from transted.opt.notation import MAX_PREC, NotationTable, load_notation
+from transted.opt.trailers import FILTER_RELATIONS, PIPE_PREC, app_node
 
 __all__ = ["TermParser", "app_node", "MAX_INPUT_CHARS", "MAX_NESTING"]
 
@@ -28,22 +29,6 @@ well inside Python's default recursion limit (1000) without raising it; the deep
 in tests/data nests 17 levels."""
 APP_PREC = MAX_PREC  # arguments of an application are parsed at max precedence
 BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
-FILTER_RELATIONS = {"=ᶠ[": ("=ᶠ", 50), "≤ᶠ[": ("≤ᶠ", 50), "=O[": ("=O", 100),
-                    "=o[": ("=o", 100), "=Θ[": ("=Θ", 100)}
-PIPE_PREC = 10
-"""``e |>.f``: the pipeline's precedence (``min``, as ``|>``)."""
-
-
-def app_node(head: Node, args: list[Node]) -> Node:
-    """Application node; a named head (or named application) absorbs the arguments."""
-    if not args:
-        return head
-    if head.is_leaf and not head.label.startswith("<"):
-        return Node(head.label + f" {SLOT}" * len(args), tuple(args))
-    m = NAMED_APPLICATION.match(head.label)
-    if m and len(m.group(2)) // len(f" {SLOT}") == len(head.children):
-        return Node(head.label + f" {SLOT}" * len(args), head.children + tuple(args))
-    return Node(SLOT + f" {SLOT}" * len(args), (head, *args))
 
 
 class TermParser:
@@ -227,21 +212,10 @@ class TermParser:
                 return self.projection(left)
             if sym in FILTER_RELATIONS:
                 return self.filter_relation(left, rbp)
-            if sym == "|>." and rbp <= PIPE_PREC:  # `e |>.f a` is `(e).f a` (Init/Prelude)
-                self.advance()
-                field = self.advance()
-                if field.kind != "ident":
-                    raise self.error("expected a field name after '|>.'", field)
-                node = left
-                for name in field.text.split("."):
-                    node = app_node(Node(name), [node])
-                return node
-            if sym == "^[":  # Mathlib/Logic/Function/Iterate.lean: notation:max f "^["n"]"
-                self.advance()
-                with self.nested():
-                    n = self.expr(0)
-                self.expect("]")
-                return app_node(Node("Nat.iterate"), [left, n])
+            if sym == "|>." and rbp <= PIPE_PREC:
+                return self.pipeline_field(left)
+            if sym == "^[":
+                return self.iterate(left)
             if sym == "[" and not t.space_before:
                 return self.index_trailer(left)
         if rbp < APP_PREC and self.starts_argument():
@@ -250,54 +224,6 @@ class TermParser:
                 args.append(self.expr(APP_PREC))
             return app_node(left, args)
         return None
-
-    def filter_relation(self, left: Node, rbp: int) -> Node | None:
-        """``f =ᶠ[l] g``, ``f ≤ᶠ[l] g`` (Mathlib/Order/Filter/Basic.lean, notation:50),
-        ``f =O[l] g``, ``f =o[l] g``, ``f =Θ[l] g`` (Mathlib/Analysis/Asymptotics,
-        notation:100): relation, filter, right operand."""
-        relation, prec = FILTER_RELATIONS[self.tok.text]
-        if prec < rbp:
-            return None
-        self.advance()
-        filter_ = self.expr(0)
-        self.expect("]")
-        right = self.expr(prec + 1)
-        return Node(f"{SLOT} {relation}[{SLOT}] {SLOT}", (left, filter_, right))
-
-    def modeq(self, left: Node, right: Node) -> Node:
-        self.expect("[")
-        kind = self.advance()
-        if kind.kind != "ident":
-            raise self.error("expected MOD, ZMOD or PMOD after '['", kind)
-        modulus = self.expr(0)
-        self.expect("]")
-        return Node(f"{SLOT} ≡ {SLOT} [{kind.text} {SLOT}]", (left, right, modulus))
-
-    def projection(self, left: Node) -> Node:
-        self.advance()
-        t = self.advance()
-        if t.kind == "num":
-            return Node(f"{SLOT}.{t.text}", (left,))
-        if t.kind == "ident":
-            node = left
-            for field in t.text.split("."):
-                node = app_node(Node(field), [node])
-            return node
-        raise self.error("expected a field name or index after '.'", t)
-
-    def index_trailer(self, left: Node) -> Node:
-        start = self.advance()
-        if self.tok.kind == "ident" and self.tok.text == "X" and self.peek().text == "]":
-            self.advance(), self.advance()
-            return app_node(Node("Polynomial"), [left])
-        if self.tok.kind == "sym" and self.peek().text == "]" and left.is_leaf:
-            sym = self.advance().text
-            self.advance()
-            return Node(f"{left.label}[{sym}]")
-        inner = self.expr(0)
-        self.expect("]")
-        del start
-        return Node(f"{SLOT}[{SLOT}]", (left, inner))
 
     # -- leading forms ------------------------------------------------------------------------
     def nud(self) -> Node:
@@ -406,114 +332,6 @@ class TermParser:
                 return
             self.advance()
 
-    def paren(self) -> Node:
-        open_tok = self.advance()
-        if self.accept(")"):
-            return Node("()")
-        if self.at("↑", "⇑", "↥") and self.peek().text == ")":
-            # `(↑)`: the coercion as a function (Lean core Init/Coe.lean, `coeNotation`)
-            arrow = self.advance().text
-            self.advance()
-            return Node(f"({arrow})")
-        saved, saved_position = self.closers, self.position
-        self.closers, self.position = [], None  # Lean's withoutPosition inside brackets
-        try:
-            first = self.expr(0)
-            if self.accept(":"):
-                ty = self.expr(0)
-                self.expect(")")
-                return Node(ASCRIPTION, (first, ty))
-            items = [first]
-            while self.accept(","):
-                items.append(self.expr(0))
-            if not self.at(")"):
-                raise self.error(f"expected ')' to close '(' at column {open_tok.start + 1}, found {self.describe(self.tok)}")
-            self.advance()
-        finally:
-            self.closers, self.position = saved, saved_position
-        if len(items) == 1:
-            return first
-        return Node("(" + ", ".join([SLOT] * len(items)) + ")", tuple(items))
-
-    def delimited(self, open_sym: str, close_sym: str, label_of) -> Node:
-        self.expect(open_sym)
-        saved, saved_position = self.closers, self.position
-        self.closers, self.position = [], None
-        try:
-            items = []
-            if not self.at(close_sym):
-                items.append(self.expr(0))
-                while self.accept(","):
-                    items.append(self.expr(0))
-            self.expect(close_sym)
-        finally:
-            self.closers, self.position = saved, saved_position
-        return Node(label_of(len(items)), tuple(items)) if items else Node(open_sym + close_sym)
-
-    def inner_product(self) -> Node:
-        """``⟪x, y⟫_𝕜`` (Mathlib inner product notation)."""
-        node = self.delimited("⟪", "⟫", lambda n: "⟪" + ", ".join([SLOT] * n) + "⟫")
-        if self.tok.kind == "ident" and self.tok.text.startswith("_") and not self.tok.space_before:
-            node = Node(node.label + self.advance().text, node.children)
-        return node
-
-    def lie_bracket(self) -> Node:
-        return self.delimited("⁅", "⁆", lambda n: "⁅" + ", ".join([SLOT] * n) + "⁆")
-
-    def anonymous_constructor(self) -> Node:
-        return self.delimited("⟨", "⟩", lambda n: "⟨" + ", ".join([SLOT] * n) + "⟩")
-
-    def list_literal(self) -> Node:
-        return self.delimited("[", "]", lambda n: "[" + ", ".join([SLOT] * n) + "]")
-
-    def vector_literal(self) -> Node:
-        """``![a, b, c]`` (Mathlib/Data/Fin/VecNotation.lean: ``Matrix.vecCons`` notation)."""
-        return self.delimited("![", "]", lambda n: "![" + ", ".join([SLOT] * n) + "]")
-
-    def matrix_literal(self) -> Node:
-        """``!![a, b; c, d]`` (Mathlib/Data/Matrix/Notation.lean: ``Matrix.of`` of its rows)."""
-        self.expect("!![")
-        saved, saved_position = self.closers, self.position
-        self.closers, self.position = [], None
-        rows: list[list[Node]] = [[]]
-        try:
-            while not self.at("]"):
-                rows[-1].append(self.expr(0))
-                if self.accept(";"):
-                    rows.append([])
-                elif not self.at("]"):
-                    self.expect(",")
-            self.expect("]")
-        finally:
-            self.closers, self.position = saved, saved_position
-        label = "!![" + "; ".join(", ".join([SLOT] * len(r)) for r in rows) + "]"
-        return Node(label, tuple(c for r in rows for c in r))
-
-    def bracket(self, open_sym: str, close_syms: tuple[str, ...]) -> Node:
-        self.advance()
-        self.closers.append(open_sym if open_sym in ("|", "‖") else "")
-        saved_position, self.position = self.position, None
-        try:
-            inner = self.expr(0)
-        finally:
-            self.closers.pop()
-            self.position = saved_position
-        close = self.expect(*close_syms)
-        return Node(f"{open_sym}{SLOT}{close.text}", (inner,))
-
-    def abs_(self) -> Node:
-        return self.bracket("|", ("|",))
-
-    def norm(self) -> Node:
-        """``‖x‖`` and ``‖x‖₊`` (Mathlib/Analysis/Normed/Group/Basic.lean: ``NNNorm.nnnorm``)."""
-        return self.bracket("‖", ("‖", "‖₊"))
-
-    def floor(self) -> Node:
-        return self.bracket("⌊", ("⌋", "⌋₊"))
-
-    def ceil(self) -> Node:
-        return self.bracket("⌈", ("⌉", "⌉₊"))
-
     def at_sign(self) -> Node:
         self.advance()
         t = self.tok
@@ -532,8 +350,27 @@ class TermParser:
             return Node("?" + t.text)
         raise self.error("expected a metavariable name after '?'", q)
 
-    # binder notations live in their own modules (transted.opt.binders, .big_operators);
-    # bound here as methods
+    # bracket and binder notations live in their own modules (transted.opt.brackets,
+    # .binders, .big_operators, .set_builder); bound here as methods
+    filter_relation = trailers.filter_relation
+    index_trailer = trailers.index_trailer
+    iterate = trailers.iterate
+    modeq = trailers.modeq
+    pipeline_field = trailers.pipeline_field
+    projection = trailers.projection
+    abs_ = brackets.abs_
+    anonymous_constructor = brackets.anonymous_constructor
+    bracket = brackets.bracket
+    ceil = brackets.ceil
+    delimited = brackets.delimited
+    floor = brackets.floor
+    inner_product = brackets.inner_product
+    lie_bracket = brackets.lie_bracket
+    list_literal = brackets.list_literal
+    matrix_literal = brackets.matrix_literal
+    norm = brackets.norm
+    paren = brackets.paren
+    vector_literal = brackets.vector_literal
     big_operator = big_operators.big_operator
     braces = set_builder.braces
     dependent_arrow = binders.dependent_arrow

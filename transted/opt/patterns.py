@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from transted.opt.labels import ALTERNATIVE, FUN, match_label, match_pattern
 from transted.opt.node import Node
-from transted.opt.scope import is_pattern, pattern_names
+from transted.opt.pattern_binders import is_pattern, pattern_names
 
 if TYPE_CHECKING:
     from transted.opt.binders import BinderParser

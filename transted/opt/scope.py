@@ -26,27 +26,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from transted.opt.labels import (
-    ARROW,
-    BINDER_HEADS,
-    FORALL,
-    SLOT,
-    THEOREM,
-    anonymous,
-    application,
-    match_pattern,
-    tuple_of,
-)
+from transted.opt.labels import ARROW, BINDER_HEADS, FORALL, SLOT, THEOREM, application
 from transted.opt.node import Flat, Node, unflatten
+from transted.opt.pattern_binders import (
+    CANON_PREFIX,
+    is_match_pattern,
+    is_pattern,
+    pattern_names,
+    renamed_pattern,
+    usable_name,
+)
 
-__all__ = ["body_index", "is_binding", "binder_names", "is_pattern", "pattern_names", "has_pattern",
-           "is_match_pattern", "CONSTRUCTOR_LEAVES", "child_scopes",
+__all__ = ["body_index", "is_binding", "binder_names", "has_pattern", "child_scopes",
            "bound_name", "binder_type", "with_bound_name", "binder_node", "head_name",
            "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize"]
 
 BODY_SEPARATORS = (", ", "=> ", "| ", "// ", "; ")
 _BRACKETS = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}
-_CANON_PREFIX = "#"
+_CANON_PREFIX = CANON_PREFIX
 _AFTER = ["\0after"]  # marks children after the body (outside the scope)
 
 @lru_cache(maxsize=4096)
@@ -79,77 +76,23 @@ def _typed_arity(label: str) -> int | None:
     return len(names.split(" "))
 
 
-def _usable(name: str) -> bool:
-    return name not in ("_", "") and not name.startswith("?")
-
-
-def _pattern_label(label: str, arity: int) -> bool:
-    return label == anonymous(arity) or (arity >= 2 and label == tuple_of(arity))
-
-
-def is_pattern(node: Node) -> bool:
-    """An anonymous-constructor or tuple pattern ``⟨a, b⟩``/``(a, ⟨b, _⟩)`` over names and
-    ``_`` (no numerals): what ``fun``, set-builder, ``let`` and big-operator binders may bind
-    instead of a name (Lean core src/Lean/Elab/Binders.lean ``expandFunBinders``: such a
-    binder is ``fun x => match x with | pattern => body``, the pattern's names bound)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if not _pattern_label(n.label, len(n.children)):
-            return False
-        for c in n.children:
-            if c.is_leaf:
-                if not c.label or c.label[0].isdigit() or c.label[0] in "\"'?":
-                    return False
-            else:
-                stack.append(c)
-    return True
-
-
-def pattern_names(pattern: Node) -> list[str]:
-    """The names a pattern binds, left to right (``_`` binds none)."""
-    if is_match_pattern(pattern):
-        return list(dict.fromkeys(n.label for n in pattern.preorder()
-                                  if n.is_leaf and _is_pattern_variable(n.label)))
-    return [n.label for n in pattern.preorder() if n.is_leaf and _usable(n.label)]
-
-
-CONSTRUCTOR_LEAVES = frozenset({"none", "true", "false", "zero", "nil", "unit", "rfl", "trivial",
-                                "True", "False", "PUnit.unit", "Unit.unit"})
-"""Constructors written without arguments in patterns (``| none => …``, ``| zero => …``
-under ``open Nat``). In a pattern Lean reads an identifier as a constructor when it resolves
-to one and as a new pattern variable otherwise (Lean core src/Lean/Elab/PatternVar.lean,
-``collectPatternVars``); offline, an atomic name outside this list is taken as a variable."""
-
-
-def _is_pattern_variable(label: str) -> bool:
-    return (_usable(label) and "." not in label and label not in CONSTRUCTOR_LEAVES
-            and not label[0].isdigit() and label[0] not in "\"'")
-
-
-def is_match_pattern(node: Node) -> bool:
-    """The binder child of a match alternative (:data:`~transted.opt.labels.ALTERNATIVE`):
-    ``pattern(<SLOT>, …)`` over the patterns of the discriminants."""
-    return bool(node.children) and node.label == match_pattern(len(node.children))
-
-
 def binder_names(binder: Node) -> list[str]:
     """Names a binder child introduces (leaf, typed, bracketed, grouped or a pattern); none for
     ``_``."""
     if binder.is_leaf:
-        return [binder.label] if _usable(binder.label) else []
+        return [binder.label] if usable_name(binder.label) else []
     k = _typed_arity(binder.label)
     if k is not None and k == len(binder.children) - 1:
         out: list[str] = []
         for c in binder.children[:-1]:
             if c.is_leaf:
-                out += [c.label] if _usable(c.label) else []
+                out += [c.label] if usable_name(c.label) else []
             elif is_pattern(c):
                 out += pattern_names(c)
         return out
     if binder.label == " ".join([SLOT] * len(binder.children)) and all(
             c.is_leaf for c in binder.children):
-        return [c.label for c in binder.children if _usable(c.label)]
+        return [c.label for c in binder.children if usable_name(c.label)]
     if is_pattern(binder) or is_match_pattern(binder):
         return pattern_names(binder)
     return []
@@ -461,46 +404,24 @@ def _emit_binder(binder: Node, parent: list[int], first: int,
         emit(f"{_CANON_PREFIX}{first + 1}", parent)
         return
     if is_pattern(binder) or is_match_pattern(binder):
-        stack.append(("n", _renamed_pattern(binder, first)[0], parent))
+        stack.append(("n", renamed_pattern(binder, first)[0], parent))
         return
     kids = emit(binder.label, parent)
     todo: list[tuple] = []
     k = first
     typed = binder_type(binder) is not None
     for c in binder.children[:-1] if typed else binder.children:
-        if c.is_leaf and _usable(c.label):
+        if c.is_leaf and usable_name(c.label):
             k += 1
             todo.append(("l", f"{_CANON_PREFIX}{k}", kids))
         elif typed and not c.is_leaf and is_pattern(c):
-            renamed, k = _renamed_pattern(c, k)
+            renamed, k = renamed_pattern(c, k)
             todo.append(("n", renamed, kids))
         else:
             todo.append(("n", c, kids))
     if typed:
         todo.append(("n", binder.children[-1], kids))
     stack.extend(reversed(todo))
-
-
-def _renamed_pattern(pattern: Node, first: int) -> tuple[Node, int]:
-    """``pattern`` with its names ``#first+1``, ``#first+2``… left to right, and the last
-    level used (the order :func:`pattern_names` pushes them in)."""
-    names = pattern_names(pattern)
-    canon = {n: f"{_CANON_PREFIX}{first + i + 1}" for i, n in enumerate(dict.fromkeys(names))}
-
-    def leaf(n: Node) -> Node:
-        return Node(canon[n.label]) if n.label in canon else n
-    done: dict[int, Node] = {}
-    stack: list[tuple[Node, bool]] = [(pattern, False)]
-    while stack:
-        n, expanded = stack.pop()
-        if n.is_leaf:
-            done[id(n)] = leaf(n)
-        elif expanded:
-            done[id(n)] = Node(n.label, tuple(done[id(c)] for c in n.children))
-        else:
-            stack.append((n, True))
-            stack.extend((c, False) for c in n.children)
-    return done[id(pattern)], first + len(canon)
 
 
 def canonical(node: Node, env: Mapping[str, str] | None = None, level: int = 0, *,

@@ -28,8 +28,9 @@ from transted.opt.binders import (
 )
 from transted.opt.labels import AND, EQ, SET_BUILDER, SLOT, SUBTYPE, TYPED_BINDER
 from transted.opt.node import Node
+from transted.opt.pattern_binders import is_pattern, pattern_names
 from transted.opt.patterns import MATCH_VARIABLE
-from transted.opt.scope import binder_node, is_pattern, pattern_names
+from transted.opt.scope import binder_node
 
 __all__ = ["braces"]
 
