@@ -21,14 +21,38 @@ def pair(ref: str, cand: str, **meta) -> Pair:
                 meta=meta)
 
 
-def test_the_reference_helper_is_read_so_both_sides_unfold():
+def test_the_reference_helper_is_read_and_a_shared_definition_is_one_constant():
     p = pair(STATEMENT, f"{HELPER}\n\n{STATEMENT}", reference_helper=HELPER)
     r = transted.load_metric("ted").score_pair(p)
     assert r.score == 1.0
-    assert r.details["context"]["reference"]["unfolded"] == ["is_topology"]
-    assert r.details["context"]["candidate"]["unfolded"] == ["is_topology"]
+    assert r.details["context"]["compared"] == [{
+        "name": "is_topology", "agree": True,
+        "why_kept": "defined alike on both sides: one constant, not unfolded",
+        "defined_in": ["reference", "candidate"]}]
     without = transted.load_metric("ted").score_pair(pair(STATEMENT, f"{HELPER}\n\n{STATEMENT}"))
-    assert without.score < 1.0  # the reference's `is_topology` stays an opaque leaf
+    assert without.score < 1.0  # the reference's `is_topology` is not this definition
+    assert without.details["context"]["candidate"]["unfolded"] == ["is_topology"]
+
+
+def test_a_helper_only_the_candidate_defines_is_unfolded_to_meet_the_reference():
+    ref = ("theorem t : ∀ a ∈ ({n | Even n} : Set ℤ), ∀ b ∈ ({n | Even n} : Set ℤ), "
+           "a + b ∈ ({n | Even n} : Set ℤ)")
+    cand = ("def AddClosed (S : Set ℤ) : Prop := ∀ a ∈ S, ∀ b ∈ S, a + b ∈ S\n\n"
+            "theorem t : AddClosed {n | Even n} := by sorry")
+    r = transted.load_metric("ted").score_pair(pair(ref, cand))
+    assert r.score == 1.0
+    assert r.details["context"] == {"candidate": {"unfolded": ["AddClosed"]}}
+
+
+def test_a_helper_defined_differently_is_unfolded_on_each_side():
+    ref_def = "def Big (x : ℝ) : Prop := x > 1"
+    cand_def = "def Big (x : ℝ) : Prop := x ≥ 1"
+    stmt = "theorem t (y : ℝ) (h : Big y) : y ≠ 0 := sorry"
+    r = transted.load_metric("ted").score_pair(
+        pair(f"{ref_def}\n{stmt}", f"{cand_def}\n{stmt}"))
+    assert r.details["context"]["reference"]["unfolded"] == ["Big"]
+    assert r.details["context"]["candidate"]["unfolded"] == ["Big"]
+    assert 0 < r.score < 1.0  # the difference is the relation inside the definitions
 
 
 def test_a_kept_definition_defined_alike_is_one_constant():

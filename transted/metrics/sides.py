@@ -10,11 +10,14 @@ output, in their context, with the context's definitions unfolded or compared.
    candidate the extractor finds confidently invalid raises
    :class:`~transted.errors.InvalidCandidate` (status ``invalid``: an answer, not equivalent);
    any other failure, including one of our own parser, is an ``error``;
-3. definitions that are kept rather than unfolded (recursive, pattern-matching, structures…)
-   are compared across the sides (:func:`transted.opt.unfold.definition_tree`, up to the names
-   of their parameters, transitively through the kept names they use): a name the candidate
-   defines differently from the reference — or one only one side defines — is renamed ``f′``
-   in the candidate's tree, so the two are different constants to TED and to the evidence.
+3. the definitions of the two contexts are compared (:func:`transted.opt.unfold.
+   definition_tree`, up to the names of their parameters, transitively through the definitions
+   they use). One defined alike on both sides is one constant: kept as its name on both sides
+   (unfolding it on both would only add the same subtree twice, which dilutes TED's measure of
+   what differs). Others are unfolded where sound; a kept one (recursive, pattern-matching,
+   structures…) that the candidate defines differently from the reference — or that only one
+   side defines — is renamed ``f′`` in the candidate's tree, so the two are different constants
+   to TED and to the evidence.
 """
 
 from __future__ import annotations
@@ -62,11 +65,22 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     """Both trees of ``pair`` (see the module docstring); errors name ``sources``."""
     ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
     helper = pair.meta.get(REFERENCE_HELPER)
-    ref = _side(pair.reference, options, ref_src, helper=helper if isinstance(helper, str)
-                else None)
-    cand = _side(pair.candidate, options, cand_src, theorem=theorem,
-                 reference_name=ref.prepared.theorem_name)
-    renames, compared = _compare(ref, cand)
+    ref_prepared, ref_context = _prepare(pair.reference, options, ref_src,
+                                         helper=helper if isinstance(helper, str) else None)
+    try:
+        cand_prepared, cand_context = _prepare(pair.candidate, options, cand_src,
+                                               theorem=theorem,
+                                               reference_name=ref_prepared.theorem_name)
+    except InvalidCandidate:
+        _parse(pair.reference, ref_prepared, ref_context, options, ref_src, frozenset())
+        raise  # an answer only against a reference that parses
+    agree = _agreement(ref_context, cand_context)
+    shared = frozenset(name for name, ok in agree.items() if ok)
+    ref = _Side(ref_prepared, ref_context,
+                _parse(pair.reference, ref_prepared, ref_context, options, ref_src, shared))
+    cand = _Side(cand_prepared, cand_context,
+                 _parse(pair.candidate, cand_prepared, cand_context, options, cand_src, shared))
+    renames, compared = _compare(ref, cand, agree)
     cand_tree = rename_constants(cand.parsed.tree, renames)
     out = PairTrees(ref.parsed.tree, cand_tree)
     out.auto_bound = {k: list(v.parsed.auto_bound) for k, v in
@@ -83,9 +97,10 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     return out
 
 
-def _side(statement: Statement, options: OptOptions, source: str, *,
-          helper: str | None = None, theorem: str | None = None,
-          reference_name: str | None = None) -> _Side:
+def _prepare(statement: Statement, options: OptOptions, source: str, *,
+             helper: str | None = None, theorem: str | None = None,
+             reference_name: str | None = None) -> tuple[Prepared, Context]:
+    """Extract one side and read its context; a failure raises (positioned, naming it)."""
     prepared = prepare(statement.statement, statement.header, helper=helper, theorem=theorem,
                        reference_name=reference_name)
     ex = prepared.extraction
@@ -99,11 +114,18 @@ def _side(statement: Statement, options: OptOptions, source: str, *,
     try:
         context = read_context(prepared.context, header=prepared.header,
                                split_binders=options.split_binders)
-        parsed = parse_in_context(prepared.statement, header=prepared.header, context=context,
-                                  options=options)
     except ParseError as e:
         raise _in_raw_text(e, statement.statement, prepared).with_source(source) from None
-    return _Side(prepared, context, parsed)
+    return prepared, context
+
+
+def _parse(statement: Statement, prepared: Prepared, context: Context, options: OptOptions,
+           source: str, shared: frozenset[str]) -> InContext:
+    try:
+        return parse_in_context(prepared.statement, header=prepared.header, context=context,
+                                options=options, keep=shared)
+    except ParseError as e:
+        raise _in_raw_text(e, statement.statement, prepared).with_source(source) from None
 
 
 def _in_raw_text(error: ParseError, raw: str, prepared: Prepared) -> ParseError:
@@ -118,31 +140,39 @@ def _in_raw_text(error: ParseError, raw: str, prepared: Prepared) -> ParseError:
     return error
 
 
-def _compare(ref: _Side, cand: _Side) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """The kept definitions named in either tree: whether both sides define them alike."""
-    ref_kept, cand_kept = ref.parsed.unfolding.kept, cand.parsed.unfolding.kept
-    names = sorted(set(ref_kept) | set(cand_kept))
-    if not names:
-        return {}, []
-    ref_defs, cand_defs = ref.context.definitions, cand.context.definitions
+def _agreement(ref: Context, cand: Context) -> dict[str, bool]:
+    """Each definition of either side: whether both sides define it alike (its tree up to
+    parameter names, and every definition it uses alike too)."""
+    ref_defs, cand_defs = ref.definitions, cand.definitions
+    if not ref_defs and not cand_defs:
+        return {}
     agree = {name: (name in ref_defs and name in cand_defs
                     and _same_definition(ref_defs[name], cand_defs[name]))
              for name in set(ref_defs) | set(cand_defs)}
+    both = {**ref_defs, **cand_defs}
     changed = True
     while changed:  # a definition that uses a disagreeing one disagrees too
         changed = False
         for name, ok in agree.items():
-            d = cand_defs.get(name) or ref_defs[name]
-            if ok and any(not agree[other] for other in _uses(d, {**ref_defs, **cand_defs})):
+            if ok and any(not agree[other] for other in _uses(both[name], both)):
                 agree[name] = False
                 changed = True
+    return agree
+
+
+def _compare(ref: _Side, cand: _Side, agree: dict[str, bool]
+             ) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The definitions kept in either tree: alike on both sides (one constant), or not (the
+    candidate's becomes ``f′``)."""
+    ref_kept, cand_kept = ref.parsed.unfolding.kept, cand.parsed.unfolding.kept
     renames: dict[str, str] = {}
     compared = []
-    for name in names:
-        d = cand_defs.get(name) or ref_defs[name]
-        defined = [side for side, defs in (("reference", ref_defs), ("candidate", cand_defs))
-                   if name in defs]
-        compared.append({"name": name, "agree": agree[name], "why_kept": d.kept_because,
+    for name in sorted(set(ref_kept) | set(cand_kept)):
+        d = cand.context.definitions.get(name) or ref.context.definitions[name]
+        defined = [side for side, ctx in (("reference", ref.context), ("candidate", cand.context))
+                   if name in ctx.definitions]
+        why = d.kept_because or "defined alike on both sides: one constant, not unfolded"
+        compared.append({"name": name, "agree": agree[name], "why_kept": why,
                          "defined_in": defined})
         if not agree[name]:
             spellings = cand_kept.get(name) or ref_kept[name]

@@ -38,8 +38,10 @@ class InContext:
 
 
 def parse_in_context(text: str, *, header: str | None = None, context: Context | None = None,
-                     options: OptOptions | None = None) -> InContext:
-    """The tree of the declaration ``text`` under ``header`` and ``context``.
+                     options: OptOptions | None = None,
+                     keep: frozenset[str] = frozenset()) -> InContext:
+    """The tree of the declaration ``text`` under ``header`` and ``context``; the definitions
+    named (by full name) in ``keep`` are not unfolded.
 
     Raises
     ------
@@ -58,7 +60,7 @@ def parse_in_context(text: str, *, header: str | None = None, context: Context |
     decl = with_variables(decl, context.variables)
     joined = tuple(n for g in decl.binders[:len(decl.binders) - own] for n in g.names)
     tree = declaration_tree(decl, options)
-    tree, unfolding = unfold(tree, context, make_resolver(context, header))
+    tree, unfolding = unfold(tree, context, make_resolver(context, header), keep=keep)
     if options.normalize:
         kept = {s for spellings in unfolding.kept.values() for s in spellings}
         declared = (*header_declarations(header), *context.definitions, *sorted(kept))

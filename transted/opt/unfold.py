@@ -76,8 +76,10 @@ class Unfolding:
     abstained: dict[str, str] = field(default_factory=dict)
 
 
-def unfold(tree: Node, context: Context, resolve: Resolver) -> tuple[Node, Unfolding]:
-    """``tree`` with the context's unfoldable definitions unfolded (see the module docstring).
+def unfold(tree: Node, context: Context, resolve: Resolver,
+           keep: frozenset[str] = frozenset()) -> tuple[Node, Unfolding]:
+    """``tree`` with the context's unfoldable definitions unfolded (see the module docstring),
+    except those named in ``keep`` (full names: a definition both sides of a pair share).
 
     ``resolve(name)`` gives ``(definition or None, fields, why-abstained or None)`` for a name
     as written in the tree.
@@ -87,7 +89,8 @@ def unfold(tree: Node, context: Context, resolve: Resolver) -> tuple[Node, Unfol
         return tree, report
     for _ in range(MAX_ROUNDS):
         round_ = Unfolding()
-        new = _rebuild(tree, partial(_occurrence, resolve=resolve, report=round_), {}, 0)
+        new = _rebuild(tree, partial(_occurrence, resolve=resolve, report=round_, keep=keep),
+                       {}, 0)
         if new.size() > MAX_SIZE:
             report.abstained["*"] = f"unfolding stopped: the tree would exceed {MAX_SIZE} nodes"
             _merge(report, round_, unfolded=False)
@@ -135,7 +138,7 @@ def _rebuild(node: Node, visit: Callable[[Node, dict[str, Node | None]], Node],
 
 
 def _occurrence(node: Node, env: dict[str, Node | None], *, resolve: Resolver,
-                report: Unfolding) -> Node:
+                report: Unfolding, keep: frozenset[str]) -> Node:
     name = node.label if node.is_leaf else head_name(node.label, len(node.children))
     if name is None or name in env or name == "_" or name[0].isdigit():
         return node
@@ -145,7 +148,8 @@ def _occurrence(node: Node, env: dict[str, Node | None], *, resolve: Resolver,
             report.abstained[name] = abstain
         return node
     args = list(node.children)
-    if definition.kept_because is not None or abstain is not None:
+    if definition.kept_because is not None or abstain is not None or \
+            definition.full_name in keep:
         report.kept.setdefault(definition.full_name, set()).add(name)
         if abstain is not None:
             report.abstained[name] = abstain
