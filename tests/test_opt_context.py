@@ -99,7 +99,7 @@ def test_field_notation_on_a_definition_unfolds_the_receiver():
     ("def f : ℕ → ℕ\n| 0 => 1\n| (n + 1) => 2 * f n", "defined by pattern matching"),
     ("def g (n : ℕ) : ℕ := if n = 0 then 1 else 2 * g (n - 1)", "recursive"),
     ("partial def h (n : ℕ) : ℕ := h n", "a partial def is opaque"),
-    ("structure P where\n  x : ℕ", "a structure is compared, never unfolded"),
+    ("structure P where\n  x : ℕ", "`structure` declarations are compared, never unfolded"),
 ])
 def test_definitions_that_are_kept(definition, why):
     name = definition.split()[2] if definition.startswith("partial") else definition.split()[1]
@@ -162,3 +162,22 @@ def test_auto_implicit_off_binds_nothing():
 def test_without_context_the_tree_is_parse_statement_normalized():
     text = "theorem t (a b : ℝ) (h : a > b) : b < a"
     assert read(text).tree == canonicalize(parse_statement(text))
+
+
+def test_a_definition_that_does_not_parse_is_kept_not_an_error():
+    text = ("def weird (n : ℕ) : ℕ := n ⋙⋙ 1\n"
+            "theorem t (m : ℕ) : weird m = m := sorry")
+    got = read(text)
+    assert set(got.unfolding.kept) == {"weird"}
+    context = read_context(prepare(text).context)
+    assert not context.definitions["weird"].parsed
+    assert "does not parse offline" in (context.definitions["weird"].kept_because or "")
+
+
+def test_an_unreadable_variable_is_an_error_only_when_used():
+    from transted.errors import ParseError
+
+    broken = "variable (G : Type*) (x : G ⋙⋙ G)\n"
+    assert read(broken + "theorem t (n : ℕ) : n = n := sorry").variables == ()
+    with pytest.raises(ParseError, match="expected"):
+        read(broken + "theorem t : x = x := sorry")

@@ -95,3 +95,22 @@ def test_unsupported_patterns_are_positioned_errors(text):
     with pytest.raises(ParseError) as info:
         parse_statement(text)
     assert info.value.line == 1 and info.value.column > 1
+
+
+def test_match_term_binds_each_alternatives_variables():
+    tree = parse_term("match n with | 0 => 1 | k + 1 => k")
+    assert free_names(tree) - {"0", "1"} == {"n"}
+    assert canonicalize(tree) == canonicalize(parse_term("match n with | 0 => 1 | j + 1 => j"))
+
+
+def test_alternatives_must_have_as_many_patterns_as_discriminants():
+    with pytest.raises(ParseError, match="2 pattern"):
+        parse_term("match a with | 0, 1 => 2")
+
+
+def test_dependent_if_binds_its_proof_in_both_branches():
+    """`if h : c then t else e` is `dite c (fun h : c => t) (fun h : ¬c => e)` (Init/Core)."""
+    tree = parse_term("if h : x = 0 then f h else g h")
+    assert "h" not in free_names(tree)
+    assert tree == parse_term("dite (x = 0) (fun (h : x = 0) => f h) (fun (h : ¬(x = 0)) => g h)")
+    assert parse_term("if h : x = 0 then 1 else 2") == parse_term("if x = 0 then 1 else 2")

@@ -22,8 +22,10 @@ from transted.opt.labels import (
     FORALL,
     FUN,
     ITE,
+    NOT,
     SLOT,
     TYPED_BINDER,
+    application,
     binder_label,
     infix,
 )
@@ -37,7 +39,7 @@ from transted.opt.patterns import (
     pattern_binder,
     tuple_pattern_ahead,
 )
-from transted.opt.scope import binder_node
+from transted.opt.scope import binder_node, free_names
 
 __all__ = ["BinderGroup", "BinderParser", "binder_groups", "quantifier", "lambda_",
            "let_", "build_quantifier", "predicate_node", "bracketed_group", "bound_names", "names_until", "BINDER_PREDICATES"]
@@ -274,12 +276,22 @@ def let_(p: BinderParser, word: str) -> Node:
 
 
 def if_then_else(p: BinderParser) -> Node:
+    """``if c then t else e``; ``if h : c then t else e`` whose branches use ``h`` is Lean's
+    ``dite c (fun h : c => t) (fun h : ¬c => e)`` (Lean core Init/Core.lean, ``dite``), so
+    ``h`` is bound in each branch; an unused ``h`` reads as ``if c then t else e``."""
     p.advance()
+    proof = None
     if p.tok.kind == "ident" and p.peek().text == ":":
-        p.advance(), p.advance()
+        proof = p.advance().text
+        p.advance()
     cond = p.expr(0)
     p.expect("then")
-    then = p.expr(0)
-    p.expect("else")
-    other = p.expr(0)
-    return Node(ITE, (cond, then, other))
+    with p.binding([proof] if proof else []):
+        then = p.expr(0)
+        p.expect("else")
+        other = p.expr(0)
+    if proof is None or proof not in free_names(then) | free_names(other):
+        return Node(ITE, (cond, then, other))
+    return Node(application("dite", 3), (
+        cond, Node(FUN, (binder_node([proof], cond), then)),
+        Node(FUN, (binder_node([proof], Node(NOT, (cond,))), other))))

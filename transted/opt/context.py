@@ -103,6 +103,8 @@ class Definition:
     modifiers: frozenset[str] = frozenset()
     kept_because: str | None = None
     """Why it is compared rather than unfolded (``None``: it may be unfolded)."""
+    parsed: bool = True
+    """False for a declaration whose text is not parsed (compared by its tokens)."""
 
     @property
     def explicit(self) -> list[tuple[str, Node | None]]:
@@ -146,6 +148,9 @@ class Context:
     namespace: str = ""
     unnamed: tuple[str, ...] = ()
     """Sources of unnamed instances and other commands that change elaboration but no name."""
+    unread_variables: tuple[tuple[tuple[str, ...], ParseError], ...] = ()
+    """``variable`` commands that do not parse: their names and the error (raised when a
+    statement uses one of those names)."""
 
     @property
     def variable_names(self) -> list[str]:
@@ -190,6 +195,7 @@ def read_context(sources: Sequence[ContextSource], *, header: str | None = None,
     definitions: dict[str, Definition] = {}
     variables: list[BinderGroup] = []
     unnamed: list[str] = []
+    unread: list[tuple[tuple[str, ...], ParseError]] = []
     auto_implicit = True
     for s in sources:
         if s.kind in _NAMED_KINDS and s.name:
@@ -198,11 +204,15 @@ def read_context(sources: Sequence[ContextSource], *, header: str | None = None,
         elif s.kind in _NAMED_KINDS:
             unnamed.append(s.text)
         elif s.kind == "variable":
-            variables = _variables(s, variables, opens, table, atoms)
+            try:
+                variables = _variables(s, variables, opens, table, atoms)
+            except ParseError as e:  # an error only for a statement that uses its names
+                unread.append((tuple(s.name.split()), e))
         elif s.kind == "set_option" and s.name == "autoImplicit":
             auto_implicit = not s.text.split()[-1] == "false"
     return replace(ctx, definitions=_mark_recursive(definitions), variables=tuple(variables),
-                   auto_implicit=auto_implicit, unnamed=tuple(unnamed))
+                   auto_implicit=auto_implicit, unnamed=tuple(unnamed),
+                   unread_variables=tuple(unread))
 
 
 def _parser(s: ContextSource, opens: tuple[str, ...], split: bool, table: NotationTable,
@@ -222,7 +232,7 @@ def _definition(s: ContextSource, opens: tuple[str, ...], split: bool, table: No
                                      r"irreducible)\b", s.text.split(s.kind, 1)[0]))
     base = Definition(s.name, _full_name(s, s.name), s.kind, s.text, modifiers=modifiers)
     if s.kind not in UNFOLDABLE_KINDS:
-        return replace(base, kept_because=f"a {s.kind} is compared, never unfolded")
+        return replace(base, kept_because=f"`{s.kind}` declarations are compared, never unfolded")
     p = _parser(s, opens, split, table, atoms)
     try:
         _kw, _name, groups, _extents = read_signature(p, UNFOLDABLE_KINDS)
@@ -230,9 +240,9 @@ def _definition(s: ContextSource, opens: tuple[str, ...], split: bool, table: No
         with p.binding(names):
             ty = p.expr(0) if p.accept(":") else None
             value, why = _value(p)
-    except ParseError as e:
-        raise ParseError(f"in the {s.kind} `{s.name}` of the context: {e.reason}", s.text,
-                         e.offset) from None
+    except ParseError as e:  # kept: a statement using it compares it by its tokens
+        return replace(base, parsed=False, kept_because=f"its text does not parse offline "
+                       f"({e.line}:{e.column}: {e.reason}): compared by its tokens")
     if "partial" in modifiers or "unsafe" in modifiers:
         why = f"a {'partial' if 'partial' in modifiers else 'unsafe'} def is opaque"
     elif why is None and ty is None and value is not None and value.label not in PROP_ROOTS:

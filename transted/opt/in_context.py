@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from transted.errors import ParseError
 from transted.opt.context import Context
 from transted.opt.declaration import (
+    Declaration,
     OptOptions,
     declaration_tree,
     header_opens,
@@ -22,7 +23,7 @@ from transted.opt.declaration import (
 from transted.opt.node import Node
 from transted.opt.normalize import Normalized, header_declarations, normalize
 from transted.opt.parser import TermParser
-from transted.opt.scope import canonicalize
+from transted.opt.scope import canonicalize, free_names
 from transted.opt.unfold import Unfolding, make_resolver, unfold
 
 __all__ = ["InContext", "parse_in_context"]
@@ -56,6 +57,7 @@ def parse_in_context(text: str, *, header: str | None = None, context: Context |
                    table=context.table(), atoms=context.atoms)
     p.bound.extend(context.variable_names)
     decl = read_declaration(p)
+    _check_variables(decl, context)
     own = len(decl.binders)
     decl = with_variables(decl, context.variables)
     joined = tuple(n for g in decl.binders[:len(decl.binders) - own] for n in g.names)
@@ -70,6 +72,19 @@ def parse_in_context(text: str, *, header: str | None = None, context: Context |
         result = Normalized(tree, (), ())
     out = canonicalize(result.tree) if options.canonical_names else result.tree
     return InContext(out, result.auto_bound, unfolding, joined)
+
+
+def _check_variables(decl: Declaration, context: Context) -> None:
+    """A ``variable`` command we could not read is an error once the statement uses one of its
+    names (Lean would bind it; auto-binding it instead would change the statement)."""
+    if not context.unread_variables:
+        return
+    used = set(free_names(decl.conclusion))
+    for g in decl.binders:
+        used |= free_names(g.type) if g.type is not None else set()
+    for names, error in context.unread_variables:
+        if used & set(names):
+            raise error
 
 
 def _check_notations(text: str, context: Context) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
-from transted.opt import big_operators, binders, brackets, set_builder, trailers
+from transted.opt import big_operators, binders, brackets, patterns, set_builder, trailers
 from transted.opt.labels import SLOT
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
@@ -266,6 +266,8 @@ class TermParser:
             return self.if_then_else()
         if word in ("let", "have"):
             return self.let_(word)
+        if word == "match":
+            return self.match_expr()
         if word == "show":
             self.advance()
             ty = self.expr(0)
@@ -379,6 +381,7 @@ class TermParser:
     integral = big_operators.integral
     lambda_ = binders.lambda_
     let_ = binders.let_
+    match_expr = patterns.match_expr
     quantifier = binders.quantifier
     quantifier_sym = binders.quantifier_sym
     strict_implicit = binders.strict_implicit

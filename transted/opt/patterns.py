@@ -28,7 +28,7 @@ from transted.opt.pattern_binders import is_pattern, pattern_names
 if TYPE_CHECKING:
     from transted.opt.binders import BinderParser
 
-__all__ = ["pattern_binder", "match_alternatives", "match_fun", "MATCH_VARIABLE",
+__all__ = ["pattern_binder", "match_alternatives", "match_fun", "match_expr", "MATCH_VARIABLE",
            "tuple_pattern_ahead"]
 
 MATCH_VARIABLE = "x✝"
@@ -52,14 +52,19 @@ def pattern_binder(p: BinderParser) -> Node:
     return node
 
 
-def match_alternatives(p: BinderParser) -> list[Node]:
-    """``| p₁, … => e | …`` (at the first ``|``): one :data:`ALTERNATIVE` node each."""
+def match_alternatives(p: BinderParser, arity: int | None = None) -> list[Node]:
+    """``| p₁, … => e | …`` (at the first ``|``): one :data:`ALTERNATIVE` node each, every
+    one with ``arity`` patterns (by default as many as the first)."""
     alternatives = []
     while p.at("|"):
-        p.advance()
+        bar = p.advance()
         patterns = [p.expr(0)]
         while p.accept(","):
             patterns.append(p.expr(0))
+        arity = len(patterns) if arity is None else arity
+        if len(patterns) != arity:
+            raise p.error(f"this alternative has {len(patterns)} pattern(s), expected {arity}",
+                          bar)
         p.expect("=>")
         binder = Node(match_pattern(len(patterns)), tuple(patterns))
         with p.binding(pattern_names(binder)):
@@ -68,6 +73,23 @@ def match_alternatives(p: BinderParser) -> list[Node]:
     if not alternatives:
         raise p.error(f"expected '|' to start a match alternative, found {p.describe(p.tok)}")
     return alternatives
+
+
+def match_expr(p: BinderParser) -> Node:
+    """``match e₁, e₂ with | p₁, p₂ => r | …`` (Lean core src/Lean/Parser/Term.lean
+    ``«match»``; a discriminant's ``h :`` name is not kept)."""
+    p.advance()
+    discriminants = []
+    while True:
+        if p.tok.kind == "ident" and p.peek().text == ":":
+            p.advance(), p.advance()
+        discriminants.append(p.expr(0))
+        if not p.accept(","):
+            break
+    p.expect("with")
+    alternatives = match_alternatives(p, len(discriminants))
+    return Node(match_label(len(discriminants), len(alternatives)),
+                (*discriminants, *alternatives))
 
 
 def match_fun(alternatives: list[Node]) -> Node:

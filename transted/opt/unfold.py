@@ -269,7 +269,7 @@ def definition_tree(d: Definition) -> Node:
     """The tree two definitions of one name are compared by: parameters (with their binder
     kinds), type and value — or the source's tokens for a declaration that is not parsed;
     parameters bind in what follows, so it is compared up to their names."""
-    if d.kind not in ("def", "abbrev"):
+    if d.kind not in ("def", "abbrev") or not d.parsed:
         return Node(d.kind, (Node(d.tokens),))
     body = Node(f"def {SLOT} := {SLOT}", (d.type or Node("_"), d.value or Node("_")))
     for g in reversed(d.params):
