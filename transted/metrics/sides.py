@@ -3,9 +3,12 @@ output, in their context, with the context's definitions unfolded or compared.
 
 :func:`pair_trees` is what the tree metrics (``ted``, and ``transted`` through it) call:
 
-1. the reference is extracted (:func:`transted.extraction.statement.prepare`; its helper from
-   ``meta.reference_helper``) and parsed — if either fails the pair is an ``error``: a broken
-   reference is the data set's problem, never an answer;
+1. the reference is extracted (:func:`transted.extraction.statement.prepare`) and parsed — if
+   either fails the pair is an ``error``: a broken reference is the data set's problem, never
+   an answer. ``meta.reference_helper`` (ProofNet-Verified's field: the problem's helper
+   definitions) is read before each side's own declarations, on both sides: the candidate was
+   written where those helpers exist (it uses ``is_topology`` without defining it), and a side
+   that declares a name itself overrides the helper's (it comes later in its context);
 2. the candidate is extracted, preferring ``theorem`` or else the reference's theorem name; a
    candidate the extractor finds confidently invalid raises
    :class:`~transted.errors.InvalidCandidate` (status ``invalid``: an answer, not equivalent);
@@ -39,7 +42,8 @@ from transted.pairs import Pair, Statement
 __all__ = ["PairTrees", "pair_trees", "REFERENCE_HELPER", "PRIME"]
 
 REFERENCE_HELPER = "reference_helper"
-"""``pair.meta`` key of declarations the reference depends on (ProofNet-Verified's field)."""
+"""``pair.meta`` key of the problem's helper declarations (ProofNet-Verified's field), read
+on both sides."""
 PRIME = "′"
 
 
@@ -65,11 +69,11 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     """Both trees of ``pair`` (see the module docstring); errors name ``sources``."""
     ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
     helper = pair.meta.get(REFERENCE_HELPER)
-    ref_prepared, ref_context = _prepare(pair.reference, options, ref_src,
-                                         helper=helper if isinstance(helper, str) else None)
+    helper = helper if isinstance(helper, str) else None
+    ref_prepared, ref_context = _prepare(pair.reference, options, ref_src, helper=helper)
     try:
         cand_prepared, cand_context = _prepare(pair.candidate, options, cand_src,
-                                               theorem=theorem,
+                                               helper=helper, theorem=theorem,
                                                reference_name=ref_prepared.theorem_name)
     except InvalidCandidate:
         _parse(pair.reference, ref_prepared, ref_context, options, ref_src, frozenset())
