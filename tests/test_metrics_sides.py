@@ -123,3 +123,12 @@ def test_string_metrics_compare_the_chosen_declaration():
     ref = "theorem second (x : ℕ) : 0 + x = x := by simp"
     assert transted.score(ref, OUTPUT, "identity").score == 1.0
     assert transted.score(ref, ref, "bleu").score == pytest.approx(1.0)
+
+
+def test_a_shared_definition_only_one_tree_names_is_unfolded_there():
+    helper = "abbrev I : Set ℝ := Set.Icc 0 1"
+    ref = "theorem t (x : ℝ) (h : x ∈ I) : x ≤ 1 := sorry"
+    cand = "theorem t (x : ℝ) (h : x ∈ (Set.Icc 0 1 : Set ℝ)) : x ≤ 1 := sorry"
+    r = transted.load_metric("ted").score_pair(pair(ref, cand, reference_helper=helper))
+    assert r.score == 1.0
+    assert r.details["context"] == {"reference": {"unfolded": ["I"]}}

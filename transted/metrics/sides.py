@@ -15,9 +15,10 @@ output, in their context, with the context's definitions unfolded or compared.
    any other failure, including one of our own parser, is an ``error``;
 3. the definitions of the two contexts are compared (:func:`transted.opt.unfold.
    definition_tree`, up to the names of their parameters, transitively through the definitions
-   they use). One defined alike on both sides is one constant: kept as its name on both sides
-   (unfolding it on both would only add the same subtree twice, which dilutes TED's measure of
-   what differs). Others are unfolded where sound; a kept one (recursive, pattern-matching,
+   they use). One defined alike on both sides and named in both trees is one constant: kept as
+   its name on both sides (unfolding it on both would only add the same subtree twice, which
+   dilutes TED's measure of what differs); named in one tree only, it is unfolded there, to meet
+   the other side's written-out term. Others are unfolded where sound; a kept one (recursive, pattern-matching,
    structures…) that the candidate defines differently from the reference — or that only one
    side defines — is renamed ``f′`` in the candidate's tree, so the two are different constants
    to TED and to the evidence.
@@ -80,10 +81,17 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
         raise  # an answer only against a reference that parses
     agree = _agreement(ref_context, cand_context)
     shared = frozenset(name for name, ok in agree.items() if ok)
-    ref = _Side(ref_prepared, ref_context,
-                _parse(pair.reference, ref_prepared, ref_context, options, ref_src, shared))
-    cand = _Side(cand_prepared, cand_context,
-                 _parse(pair.candidate, cand_prepared, cand_context, options, cand_src, shared))
+    while True:  # a shared definition only one tree names is unfolded there (it may use others)
+        ref = _Side(ref_prepared, ref_context,
+                    _parse(pair.reference, ref_prepared, ref_context, options, ref_src, shared))
+        cand = _Side(cand_prepared, cand_context,
+                     _parse(pair.candidate, cand_prepared, cand_context, options, cand_src,
+                            shared))
+        ref_kept, cand_kept = set(ref.parsed.unfolding.kept), set(cand.parsed.unfolding.kept)
+        one_sided = shared & (ref_kept ^ cand_kept)
+        if not one_sided:
+            break
+        shared -= one_sided
     renames, compared = _compare(ref, cand, agree)
     cand_tree = rename_constants(cand.parsed.tree, renames)
     out = PairTrees(ref.parsed.tree, cand_tree)
