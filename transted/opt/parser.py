@@ -14,11 +14,11 @@ from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
 from transted.opt import big_operators, binders, brackets, patterns, set_builder, trailers
-from transted.opt.labels import SLOT
+from transted.opt.labels import NAMED_APPLICATION, SLOT
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
 from transted.opt.notation import MAX_PREC, NotationTable, load_notation
-from transted.opt.trailers import FILTER_RELATIONS, PIPE_PREC, app_node
+from transted.opt.trailers import FILTER_RELATIONS, PIPE_PREC
 
 __all__ = ["TermParser", "app_node", "MAX_INPUT_CHARS", "MAX_NESTING"]
 
@@ -29,6 +29,18 @@ well inside Python's default recursion limit (1000) without raising it; the deep
 in tests/data nests 17 levels."""
 APP_PREC = MAX_PREC  # arguments of an application are parsed at max precedence
 BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
+
+
+def app_node(head: Node, args: list[Node]) -> Node:
+    """Application node; a named head (or named application) absorbs the arguments."""
+    if not args:
+        return head
+    if head.is_leaf and not head.label.startswith("<"):
+        return Node(head.label + f" {SLOT}" * len(args), tuple(args))
+    m = NAMED_APPLICATION.match(head.label)
+    if m and len(m.group(2)) // len(f" {SLOT}") == len(head.children):
+        return Node(head.label + f" {SLOT}" * len(args), head.children + tuple(args))
+    return Node(SLOT + f" {SLOT}" * len(args), (head, *args))
 
 
 class TermParser:
@@ -225,6 +237,18 @@ class TermParser:
             return app_node(left, args)
         return None
 
+    def projection(self, left: Node) -> Node:
+        self.advance()
+        t = self.advance()
+        if t.kind == "num":
+            return Node(f"{SLOT}.{t.text}", (left,))
+        if t.kind == "ident":
+            node = left
+            for field in t.text.split("."):
+                node = app_node(Node(field), [node])
+            return node
+        raise self.error("expected a field name or index after '.'", t)
+
     # -- leading forms ------------------------------------------------------------------------
     def nud(self) -> Node:
         t = self.tok
@@ -359,7 +383,6 @@ class TermParser:
     iterate = trailers.iterate
     modeq = trailers.modeq
     pipeline_field = trailers.pipeline_field
-    projection = trailers.projection
     abs_ = brackets.abs_
     anonymous_constructor = brackets.anonymous_constructor
     bracket = brackets.bracket

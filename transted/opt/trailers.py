@@ -1,6 +1,5 @@
-"""Trailing constructs of the term parser: field projection ``x.f``/``x.1``, indexing
-``R[X]``/``a[i]``, ``f^[n]``, ``e |>.f``, ``a ≡ b [MOD n]``, ``f =ᶠ[l] g``-style relations; and
-:func:`app_node`, the application node every construct builds with.
+"""Trailing constructs of the term parser: indexing ``R[X]``/``a[i]``, ``f^[n]``, ``e |>.f``,
+``a ≡ b [MOD n]``, ``f =ᶠ[l] g``-style relations (projections ``x.f`` stay in the parser).
 
 Methods of :class:`transted.opt.parser.TermParser` (bound in its class body), as the bracket
 and binder notations are.
@@ -10,32 +9,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from transted.opt.labels import NAMED_APPLICATION, SLOT
+from transted.opt.labels import SLOT, application
 from transted.opt.node import Node
 
 if TYPE_CHECKING:
     from transted.opt.parser import TermParser
 
-__all__ = ["app_node", "projection", "index_trailer", "iterate", "pipeline_field", "modeq",
-           "filter_relation", "FILTER_RELATIONS", "PIPE_PREC"]
+__all__ = ["index_trailer", "iterate", "pipeline_field", "modeq", "filter_relation",
+           "FILTER_RELATIONS", "PIPE_PREC"]
 
 FILTER_RELATIONS = {"=ᶠ[": ("=ᶠ", 50), "≤ᶠ[": ("≤ᶠ", 50), "=O[": ("=O", 100),
                     "=o[": ("=o", 100), "=Θ[": ("=Θ", 100)}
 """Token → (relation, precedence) of the relations that take a filter in brackets."""
 PIPE_PREC = 10
 """``e |>.f``: the pipeline's precedence (``min``, as ``|>``)."""
-
-
-def app_node(head: Node, args: list[Node]) -> Node:
-    """Application node; a named head (or named application) absorbs the arguments."""
-    if not args:
-        return head
-    if head.is_leaf and not head.label.startswith("<"):
-        return Node(head.label + f" {SLOT}" * len(args), tuple(args))
-    m = NAMED_APPLICATION.match(head.label)
-    if m and len(m.group(2)) // len(f" {SLOT}") == len(head.children):
-        return Node(head.label + f" {SLOT}" * len(args), head.children + tuple(args))
-    return Node(SLOT + f" {SLOT}" * len(args), (head, *args))
 
 
 def filter_relation(p: TermParser, left: Node, rbp: int) -> Node | None:
@@ -60,23 +47,11 @@ def modeq(p: TermParser, left: Node, right: Node) -> Node:
     p.expect("]")
     return Node(f"{SLOT} ≡ {SLOT} [{kind.text} {SLOT}]", (left, right, modulus))
 
-def projection(p: TermParser, left: Node) -> Node:
-    p.advance()
-    t = p.advance()
-    if t.kind == "num":
-        return Node(f"{SLOT}.{t.text}", (left,))
-    if t.kind == "ident":
-        node = left
-        for field in t.text.split("."):
-            node = app_node(Node(field), [node])
-        return node
-    raise p.error("expected a field name or index after '.'", t)
-
 def index_trailer(p: TermParser, left: Node) -> Node:
     start = p.advance()
     if p.tok.kind == "ident" and p.tok.text == "X" and p.peek().text == "]":
         p.advance(), p.advance()
-        return app_node(Node("Polynomial"), [left])
+        return Node(application("Polynomial", 1), (left,))
     if p.tok.kind == "sym" and p.peek().text == "]" and left.is_leaf:
         sym = p.advance().text
         p.advance()
@@ -94,7 +69,7 @@ def pipeline_field(p: TermParser, left: Node) -> Node:
         raise p.error("expected a field name after '|>.'", field)
     node = left
     for name in field.text.split("."):
-        node = app_node(Node(name), [node])
+        node = Node(application(name, 1), (node,))  # as the parser reads `(e).f`
     return node
 
 
@@ -105,4 +80,4 @@ def iterate(p: TermParser, left: Node) -> Node:
     with p.nested():
         n = p.expr(0)
     p.expect("]")
-    return app_node(Node("Nat.iterate"), [left, n])
+    return Node(application("Nat.iterate", 2), (left, n))

@@ -41,6 +41,7 @@ from transted.opt.labels import (
     SLOT,
 )
 from transted.opt.node import Node
+from transted.opt.parser import app_node
 from transted.opt.scope import (
     binder_names,
     binder_node,
@@ -52,7 +53,6 @@ from transted.opt.scope import (
     head_name,
 )
 from transted.opt.substitution import fresh_name, substitute
-from transted.opt.trailers import app_node
 
 __all__ = ["Unfolding", "unfold", "rename_constants", "definition_tree", "make_resolver",
            "MAX_ROUNDS", "MAX_SIZE", "Resolver"]
