@@ -51,8 +51,22 @@ def test_unknown_option_names_the_nearest_and_lists_all():
 
 
 def test_parse_error_is_a_result_not_an_exception():
+    r = transted.score(REF, "theorem t (x : ℕ) : x ⋙⋙ 1", "ted")
+    assert (r.status, r.score, r.verdict) == ("error", None, None) and "1:" in r.error
+
+
+def test_a_cut_off_candidate_is_an_invalid_answer():
     r = transted.score(REF, "theorem t (x : ℕ) : (x > 1", "ted")
-    assert (r.status, r.score) == ("error", None) and "1:" in r.error
+    assert (r.status, r.score, r.verdict, r.decided_by) == (
+        "invalid", None, "not-equivalent", "invalid")
+    assert r.details == {"invalid": {"kind": "unclosed-bracket", "line": 1, "column": 27}}
+    assert r.error.startswith("pair candidate:1:27: the declaration ends inside '('")
+
+
+def test_an_unparseable_reference_is_an_error_even_against_an_invalid_candidate():
+    r = transted.score("theorem t (x : ℕ) : (x > 1", "theorem t (x : ℕ) : (x > 1", "ted")
+    assert (r.status, r.verdict) == ("error", None)
+    assert r.error.startswith("pair reference:1:27: ")
 
 
 def test_score_many_accepts_tuples_pairs_and_files(tmp_path):

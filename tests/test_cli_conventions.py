@@ -15,7 +15,7 @@ from transted.search.engine import SearchConfig
 
 SAME = "theorem t (x : ℕ) : x = x := sorry"
 RENAMED = "theorem t (y : ℕ) : y = y := sorry"
-BROKEN = "theorem t (x : ℕ) : (x = x := sorry"
+BROKEN = "theorem t (x : ℕ) : x ⋙⋙ x := sorry"  # not our syntax, not recognisably invalid
 
 
 def test_version(runner, capsys):
@@ -32,7 +32,7 @@ def test_stdin_to_stdout_round_trip_then_resume(runner, tmp_path, monkeypatch):
     lines = [json.loads(x) for x in result.stdout.splitlines()]
     # ∀[:[x, ℕ], =[x, x]] has 7 nodes; x→y renames 3 of them: 1 - 3/7
     assert [(r["id"], r["score"]) for r in lines] == [("a", 1.0), ("b", pytest.approx(4 / 7))]
-    assert "2 pairs: mean 0.7857 over 2 scored; 2 ok, 0 errors" in result.stderr
+    assert "2 pairs: mean 0.7857 over 2 scored; 2 ok, 0 invalid, 0 errors" in result.stderr
     # stdout's lines are a result file: scoring into it resumes everything
     out = tmp_path / "r.jsonl"
     out.write_text(result.stdout, "utf-8")
@@ -49,7 +49,8 @@ def test_aggregate_counts_errors_and_quiet_silences_notes(runner, tmp_path):
     data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
     result = runner.invoke(get_app(), ["score", str(data), "-m", "ted"])
     assert result.exit_code == 0
-    assert "2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors, 0 unavailable" in result.stderr
+    assert "2 pairs: mean 1.0000 over 1 scored; 1 ok, 0 invalid, 1 errors, 0 unavailable" \
+        in result.stderr
     quiet = runner.invoke(get_app(), ["--quiet", "score", str(data), "-m", "ted"])
     assert quiet.exit_code == 0 and quiet.stderr == "" and len(quiet.stdout.splitlines()) == 2
 

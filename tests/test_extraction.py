@@ -128,3 +128,27 @@ def test_many_invalid_characters_give_one_warning():
 ])
 def test_lean4_that_resembles_lean3_is_not_invalid(text):
     assert extract(text).status == "ok"
+
+
+def test_every_bracket_token_of_the_lexer_is_an_opener_or_a_closer():
+    """A token that holds an opening bracket (``^[``, ``![``, ``=ᶠ[``…) must be an opener, or
+    its ``]`` would make a valid statement look mismatched (a wrong confident `invalid`)."""
+    from transted.extraction.commands import CLOSERS, OPENERS
+    from transted.opt.lexer import PUNCTUATION
+    from transted.opt.notation import load_notation
+
+    for token in set(PUNCTUATION) | load_notation().symbols:
+        if any(b in token for b in "([{⟨⦃⁅⟪⌊⌈"):
+            assert token in OPENERS, token
+        if any(b in token for b in ")]}⟩⦄⁆⟫⌋⌉") and token not in OPENERS:
+            assert token in CLOSERS, token
+
+
+@pytest.mark.parametrize("text", [
+    "theorem t (f : ℕ → ℕ) : ∃ n x, (f^[n] x < 0)",
+    "theorem t (M : Matrix (Fin 2) (Fin 2) ℝ) (h : M = !![1, 2; 3, 4]) : M.det = -2",
+    "theorem t (v : Fin 2 → ℝ) : (v = ![1, 2])",
+    "theorem t (f g : ℕ → ℝ) : (f =ᶠ[Filter.atTop] g) ∨ (f =O[Filter.atTop] g)",
+])
+def test_glued_bracket_tokens_are_balanced(text):
+    assert extract(text).status == "ok"

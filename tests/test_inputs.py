@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import transted
 from transted.cli import get_app
 from transted.errors import InputError
-from transted.inputs import join, join_files, read_records, split_lean_file
+from transted.inputs import join, join_files, read_records
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 REFS, OLD, NEW = (EXAMPLES / f for f in ("references.jsonl", "outputs_old.jsonl",
@@ -23,13 +23,19 @@ def _jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def test_split_lean_file_header_and_statement():
-    text = ("import Mathlib\nopen Real\n\n/- a\n comment -/\nnamespace Foo\n-- note\n"
-            "/-- doc -/\ntheorem t : 1 = 1 := by\n  sorry\nend Foo")
-    header, statement = split_lean_file(text)
-    assert header == "import Mathlib\nopen Real\n\n/- a\n comment -/\nnamespace Foo\n-- note"
-    assert statement == "/-- doc -/\ntheorem t : 1 = 1 := by\n  sorry\nend Foo"
-    assert split_lean_file("theorem t : 1 = 1 := rfl") == (None, "theorem t : 1 = 1 := rfl")
+def test_a_whole_output_is_kept_as_written_and_scored_as_its_statement(tmp_path):
+    text = ("Here is the formalization:\n\n```lean\nimport Mathlib\nopen Real\n\n"
+            "/-- doc -/\ntheorem t : (2 : ℝ) + 2 = 4 := by\n  sorry\n```\n"
+            "The proof is omitted.")
+    refs = _jsonl(tmp_path / "r.jsonl", [{"id": "a", "formal_statement": "theorem t : 2 + 2 = 4"}])
+    outs = _jsonl(tmp_path / "o.jsonl", [{"id": "a", "output": text}])
+    pair = join_files(refs, outs).pairs[0]
+    assert pair.candidate.statement == text and pair.candidate.header is None
+    direct = transted.score("theorem t : 2 + 2 = 4", "theorem t : (2 : ℝ) + 2 = 4", "ted")
+    scored = transted.score_many([pair], "ted")[0]
+    assert scored.score == direct.score < 1.0
+    assert scored.details["extraction"]["candidate"]["left_out"] == [
+        "preamble (line 1)", "trailing (line 11)"]
 
 
 def test_bundled_samples_join_by_name_with_samples_and_unmatched():
@@ -41,8 +47,8 @@ def test_bundled_samples_join_by_name_with_samples_and_unmatched():
     assert joined.unmatched_references == ["mathd_algebra_141"]
     assert joined.unmatched_candidates == ["mathd_algebra_999"]
     cand = joined.pairs[0].candidate
-    assert cand.statement.startswith("theorem mathd_algebra_478")
-    assert cand.header.startswith("import Mathlib\nimport Aesop") and "open BigOperators" in cand.header
+    assert cand.statement.startswith("import Mathlib\nimport Aesop")  # kept as written
+    assert "open BigOperators" in cand.statement and "theorem mathd_algebra_478" in cand.statement
     # the joined pair scores exactly as the two statement texts typed by hand
     ref_text = json.loads(REFS.read_text("utf-8").splitlines()[1])["formal_statement"]
     cand_text = ("theorem mathd_numbertheory_1124 (n : ℕ) (h₁ : 18 ∣ 374 * 10 + n) : n = 4 "

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import transted
 from transted.errors import ParseError, ResourceLimitError, TranstedError
+from transted.extraction import extract
 from transted.opt import Node, parse_statement, parse_term
 from transted.opt.parser import MAX_INPUT_CHARS, MAX_NESTING
 
@@ -114,14 +115,28 @@ REFERENCE = "theorem t (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := by sorry"
 @given(st.one_of(LEAN_LIKE, BINARY_JUNK).map(lambda body: "theorem t : " + body))
 @settings(max_examples=60)
 def test_fuzz_scoring_gives_a_result_or_the_parse_errors_position(metric, candidate):
-    """Scoring never raises: a statement the metric cannot read is a result with
-    ``status="error"`` whose message is the parser's positioned error, naming the side."""
+    """Scoring never raises: a text the extractor finds confidently invalid is an ``invalid``
+    answer with its positioned problem; one it cannot read, or whose statement the parser
+    cannot read, is a result with ``status="error"`` and the positioned message in the raw
+    text, naming the side."""
     result = transted.score(REFERENCE, candidate, metric, id="fuzz")
-    parsed = parsed_or_typed_error(parse_statement, candidate)
+    ex = extract(candidate, reference_name="t")
+    if ex.status != "ok":
+        assert ex.problem is not None
+        assert result.status == ex.status and result.score is None
+        assert (result.verdict == "not-equivalent") == (ex.status == "invalid")
+        assert result.error.startswith(
+            f"fuzz candidate:{ex.problem.line}:{ex.problem.column}: {ex.problem.reason}")
+        return
+    assert ex.theorem is not None
+    parsed = parsed_or_typed_error(parse_statement, ex.theorem.statement)
     if isinstance(parsed, ParseError):
+        span = ex.theorem.span  # the statement's position in the raw text
+        line = span.line + parsed.line - 1
+        column = parsed.column + (span.column - 1 if parsed.line == 1 else 0)
         assert result.status == "error" and result.score is None
         assert result.error is not None
-        assert result.error.startswith(f"fuzz candidate:{parsed.line}:{parsed.column}: {parsed.reason}")
+        assert result.error.startswith(f"fuzz candidate:{line}:{column}: {parsed.reason}")
     else:
         assert result.status in ("ok", "error", "too_large")
         assert (result.score is not None) == (result.status == "ok")

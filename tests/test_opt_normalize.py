@@ -104,9 +104,9 @@ def test_auto_bound_matches_leans_goals(statement_rows):
     lean = {"induction_pord1p1on2powklt5on2": ["k"], "amc12a_2021_p9": ["k"],
             "induction_prod1p1onk3le3m1onn": ["k"], "mathd_algebra_158": ["k"],
             "mathd_algebra_342": ["k"], "exercise_24_3a": ["I"]}
-    # known parser artefacts, not auto-bound in Lean: `→L[ℂ]` read as `→ L[ℂ]`, and the
-    # pattern variable of `{(x, f x) | x ∈ E}` / `{(|f x|) | x ∈ s}` not bound by the parser
-    artefacts = {"exercise_2_9": ["L"], "exercise_4_6": ["x"], "exercise_5_15": ["x"]}
+    # a known parser artefact, not auto-bound in Lean: `→L[ℂ]` read as `→ L[ℂ]` (the set
+    # images `{(x, f x) | x ∈ E}` / `{(|f x|) | x ∈ s}` bind their `x` since issue 23)
+    artefacts = {"exercise_2_9": ["L"]}
     assert found == {**lean, **artefacts}
 
 

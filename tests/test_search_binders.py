@@ -1,4 +1,4 @@
-"""Alpha-canonical form, free names and substitution (transted.search.binders)."""
+"""Alpha-canonical form, free names and substitution (transted.opt.substitution)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from transted.opt import parse_term
 from transted.opt.scope import canonical, canonical_flat, free_names
-from transted.search.binders import fresh_name, substitute
+from transted.opt.substitution import fresh_name, substitute
 from transted.search.distance import flatten, tree_distance
 from transted.search.state import Local, State
 

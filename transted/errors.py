@@ -21,6 +21,7 @@ __all__ = [
     "TranstedError",
     "InputError",
     "ParseError",
+    "InvalidCandidate",
     "ResourceLimitError",
     "TooLarge",
     "LeanUnavailable",
@@ -90,6 +91,23 @@ class ParseError(InputError):
     def with_source(self, source: str) -> ParseError:
         """A copy of this error naming its input (e.g. ``pairs.jsonl:12 candidate``)."""
         return ParseError(self.reason, self.text, self.offset, source=source)
+
+
+class InvalidCandidate(ParseError):
+    """A candidate that is confidently not valid Lean 4 (cut off inside a bracket or before
+    its type, Lean 3…; :mod:`transted.extraction.validity`) against a reference that parses:
+    an answer (not equivalent), not a failure. ``kind`` names the rule that recognised it."""
+
+    def __init__(self, reason: str, text: str, offset: int, *, kind: str,
+                 source: str | None = None):
+        self.kind = kind
+        super().__init__(reason, text, offset, source=source)
+
+    def with_source(self, source: str) -> InvalidCandidate:
+        return InvalidCandidate(self.reason, self.text, self.offset, kind=self.kind, source=source)
+
+    def details(self) -> dict[str, int | str]:
+        return {"kind": self.kind, "line": self.line, "column": self.column}
 
 
 class ResourceLimitError(TranstedError):

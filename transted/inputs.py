@@ -7,8 +7,9 @@ the columns as the JSON fields below; a whole Lean file in a quoted cell is fine
 * miniF2F/ProofNet releases: ``{"name" | "id", "formal_statement", "header"?}``;
 * outputs: ``{"id" | "name", "statement" | "candidate" | "output" | "prediction" | "completion",
   "header"?, "sample"?}``; the text may be a list (several samples) and may be a whole Lean
-  file: leading ``import``/``open``/``namespace``/``section``/``set_option``/``universe`` lines and
-  comments become the header (:func:`split_lean_file`).
+  file or an LLM's raw answer (fences, prose, helper definitions, several theorems): it is kept
+  as written, and the metrics extract the statement and its context from it
+  (:mod:`transted.extraction`, docs/INPUTS.md).
 
 :func:`join` matches candidates to references by key only: ``key`` for both sides, or
 ``reference_key``/``candidate_key`` when the sides name it differently (default: ``id`` when
@@ -23,7 +24,6 @@ either side are reported, never dropped silently.
 from __future__ import annotations
 
 import csv
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,14 +32,12 @@ from typing import Any, Literal
 from transted.errors import InputError
 from transted.pairs import Pair, Statement, iter_jsonl
 
-__all__ = ["Record", "Joined", "TEXT_FIELDS", "TABLE_SUFFIXES", "split_lean_file", "read_records",
-           "iter_rows", "read_pair_table", "join", "join_files"]
+__all__ = ["Record", "Joined", "TEXT_FIELDS", "TABLE_SUFFIXES", "read_records", "iter_rows",
+           "read_pair_table", "join", "join_files"]
 
 TEXT_FIELDS = ("formal_statement", "statement", "candidate", "output", "prediction", "completion")
 KEY_FIELDS = ("id", "name")
-TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
-_HEADER_LINE = re.compile(r"^\s*(import|open|namespace|section|set_option|universe|"
-                          r"noncomputable\s+section)\b")
+TABLE_SUFFIXES = {".csv": ",", ".tsv": "	"}
 Side = Literal["reference", "candidate"]
 
 
@@ -66,24 +64,6 @@ class Joined:
     warnings: list[str] = field(default_factory=list)
 
 
-def split_lean_file(text: str) -> tuple[str | None, str]:
-    """``(header, statement)`` of a whole Lean file: leading header lines (imports, ``open``,
-    ``namespace``, options), blank lines and comments form the header, the rest the statement."""
-    lines = text.splitlines()
-    i, in_comment = 0, False
-    while i < len(lines):
-        line = lines[i].strip()
-        if in_comment:
-            in_comment = "-/" not in line
-        elif line.startswith("/-") and not line.startswith("/--"):
-            in_comment = "-/" not in line[2:]
-        elif not (line == "" or line.startswith("--") or _HEADER_LINE.match(line)):
-            break
-        i += 1
-    header = "\n".join(lines[:i]).strip("\n")
-    return (header or None), "\n".join(lines[i:])
-
-
 def _texts(obj: dict[str, Any], where: str) -> tuple[str, list[str]]:
     for name in TEXT_FIELDS:
         if name in obj:
@@ -99,12 +79,11 @@ def _texts(obj: dict[str, Any], where: str) -> tuple[str, list[str]]:
 
 def _record(keys: dict[str, str], text: str, header: str | None, sample: int | None,
             where: str) -> Record:
-    file_header, statement = split_lean_file(text)
-    if file_header:
-        header = f"{header.rstrip()}\n{file_header}" if header else file_header
-    if not statement.strip():
-        raise InputError(f"{where}: the statement is empty once its header lines are removed")
-    return Record(keys, statement, header, sample, where)
+    # kept as written: the metrics extract the statement and its context
+    # (transted.extraction), so the result file keeps the translator's original output
+    if not text.strip():
+        raise InputError(f"{where}: the statement is empty")
+    return Record(keys, text, header, sample, where)
 
 
 def _table_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -83,14 +83,16 @@ def notation_fields(extra: str | None = None) -> dict[str, str]:
 
 
 def tree_fields(options: TreeOptions, *, field: str = "statement") -> dict[str, object]:
-    """How a statement became an operator tree: parser version, notation table, tree shape and
-    which text was parsed. Every tree-based metric and command puts exactly these fields."""
+    """How a statement became an operator tree: extraction rules (which text of a raw output is
+    read, and when it is invalid), parser version, notation table, tree shape and which text
+    was parsed. Every tree-based metric and command puts exactly these fields."""
+    from transted.extraction.statement import EXTRACTION_VERSION
     from transted.opt import PARSER_VERSION
     from transted.opt.normalize import NORMALIZE_VERSION, load_tables
 
     normalize = getattr(options, "normalize", False)
     norm = f"{NORMALIZE_VERSION}-{load_tables().sha256[:12]}" if normalize else "off"
-    return {"parser": PARSER_VERSION, **notation_fields(),
+    return {"extract": EXTRACTION_VERSION, "parser": PARSER_VERSION, **notation_fields(),
             "proposition": options.proposition, "split-binders": options.split_binders,
             "canonical-names": options.canonical_names, "norm": norm, "field": field}
 

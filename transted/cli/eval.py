@@ -17,6 +17,7 @@ from transted.cli.options import (
     MetricOption,
     PairTimeoutOption,
     RayAddressOption,
+    TheoremOption,
     batch_executor,
     choice,
     load_metrics,
@@ -56,6 +57,7 @@ def eval_command(
     top: int = typer.Option(_D.top_disagreements, "--top", min=0,
                             help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
+    theorem: str | None = TheoremOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -70,7 +72,7 @@ def eval_command(
     from transted.evaluation.reports.markdown import summary_markdown
 
     fmt = output_format(fmt, as_json)
-    names = load_metrics(metrics, distinct_names=True)  # -m ted:cost=semantic
+    names = load_metrics(metrics, distinct_names=True, theorem=theorem)  # -m ted:cost=semantic
     # every option value checked before any scoring, in the options' own terms
     choice(threshold_mode, EvalConfig.MODES, "--threshold-mode")
     choice(oracle_rule, ORACLE_RULES, "--oracle-rule")

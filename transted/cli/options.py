@@ -121,6 +121,13 @@ def LineOrderOption() -> Any:  # noqa: N802
                              "reference), never done unless asked.")
 
 
+def TheoremOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--theorem", metavar="NAME",
+                        help="Take the theorem NAME from candidate texts with several (default: "
+                             "the one named like the reference's, else the last); metrics that "
+                             "read Lean statements.")
+
+
 def PairTimeoutOption() -> Any:  # noqa: N802
     return typer.Option(None, "--pair-timeout", min=0.001, metavar="S",
                         help="Hard wall-clock seconds per pair: pairs run in a worker process, "
@@ -298,14 +305,22 @@ def metric_specs(values: list[str] | None) -> list[tuple[str, dict[str, object]]
 
 
 def load_metrics(values: list[str] | None, extra: dict[str, object] | None = None, *,
-                 distinct_names: bool = False) -> list[Any]:
+                 distinct_names: bool = False, theorem: str | None = None) -> list[Any]:
     """The metric objects of ``-m`` (per-metric ``name:key=value`` options over ``extra``,
     the ``-O`` options), each checked by the registry's option validation (an unknown name or
     option is a ``ValueError`` naming it → exit 2). ``distinct_names``: refuse the same metric
-    twice (commands that file results by metric name)."""
+    twice (commands that file results by metric name). ``theorem`` (``--theorem``) goes to
+    every metric that declares that option."""
     from transted.api import load_metric
 
     specs = metric_specs(values)
+    if theorem is not None:
+        from transted.metrics.options import declared_options
+        from transted.metrics.registry import metric_class
+
+        specs = [(name, {"theorem": theorem, **options}
+                  if "theorem" in declared_options(metric_class(name)) else options)
+                 for name, options in specs]
     if distinct_names:
         names = [name for name, _ in specs]
         repeated = sorted({n for n in names if names.count(n) > 1})

@@ -30,6 +30,7 @@ from transted.cli.options import (
     RayAddressOption,
     ReferenceKeyOption,
     SignatureOption,
+    TheoremOption,
     batch_executor,
     load_metrics,
     output_format,
@@ -80,6 +81,7 @@ def regress_command(
              "version."),
     n_boot: int = typer.Option(10000, "--n-boot", min=1, help="Paired bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
+    theorem: str | None = TheoremOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
@@ -96,7 +98,7 @@ def regress_command(
 
     fmt = output_format(fmt, as_json)
     signature_form(signature)
-    names = load_metrics(metric, distinct_names=True)
+    names = load_metrics(metric, distinct_names=True, theorem=theorem)
     if fail_on is None and (max_drop, threshold, alpha) != (None, None, None):
         raise typer.BadParameter("--max-drop, --threshold and --alpha set the gate: give "
                                  "--fail-on worse|verdict-flip|equivalent@K too",

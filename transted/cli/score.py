@@ -24,6 +24,7 @@ from transted.cli.options import (
     RayAddressOption,
     ReferenceKeyOption,
     SignatureOption,
+    TheoremOption,
     batch_executor,
     is_stdout,
     load_metrics,
@@ -51,6 +52,7 @@ def score_command(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
+    theorem: str | None = TheoremOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -64,7 +66,7 @@ def score_command(
     or `score REF CAND`; -m repeatable. A batch prints result lines (JSONL) to stdout without
     --out; --format text gives a line per result, json one document."""
     signature_form(signature)
-    scorers = load_metrics(metric, metric_options(option))
+    scorers = load_metrics(metric, metric_options(option), theorem=theorem)
     inputs = inputs or []
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
@@ -193,7 +195,8 @@ def _print_result(result: Any) -> None:
     score = "null" if result.score is None else f"{result.score:.6f}"
     console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
     verdict = result.verdict or "none (no shipped threshold)"
-    by = f" (decided by {result.decided_by})" if result.decided_by == "evidence" else ""
+    by = f" (decided by {result.decided_by})" if result.decided_by in ("evidence", "invalid") \
+        else ""
     print_line(f"  verdict: {verdict}{by}")
     for key, value in result.details.items():
         if not isinstance(value, (dict, list)):

@@ -10,6 +10,9 @@ see :mod:`transted.evaluation.threshold`) and computes agreement with the expert
 A pair whose score is missing (metric error) is counted in ``n_errors`` and predicted
 *negative*: a metric that cannot judge a pair has not accepted it. The same pairs are also
 reported as *abstained*: ``coverage`` (share scored) and agreement on the scored pairs only.
+An ``invalid`` result (a candidate that is confidently not Lean 4) is an answer, not an error:
+predicted *negative* at every threshold, counted as answered in ``coverage``, and reported on
+its own (``n_invalid``, and how many of those the experts call equivalent).
 Definite evidence in a result (``details["evidence"]`` ``proved``/``refuted``) overrides the
 threshold and is counted in ``n_evidence``. Whatever the mode, every metric also gets the
 ``oracle``, grouped ``cv`` and ``default`` (shipped threshold) figures side by side, so no
@@ -222,6 +225,13 @@ class MetricEvaluation:
     """Mode → {threshold, accuracy, kappa} for oracle, cv and default (the side-by-side table)."""
     abstain: dict[str, object] = field(default_factory=dict)
     """Coverage and agreement on the scored pairs only (errors abstained, not negative)."""
+    invalid: dict[str, str] = field(default_factory=dict)
+    """Pair id → the positioned error, for every ``invalid`` result (an answer: negative)."""
+    invalid_equivalent: list[str] = field(default_factory=list)
+    """The invalid pairs the experts label equivalent (a question about the data set)."""
+
+    def invalid_mask(self, ids: Sequence[str]) -> NDArray[np.bool_]:
+        return np.array([i in self.invalid for i in ids], dtype=bool)
 
     def summary(self, config: EvalConfig) -> dict[str, object]:
         """The ``summary.json`` entry: the keys other tools read, then extras."""
@@ -236,6 +246,7 @@ class MetricEvaluation:
             "accuracy_ci": self.intervals.get("accuracy_ci"),
             "signature": self.signature,
             "f1": a.f1 if a else None, "n": len(self.scores), "n_errors": len(self.errors),
+            "n_invalid": len(self.invalid), "invalid_labelled_equivalent": self.invalid_equivalent,
             "n_unavailable": self.n_unavailable, "status": self.status, "binary": self.binary,
             "errors_predicted": "negative",
             "n_evidence": self.n_evidence, "default_threshold": self.default_threshold,
@@ -258,7 +269,9 @@ def collect(name: str, signature: str, results: Sequence[MetricResult],
             *, binary: bool, default_threshold: float | None = None) -> MetricEvaluation:
     """Gather a metric's results (in pair order) into a :class:`MetricEvaluation`."""
     scores = np.array([np.nan if r.score is None else r.score for r in results], dtype=float)
-    errors = {r.id: r.error or r.status for r in results if r.score is None}
+    errors = {r.id: r.error or r.status for r in results
+              if r.score is None and r.status != "invalid"}
+    invalid = {r.id: r.error or r.status for r in results if r.status == "invalid"}
     unavailable = sum(r.status == "unavailable" for r in results)
     ok = [r for r in results if r.score is not None]
     binary = binary or bool(ok) and all(r.details.get("binary") for r in ok)
@@ -266,7 +279,8 @@ def collect(name: str, signature: str, results: Sequence[MetricResult],
     return MetricEvaluation(name, signature, binary, scores, errors, unavailable, status,
                             default_threshold=default_threshold,
                             evidence=[r.details.get("evidence") for r in results],
-                            evidence_detail=[r.details.get("evidence_detail") for r in results])
+                            evidence_detail=[r.details.get("evidence_detail") for r in results],
+                            invalid=invalid)
 
 
 def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig, *,
@@ -299,6 +313,11 @@ def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfi
         ev.threshold_mode = config.threshold_mode
         ev.predictions = predict(ev.scores, ev.threshold)
     ev.predictions, ev.n_evidence = apply_evidence(ev.predictions, ev.evidence)
+    ids = [pair.id for pair in data.pairs]
+    invalid = ev.invalid_mask(ids)
+    ev.predictions = ev.predictions & ~invalid  # an invalid candidate is not equivalent
+    ev.invalid_equivalent = [pid for pid, bad, y in zip(ids, invalid, labels, strict=True)
+                             if bad and y]
     ev.evidence_stats = evidence_summary(evidence_kinds(ev) or ["none"] * len(labels),
                                          [bool(x) for x in labels])
     ev.agreement = agreement_score(labels, ev.predictions)
@@ -318,7 +337,7 @@ def evidence_kinds(ev: MetricEvaluation) -> list[str]:
 def abstention(ev: MetricEvaluation, data: LabelledPairs) -> dict[str, object]:
     """Coverage and agreement on the scored pairs only (a failed pair abstains)."""
     labels = data.labels
-    scored = ~np.isnan(ev.scores)
+    scored = ~np.isnan(ev.scores) | ev.invalid_mask([p.id for p in data.pairs])  # answered
     out: dict[str, object] = {"coverage": float(scored.mean()) if len(scored) else None,
                               "n_abstained": int((~scored).sum())}
     if scored.any() and ev.predictions is not None:

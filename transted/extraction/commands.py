@@ -38,7 +38,10 @@ MODIFIERS = ("private", "protected", "noncomputable", "nonrec", "partial", "unsa
 HASH_COMMANDS = ("check", "eval", "print", "reduce", "exit", "lint", "synth")
 _ALSO_TERMS = ("open", "set_option", "end")
 OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⁅": "⁆", "⟪": "⟫", "%[": "]",
-           "⌊": "⌋", "⌈": "⌉"}
+           "⌊": "⌋", "⌈": "⌉", "![": "]", "!![": "]", "^[": "]", "=ᶠ[": "]", "≤ᶠ[": "]",
+           "=O[": "]", "=o[": "]", "=Θ[": "]"}
+"""Every token that opens a bracket (the lexer glues some to a symbol: ``f^[n]``, ``![a]``,
+``f =ᶠ[l] g``); a token missing here would make its ``]`` look mismatched."""
 CLOSERS = {")", "]", "}", "⟩", "⦄", "⁆", "⟫", "⌋", "⌋₊", "⌉", "⌉₊"}
 CLOSES = {"⌋₊": "⌋", "⌉₊": "⌉"}
 """Closers that close an opener spelled differently (``⌊x⌋₊`` is ``Nat.floor``)."""

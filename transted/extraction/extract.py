@@ -124,7 +124,8 @@ def _extraction(text: str, regions: Regions, commands: list[Command], theorems: 
     decl = TheoremDeclaration(
         keyword=command.keyword,  # type: ignore[arg-type]
         name=name, full_name=full, statement=text[command.keyword_start:stmt_end],
-        span=span_at(text, command.keyword_start, stmt_end), has_proof=sig.body is not None)
+        span=span_at(text, command.keyword_start, stmt_end), has_proof=sig.body is not None,
+        declaration=text[command.keyword_start:command.end])
     warnings = notes + scoped.warnings + proof_warnings(text, command, sig, lex_problems)
     status: Status = "ok" if problem is None else "invalid" if problem.kind else "error"
     return Extraction(

@@ -100,6 +100,9 @@ class TheoremDeclaration(BaseModel):
     """From the keyword to the end of the type (no modifiers, no ``:=``, no proof)."""
     span: Span
     has_proof: bool
+    declaration: str = ""
+    """From the keyword to the end of the command, the proof as written included (what the
+    string metrics compare)."""
 
 
 class ProseSpan(BaseModel):

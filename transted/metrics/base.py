@@ -18,15 +18,18 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from transted.errors import LeanUnavailable, TooLarge, TranstedError
+from transted.errors import InvalidCandidate, LeanUnavailable, TooLarge, TranstedError
 from transted.pairs import Pair
 from transted.signature import Signature
 
 __all__ = ["Metric", "MetricResult", "PairScore", "pair_hash"]
 
-Status = Literal["ok", "error", "unavailable", "too_large", "timeout"]
-"""``timeout``: the pair passed a batch's ``pair_timeout`` twice and its worker was killed
-(:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
+Status = Literal["ok", "invalid", "error", "unavailable", "too_large", "timeout"]
+"""``invalid``: the candidate is confidently not valid Lean 4 against a reference that parses
+(:class:`~transted.errors.InvalidCandidate`) — an answer: verdict ``not-equivalent``,
+``decided_by="invalid"``, no score, the positioned parse error; evaluation counts it as a
+prediction. ``timeout``: the pair passed a batch's ``pair_timeout`` twice and its worker was
+killed (:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
 
 
 class MetricResult(BaseModel):
@@ -48,7 +51,7 @@ class MetricResult(BaseModel):
     """The metric's decision: its shipped threshold (``transted.verdict.rules``), a verdict
     metric's own answer, or definite evidence (``details["evidence"]``); null without a
     score or without a shipped threshold."""
-    decided_by: Literal["threshold", "binary", "evidence"] | None = None
+    decided_by: Literal["threshold", "binary", "evidence", "invalid"] | None = None
 
 
 @dataclass
@@ -128,6 +131,10 @@ class Metric(ABC):
         except TooLarge as e:
             return MetricResult(**base, score=None, error=str(e), status="too_large",
                                 details=e.details())
+        except InvalidCandidate as e:  # an answer, decided before any search or evidence
+            return MetricResult(**base, score=None, error=str(e), status="invalid",
+                                details={"invalid": e.details()}, verdict="not-equivalent",
+                                decided_by="invalid")
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
         from transted.verdict.rules import make_verdict

@@ -5,7 +5,9 @@ whitespace tokens; ASSESS/GTED (§4.2) add smoothing ``method4`` (Chen & Cherry 
 the declared theorem names of both statements to a common placeholder. The statement is taken
 as written, including ``:= by sorry`` and without its header: with this setting the 93
 published per-pair BLEU scores of the GTED ProofNet dev set are reproduced to 1e-6
-(``tests/test_metrics_bleu.py``).
+(``tests/test_metrics_bleu.py``). From a translator's raw output the chosen declaration is
+taken, proof included (:func:`transted.extraction.statement.declaration_text`): a bare
+statement is unchanged.
 
 References
 ----------
@@ -18,8 +20,9 @@ from __future__ import annotations
 import warnings
 
 from transted.errors import InputError
+from transted.extraction.statement import EXTRACTION_VERSION
 from transted.metrics.base import Metric, PairScore
-from transted.metrics.identity import rename_theorem
+from transted.metrics.identity import chosen_declaration, rename_theorem
 from transted.pairs import Pair
 
 __all__ = ["ProofNetBLEU"]
@@ -36,6 +39,8 @@ class ProofNetBLEU(Metric):
         Placeholder for both declared theorem names; ``""`` keeps the names.
     smoothing : int, default=4
         NLTK ``SmoothingFunction`` method number (0 = none, ProofNet's own script).
+    theorem : str, optional
+        The theorem to take from a candidate text with several (``--theorem NAME``).
     """
 
     name = "bleu"
@@ -46,7 +51,7 @@ class ProofNetBLEU(Metric):
     SMOOTHING = 4
 
     def __init__(self, *, source: str = "statement", rename: str = RENAME,
-                 smoothing: int = SMOOTHING):
+                 smoothing: int = SMOOTHING, theorem: str | None = None):
         if source not in self.SOURCES:
             raise ValueError(f"ProofNetBLEU: `source` must be one of {self.SOURCES}, got {source!r}")
         if not isinstance(smoothing, int) or not 0 <= smoothing <= 7:
@@ -54,11 +59,14 @@ class ProofNetBLEU(Metric):
         self.source = source
         self.rename = rename
         self.smoothing = smoothing
+        self.theorem = theorem
 
     def options(self) -> dict[str, object]:
         import nltk
 
-        return {"source": self.source, "tok": "whitespace", "rename": self.rename or "no",
+        chosen = {"theorem": self.theorem} if self.theorem is not None else {}
+        return {"extract": EXTRACTION_VERSION, **chosen, "source": self.source,
+                "tok": "whitespace", "rename": self.rename or "no",
                 "smooth": f"method{self.smoothing}", "nltk": nltk.__version__}
 
     def tokens(self, pair: Pair, side: str) -> list[str]:
@@ -67,6 +75,8 @@ class ProofNetBLEU(Metric):
         text = statement.statement if self.source == "statement" else statement.pretty
         if text is None:
             raise InputError(f"pair {pair.id!r}: {side} has no `{self.source}` field")
+        if self.source == "statement":
+            text = chosen_declaration(pair, side, self.theorem)
         if self.rename:
             text = rename_theorem(text, self.rename)
         tokens = text.split()

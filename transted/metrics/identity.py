@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 
 from transted.errors import InputError
+from transted.extraction.statement import EXTRACTION_VERSION, declaration_text
 from transted.metrics.base import Metric, PairScore
 from transted.pairs import Pair
 
-__all__ = ["IdentityMatch", "declared_name", "rename_theorem"]
+__all__ = ["IdentityMatch", "declared_name", "rename_theorem", "chosen_declaration"]
 
 # `theorem foo`, `lemma foo`, `protected theorem Foo.bar`, `@[simp] theorem foo`; the name runs
 # up to whitespace or the first binder / colon, which Lean does not allow inside a name.
@@ -44,6 +45,16 @@ def rename_theorem(statement: str, new: str = "thm") -> str:
     return _DECLARATION.sub(lambda m: m.group("prefix") + new, statement, count=1)
 
 
+def chosen_declaration(pair: Pair, side: str, theorem: str | None = None) -> str:
+    """The declaration the string metrics compare on ``side``: the one extracted from the
+    text (:func:`transted.extraction.statement.declaration_text`; the candidate's is
+    ``theorem``, else the one named like the reference's), its proof as written included."""
+    if side == "reference":
+        return declaration_text(pair.reference.statement)
+    reference = declared_name(declaration_text(pair.reference.statement))
+    return declaration_text(pair.candidate.statement, theorem=theorem, reference_name=reference)
+
+
 class IdentityMatch(Metric):
     """1.0 iff the statements are equal up to whitespace and the declared theorem name.
 
@@ -51,6 +62,8 @@ class IdentityMatch(Metric):
     ----------
     rename : str, default="thm"
         What both declared theorem names are renamed to before comparing; ``""`` keeps names.
+    theorem : str, optional
+        The theorem to take from a candidate text with several (``--theorem NAME``).
     """
 
     name = "identity"
@@ -58,13 +71,16 @@ class IdentityMatch(Metric):
     binary = True
     RENAME = "thm"
 
-    def __init__(self, *, rename: str = RENAME):
+    def __init__(self, *, rename: str = RENAME, theorem: str | None = None):
         if not isinstance(rename, str):
             raise TypeError(f"IdentityMatch: `rename` must be a str, got {type(rename).__name__}")
         self.rename = rename
+        self.theorem = theorem
 
     def options(self) -> dict[str, object]:
-        return {"whitespace": "removed", "rename": self.rename or "no"}
+        chosen = {"theorem": self.theorem} if self.theorem is not None else {}
+        return {"extract": EXTRACTION_VERSION, **chosen, "whitespace": "removed",
+                "rename": self.rename or "no"}
 
     def normalise(self, statement: str) -> str:
         """The form compared: theorem name renamed, then every whitespace character removed."""
@@ -73,8 +89,8 @@ class IdentityMatch(Metric):
         return _WHITESPACE.sub("", statement)
 
     def _score(self, pair: Pair) -> PairScore:
-        ref = self.normalise(pair.reference.statement)
-        cand = self.normalise(pair.candidate.statement)
+        ref = self.normalise(chosen_declaration(pair, "reference"))
+        cand = self.normalise(chosen_declaration(pair, "candidate", self.theorem))
         if not ref or not cand:
             side = "reference" if not ref else "candidate"
             raise InputError(f"pair {pair.id!r}: {side} statement is empty")

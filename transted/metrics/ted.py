@@ -1,7 +1,8 @@
 """``ted``: TED similarity of the two statements' operator trees (ASSESS §3.2).
 
-Both sides are parsed offline (:mod:`transted.opt`) under their own headers, and scored with
-``1 - TED / max(|T1|, |T2|)`` (unit-cost Zhang–Shasha, :mod:`transted.ted`).
+Both sides are parsed offline (:mod:`transted.opt`) under their own headers — extracted from
+translator output and read in their context first (:mod:`transted.metrics.sides`) — and scored
+with ``1 - TED / max(|T1|, |T2|)`` (unit-cost Zhang–Shasha, :mod:`transted.ted`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import ClassVar, Literal
 
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
+from transted.metrics.sides import PairTrees, pair_trees
 from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
 from transted.pairs import Pair, Statement
 from transted.signature import tree_fields
@@ -57,6 +59,8 @@ class TEDSimilarity(Metric):
     field : ``"statement"`` (as written, default), ``"pretty"`` (Lean's pretty-printed form) or
         ``"term"`` (each side is one term, e.g. a proposition)
     backend : TED backend name (all give identical distances; ``edist`` is fastest)
+    theorem : the theorem to take from each candidate text with several (``--theorem NAME``);
+        by default the one named like the reference's, else the last (docs/INPUTS.md)
     normalize : elaboration-faithful normalisation (:mod:`transted.opt.normalize`)
     cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.ted.semantic`: the cost
         table and hypotheses/binders aligned as units, :mod:`transted.ted.hypotheses`)
@@ -70,11 +74,16 @@ class TEDSimilarity(Metric):
                  split_binders: bool = DEFAULTS.split_binders,
                  canonical_names: bool = DEFAULTS.canonical_names,
                  field: Field = "statement", backend: str = DEFAULT_BACKEND,
-                 normalize: bool = DEFAULTS.normalize, cost: str = "unit"):
+                 normalize: bool = DEFAULTS.normalize, cost: str = "unit",
+                 theorem: str | None = None):
         if field not in FIELDS:
             raise ValueError(f"`field` must be one of {', '.join(FIELDS)}, got {field!r}")
         if cost not in COSTS:
             raise ValueError(f"`cost` must be one of {', '.join(COSTS)}, got {cost!r}")
+        if theorem is not None and (not isinstance(theorem, str) or not theorem.strip()):
+            raise ValueError(f"`theorem` must be a non-empty name, got {theorem!r}")
+        self.theorem = theorem
+        self._last: tuple[Pair, tuple[str, str] | None, PairTrees] | None = None
         self.tree_options = OptOptions(proposition=proposition, split_binders=split_binders,
                                        canonical_names=canonical_names, normalize=normalize)
         self.field: Field = field
@@ -82,7 +91,9 @@ class TEDSimilarity(Metric):
         self.ted = TreeEditDistance(backend=backend, cost=make_cost(cost))
 
     def options(self) -> dict[str, object]:
-        return {**tree_fields(self.tree_options, field=self.field), **self.ted.options()}
+        chosen = {"theorem": self.theorem} if self.theorem is not None else {}
+        return {**tree_fields(self.tree_options, field=self.field), **chosen,
+                **self.ted.options()}
 
     def trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> tuple[Node, Node]:
         """Both trees; a parse error names ``sources`` (default ``<id> reference``/``candidate``)."""
@@ -91,6 +102,9 @@ class TEDSimilarity(Metric):
     def trees_with_auto_bound(self, pair: Pair, *, sources: tuple[str, str] | None = None
                               ) -> tuple[Node, Node, dict[str, list[str]]]:
         """Both trees and the auto-bound implicits of each side (sides with none omitted)."""
+        if self.field == "statement":
+            both = self.pair_trees(pair, sources=sources)
+            return both.reference, both.candidate, both.auto_bound
         ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
         ref, ref_auto = statement_tree_normalized(pair.reference, self.tree_options,
                                                   field=self.field, source=ref_src)
@@ -98,6 +112,23 @@ class TEDSimilarity(Metric):
                                                     field=self.field, source=cand_src)
         auto = {k: list(v) for k, v in (("reference", ref_auto), ("candidate", cand_auto)) if v}
         return ref, cand, auto
+
+    def pair_trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> PairTrees:
+        """Both sides extracted from the text as written and read in their context
+        (:func:`transted.metrics.sides.pair_trees`): the trees, auto-bound names and the
+        ``extraction``/``context`` details. Raises :class:`~transted.errors.InvalidCandidate`
+        for a confidently invalid candidate."""
+        last = self._last
+        if last is not None and last[0] is pair and last[1] == sources:
+            return last[2]  # the search, the score and the details read one pair's trees once
+        both = pair_trees(pair, self.tree_options, theorem=self.theorem, sources=sources)
+        self._last = (pair, sources, both)
+        return both
+
+    def input_details(self, pair: Pair) -> dict[str, object]:
+        """The ``extraction``/``context`` details of ``pair`` (empty for other fields)."""
+        return self.pair_trees(pair).details if self.field == "statement" else {}
+
     def costed_edits(self, pair: Pair) -> list[CostedEdit]:
         """The edits behind this pair's distance, each with its cost class and cost
         (:func:`transted.ted.edits.costed_edits`; for ``--explain`` and ``disagreements.md``)."""
@@ -105,10 +136,15 @@ class TEDSimilarity(Metric):
         return costed_edits(ref, cand, cost=self.cost_name)
 
     def _score(self, pair: Pair) -> PairScore:
-        ref, cand, auto = self.trees_with_auto_bound(pair)
+        inputs: dict[str, object] = {}
+        if self.field == "statement":
+            both = self.pair_trees(pair)
+            ref, cand, auto, inputs = both.reference, both.candidate, both.auto_bound, both.details
+        else:
+            ref, cand, auto = self.trees_with_auto_bound(pair)
         distance, similarity = statement_similarity(self.ted, ref, cand, self.cost_name)
         details: dict[str, object] = {"distance": distance, "size_reference": ref.size(),
                                       "size_candidate": cand.size()}
         if auto:
             details["auto_bound"] = auto
-        return PairScore(similarity, details)
+        return PairScore(similarity, {**details, **inputs})

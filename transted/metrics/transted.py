@@ -92,6 +92,7 @@ class TransTEDSimilarity(Metric):
     assume_reference : the reference is taken as a theorem (a false candidate is refuted)
     evidence_options : the engines' options (:class:`~transted.evidence.RefuteOptions`;
         overrides ``assume_reference``)
+    theorem : the theorem to take from candidate texts with several (as for ``ted``)
 
     Providers are opened on the first pair and closed by :meth:`close` (or ``with``).
     """
@@ -110,7 +111,7 @@ class TransTEDSimilarity(Metric):
                  project: str | None = None, timeout: float = 60.0, backend: Any = None,
                  provider_options: dict[str, Any] | None = None,
                  evidence: bool = True, assume_reference: bool = True,
-                 evidence_options: RefuteOptions | None = None):
+                 evidence_options: RefuteOptions | None = None, theorem: str | None = None):
         if not isinstance(evidence, bool):
             raise ValueError(f"`evidence` must be a bool, got {evidence!r}")
         if not isinstance(assume_reference, bool):
@@ -129,7 +130,7 @@ class TransTEDSimilarity(Metric):
                                                    else providers)
         self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
                                    queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
-        self.ted = TEDSimilarity(field=field, cost=cost)
+        self.ted = TEDSimilarity(field=field, cost=cost, theorem=theorem)
         self.cost_name = cost
         self.distance = statement_distance_function(self.ted.ted, cost)
         self.rules_path = rules
@@ -221,6 +222,7 @@ class TransTEDSimilarity(Metric):
         # the engines' time stays off the line: a result line is the same bytes on every run
         details["evidence_detail"] = ev.model_dump(exclude={"ms"})
         scored = apply_score_rule(similarity, ev)
+        details.update(self.ted.input_details(pair))  # what was extracted, unfolded, compared
         return PairScore(similarity if scored is None else scored, details)
 
     def _evidence(self, ref: Node, cand: Node, result: SearchResult, budget: Budget

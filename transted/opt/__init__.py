@@ -17,7 +17,7 @@ from transted.opt.scope import canonicalize
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
            "header_opens", "parse_statement_normalized", "Normalized"]
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 """Bump when the trees the parser produces can change (it goes into score signatures)."""
 
 

@@ -19,24 +19,30 @@ from typing import Protocol
 
 from transted.errors import ParseError
 from transted.opt.labels import (
-    AND,
     FORALL,
     FUN,
     ITE,
-    SET_BUILDER,
+    NOT,
     SLOT,
-    SUBTYPE,
+    TYPED_BINDER,
+    application,
     binder_label,
-    bounded_binder_label,
     infix,
 )
 from transted.opt.lexer import KEYWORD_STOPS, Token
 from transted.opt.node import Node
 from transted.opt.notation import NotationTable
-from transted.opt.scope import binder_node
+from transted.opt.pattern_binders import pattern_names
+from transted.opt.patterns import (
+    match_alternatives,
+    match_fun,
+    pattern_binder,
+    tuple_pattern_ahead,
+)
+from transted.opt.scope import binder_node, free_names
 
 __all__ = ["BinderGroup", "BinderParser", "binder_groups", "quantifier", "lambda_",
-           "big_operator", "integral", "braces", "let_"]
+           "let_", "build_quantifier", "predicate_node", "bracketed_group", "bound_names", "names_until", "BINDER_PREDICATES"]
 
 BINDER_PREDICATES = (">", "<", "≥", "≤", "≠", "∈", "∉", "⊆", "⊂", "⊇", "⊃")
 
@@ -65,17 +71,21 @@ class BinderParser(Protocol):
     def quantifier(self, sym: str) -> Node: ...
     def delimited(self, open_sym: str, close_sym: str, label_of: Callable[[int], str]) -> Node: ...
     def skip_tactic_block(self) -> None: ...
+    def positioned(self, tok: Token) -> AbstractContextManager[None]: ...
+    tokens: list[Token]
 
 
 @dataclass
 class BinderGroup:
     names: list[str]
     type: Node | None
-    kind: str = "explicit"  # explicit | implicit | strict | instance | bare
+    kind: str = "explicit"  # explicit | implicit | strict | instance | bare | pattern
     predicate: tuple[str, Node] | None = None
+    pattern: Node | None = None
+    """A pattern binder ``⟨a, b⟩`` (kind ``pattern``; ``names`` are its variables)."""
 
 
-def _names(p: BinderParser, close: str) -> list[str]:
+def names_until(p: BinderParser, close: str) -> list[str]:
     names = []
     while (p.tok.kind == "ident" and p.tok.text not in KEYWORD_STOPS) or p.at("_"):
         names.append(p.advance().text)
@@ -86,18 +96,25 @@ def _names(p: BinderParser, close: str) -> list[str]:
     return names
 
 
-def binder_groups(p: BinderParser, *, allow_predicate: bool = True, type_rbp: int = 0) -> list[BinderGroup]:
-    """Binders up to ``,`` / ``=>`` / ``↦`` / ``∈``-style predicates (not consumed)."""
+def binder_groups(p: BinderParser, *, allow_predicate: bool = True, type_rbp: int = 0,
+                  patterns: bool = False) -> list[BinderGroup]:
+    """Binders up to ``,`` / ``=>`` / ``↦`` / ``∈``-style predicates (not consumed);
+    ``patterns``: ``⟨a, b⟩``/``(a, b)`` may bind (``fun``), else they are refused."""
     groups: list[BinderGroup] = []
     bare: list[str] = []
     while True:
-        if p.at("(", "{", "⦃", "[") and not bare:
-            groups.append(_bracketed_group(p))
+        if p.at("⟨") or (p.at("(") and not bare and tuple_pattern_ahead(p)):
+            if not patterns:
+                raise p.error("a pattern cannot be bound here (only after `fun`)")
+            if bare:
+                groups.append(BinderGroup(bare, None, "bare"))
+                bare = []
+            node = pattern_binder(p)
+            groups.append(BinderGroup(pattern_names(node), None, "pattern", pattern=node))
+        elif p.at("(", "{", "⦃", "[") and not bare:
+            groups.append(bracketed_group(p))
         elif (p.tok.kind == "ident" and p.tok.text not in KEYWORD_STOPS) or p.at("_"):
             bare.append(p.advance().text)
-        elif p.at("⟨"):
-            pattern = p.anonymous_constructor()
-            bare.append(str(pattern))
         else:
             break
     if bare:
@@ -113,7 +130,7 @@ def binder_groups(p: BinderParser, *, allow_predicate: bool = True, type_rbp: in
     return groups
 
 
-def _bracketed_group(p: BinderParser) -> BinderGroup:
+def bracketed_group(p: BinderParser) -> BinderGroup:
     opener = p.advance().text
     close = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}[opener]
     kind = {"(": "explicit", "{": "implicit", "⦃": "strict", "[": "instance"}[opener]
@@ -127,7 +144,7 @@ def _bracketed_group(p: BinderParser) -> BinderGroup:
         ty = p.expr(0)
         p.expect("]")
         return BinderGroup([], ty, kind)
-    names = _names(p, close)
+    names = names_until(p, close)
     typ = p.expr(0) if p.accept(":") else None
     if p.accept(":="):
         p.expr(0)  # default value of an optional argument: not part of the type
@@ -143,12 +160,12 @@ def _flatten(groups: list[BinderGroup]) -> list[tuple[str, Node | None, tuple[st
     return out
 
 
-def _pred_node(name: str, predicate: tuple[str, Node]) -> Node:
+def predicate_node(name: str, predicate: tuple[str, Node]) -> Node:
     op, bound = predicate
     return Node(infix(op), (Node(name), bound))
 
 
-def _bound_names(groups: list[BinderGroup]) -> list[str]:
+def bound_names(groups: list[BinderGroup]) -> list[str]:
     return [n for g in groups for n in g.names if n != "_"]
 
 
@@ -161,171 +178,53 @@ def quantifier(p: BinderParser, sym: str) -> Node:
     """``∀``/``∃``/``∃!`` binders ``,`` body (body extends as far as possible)."""
     groups = binder_groups(p)
     p.expect(",")
-    with p.binding(_bound_names(groups)):
+    with p.binding(bound_names(groups)):
         body = p.expr(0)
-    return _build_quantifier(p, sym, groups, body)
+    return build_quantifier(p, sym, groups, body)
 
 
-def _build_quantifier(p: BinderParser, sym: str, groups: list[BinderGroup], body: Node) -> Node:
+def build_quantifier(p: BinderParser, sym: str, groups: list[BinderGroup], body: Node) -> Node:
     connective = "→" if sym == "∀" else "∧"
     label = binder_label(sym)
     if p.split:
         for name, ty, pred in reversed(_flatten(groups)):
             if pred is not None:
-                body = Node(infix(connective), (_pred_node(name, pred), body))
+                body = Node(infix(connective), (predicate_node(name, pred), body))
             body = Node(label, (binder_node([name], ty), body))
         return body
     for g in reversed(groups):
         if g.predicate is not None:
             for name in reversed(g.names):
-                body = Node(infix(connective), (_pred_node(name, g.predicate), body))
+                body = Node(infix(connective), (predicate_node(name, g.predicate), body))
         body = Node(label, (binder_node(g.names or ["_"], g.type), body))
     return body
 
 
 def lambda_(p: BinderParser) -> Node:
+    """``fun x (y : T) ⟨a, b⟩ => e`` and ``fun | p => e | …`` (:mod:`transted.opt.patterns`)."""
     p.advance()
-    groups = binder_groups(p, allow_predicate=False)
+    if p.at("|"):
+        return match_fun(match_alternatives(p))
+    groups = binder_groups(p, allow_predicate=False, patterns=True)
     p.expect("=>", "↦", ",")
-    with p.binding(_bound_names(groups)):
+    with p.binding(bound_names(groups)):
         body = p.expr(0)
-    label = FUN
-    if p.split:
-        for name, ty, _ in reversed(_flatten(groups)):
-            body = Node(label, (binder_node([name], ty), body))
-        return body
     for g in reversed(groups):
-        body = Node(label, (binder_node(g.names or ["_"], g.type), body))
+        if g.pattern is not None:
+            body = Node(FUN, (g.pattern, body))
+        elif p.split:
+            for name in reversed(g.names or ["_"]):
+                body = Node(FUN, (binder_node([name], g.type), body))
+        else:
+            body = Node(FUN, (binder_node(g.names or ["_"], g.type), body))
     return body
-
-
-def big_operator(p: BinderParser) -> Node:
-    """``∑ x ∈ s, f`` (``in`` accepted), ``∑ x, f``, ``∑ x : T, f``, ``∑ i < n, f``; body at 67."""
-    sym = p.advance().text
-    body_prec = p.table.binder_body_prec.get(sym, 67)
-    if p.at("(") and p.peek(2).text != ",":
-        group = _bracketed_group(p)
-        names, ty = group.names, group.type
-    elif p.at("(", "⟨"):
-        pattern = p.expr(1024)
-        names, ty = [str(pattern)], None
-    else:
-        names, ty = _names(p, ","), None
-        if p.accept(":"):
-            ty = p.expr(51)
-    binder = binder_node(names, ty)
-    domain: tuple[str, Node] | None = None
-    if p.accept("in"):
-        domain = ("∈", p.expr(51))
-    elif p.tok.kind == "sym" and p.tok.text in BINDER_PREDICATES:
-        op = p.advance().text
-        domain = (op, p.expr(51))
-    p.expect(",")
-    with p.binding([n for n in names if n != "_"]):
-        body = p.expr(body_prec)
-    if domain is None:
-        return Node(binder_label(sym), (binder, body))
-    return Node(bounded_binder_label(sym, domain[0]), (binder, domain[1], body))
-
-
-def integral(p: BinderParser) -> Node:
-    """``∫ x in a..b, f``, ``∫ x in s, f``, ``∫ x, f`` with an optional ``∂μ``."""
-    p.advance()
-    if p.at("("):
-        group = _bracketed_group(p)
-        names, ty = group.names, group.type
-    else:
-        names = _names(p, ",")
-        ty = p.expr(51) if p.accept(":") else None
-    binder = binder_node(names, ty)
-    parts: list[Node] = []
-    label = f"∫ {SLOT}"
-    if p.accept("in"):
-        lower = p.expr(51)
-        if p.accept(".."):
-            parts += [lower, p.expr(51)]
-            label += f" in {SLOT}..{SLOT}"
-        else:
-            parts.append(lower)
-            label += f" in {SLOT}"
-    p.expect(",")
-    with p.binding(names):
-        body = p.expr(p.table.binder_body_prec.get("∫", 60))
-    label += f", {SLOT}"
-    children = (binder, *parts, body)
-    if p.accept("∂"):
-        label += f" ∂{SLOT}"
-        children += (p.expr(1024),)
-    return Node(label, children)
-
-
-def braces(p: BinderParser) -> Node:
-    """Set-builder ``{x | p}``/``{x : T | p}``/``{x ∈ s | p}``, subtype ``{x // p}``, literals."""
-    start = p.i
-    p.advance()
-    if p.accept("}"):
-        return Node("∅")
-    if p.tok.kind == "ident" and p.peek().text == ":=":
-        return _structure_instance(p)
-    if p.tok.kind == "ident" or p.at("("):
-        node = _try_set_builder(p)
-        if node is not None:
-            return node
-    p.i = start
-    return p.delimited("{", "}", lambda n: "{" + ", ".join([SLOT] * n) + "}")
-
-
-def _structure_instance(p: BinderParser) -> Node:
-    """``{ re := 0, im := 1 }``: the field names stay in the label."""
-    fields, values = [], []
-    while True:
-        name = p.advance()
-        if name.kind != "ident":
-            raise p.error("expected a field name", name)
-        p.expect(":=")
-        fields.append(name.text)
-        values.append(p.expr(0))
-        if not p.accept(","):
-            break
-    p.expect("}")
-    return Node("{ " + ", ".join(f"{f} := {SLOT}" for f in fields) + " }", tuple(values))
-
-
-def _try_set_builder(p: BinderParser) -> Node | None:
-    save = p.i
-    try:
-        if p.at("("):
-            pattern = p.expr(1024)
-            names, ty = [str(pattern)], None
-        else:
-            names, ty = [p.advance().text], None
-        pred = None
-        if p.accept(":"):
-            ty = p.expr(0)
-        elif p.tok.kind == "sym" and p.tok.text in BINDER_PREDICATES:
-            op = p.advance().text
-            pred = (op, p.expr(51))
-        sep = p.accept("|", "//")
-        if sep is None:
-            p.i = save
-            return None
-    except Exception:  # noqa: BLE001 — not a set-builder; re-parse as a set literal
-        p.i = save
-        return None
-    with p.binding(names):
-        body = p.expr(0)
-    p.expect("}")
-    if pred is not None:
-        body = Node(AND, (_pred_node(names[0], pred), body))
-    label = SET_BUILDER if sep.text == "|" else SUBTYPE
-    return Node(label, (binder_node(names, ty), body))
 
 
 def dependent_arrow(p: BinderParser) -> Node | None:
     """``(x : T) → B``, ``{x : T} → B``, ``[inst : C] → B``: Lean's pretty form of ∀ (same node)."""
     start = p.i
     try:
-        group = _bracketed_group(p)
+        group = bracketed_group(p)
     except Exception:  # noqa: BLE001 — not a binder group: the caller parses a term instead
         p.i = start
         return None
@@ -333,7 +232,7 @@ def dependent_arrow(p: BinderParser) -> Node | None:
         p.i = start
         return None
     p.advance()
-    with p.binding(_bound_names([group])):
+    with p.binding(bound_names([group])):
         body = p.expr(25)
     names = group.names or ["_"]
     groups = [[name] for name in names] if p.split else [names]
@@ -348,37 +247,51 @@ def strict_implicit(p: BinderParser) -> Node:
 
 def let_(p: BinderParser, word: str) -> Node:
     """``let x : T := v; body`` (or a newline instead of ``;``); ``have`` likewise."""
-    p.advance()
+    keyword = p.advance()
     if p.tok.kind != "ident" and not p.at("_", "⟨"):
         raise p.error(f"expected a name after {word!r}")
-    name = p.advance().text if not p.at("⟨") else str(p.anonymous_constructor())
-    params = binder_groups(p, allow_predicate=False) if p.at("(", "{", "[") else []
-    ty = p.expr(0) if p.accept(":") else None
-    if not p.accept(":="):
-        if word == "let":
-            raise p.error("expected ':=' in let")
-        value = Node("sorry")
-    else:
-        if p.at("by"):
+    pattern = pattern_binder(p) if p.at("⟨") else None
+    name = p.advance().text if pattern is None else ""
+    with p.positioned(keyword):  # `withPosition ("let " letDecl)`: see TermParser.positioned
+        params = binder_groups(p, allow_predicate=False) if p.at("(", "{", "[") else []
+        ty = p.expr(0) if p.accept(":") else None
+        if not p.accept(":="):
+            if word == "let":
+                raise p.error("expected ':=' in let")
+            value = Node("sorry")
+        elif p.at("by"):
             p.skip_tactic_block()
             value = Node("by")
         else:
             value = p.expr(0)
     p.accept(";")
     if params:
-        value = Node(FUN, (binder_node(_bound_names(params), None), value))
-    with p.binding([name]):
+        value = Node(FUN, (binder_node(bound_names(params), None), value))
+    names = [name] if pattern is None else pattern_names(pattern)
+    with p.binding(names):
         body = p.expr(0)
-    return Node(f"{word} {SLOT} := {SLOT}; {SLOT}", (binder_node([name], ty), value, body))
+    binder = binder_node([name], ty) if pattern is None else (
+        pattern if ty is None else Node(TYPED_BINDER, (pattern, ty)))
+    return Node(f"{word} {SLOT} := {SLOT}; {SLOT}", (binder, value, body))
 
 
 def if_then_else(p: BinderParser) -> Node:
+    """``if c then t else e``; ``if h : c then t else e`` whose branches use ``h`` is Lean's
+    ``dite c (fun h : c => t) (fun h : ¬c => e)`` (Lean core Init/Core.lean, ``dite``), so
+    ``h`` is bound in each branch; an unused ``h`` reads as ``if c then t else e``."""
     p.advance()
+    proof = None
     if p.tok.kind == "ident" and p.peek().text == ":":
-        p.advance(), p.advance()
+        proof = p.advance().text
+        p.advance()
     cond = p.expr(0)
     p.expect("then")
-    then = p.expr(0)
-    p.expect("else")
-    other = p.expr(0)
-    return Node(ITE, (cond, then, other))
+    with p.binding([proof] if proof else []):
+        then = p.expr(0)
+        p.expect("else")
+        other = p.expr(0)
+    if proof is None or proof not in free_names(then) | free_names(other):
+        return Node(ITE, (cond, then, other))
+    return Node(application("dite", 3), (
+        cond, Node(FUN, (binder_node([proof], cond), then)),
+        Node(FUN, (binder_node([proof], Node(NOT, (cond,))), other))))

@@ -13,10 +13,10 @@ Two shapes (``OptOptions.proposition``):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from transted.errors import ParseError
-from transted.opt.binders import BinderGroup, _bracketed_group, binder_node
+from transted.opt.binders import BinderGroup, binder_node, bracketed_group
 from transted.opt.labels import (
     ARROW,
     FORALL,
@@ -33,7 +33,7 @@ from transted.opt.parser import TermParser
 from transted.opt.scope import free_names
 
 __all__ = ["Declaration", "OptOptions", "parse_declaration", "read_declaration", "header_opens",
-           "declaration_tree"]
+           "declaration_tree", "read_signature", "with_variables", "DECL_KEYWORDS"]
 
 DECL_KEYWORDS = ("theorem", "lemma", "example", "def", "abbrev", "instance")
 MODIFIERS = ("private", "protected", "noncomputable", "nonrec", "unsafe", "partial")
@@ -95,8 +95,28 @@ def read_declaration(p: TermParser) -> Declaration:
     """The declaration in ``p``'s text, read with ``p`` (a :class:`TermParser` or a subclass,
     e.g. :class:`transted.opt.spans.SpanningParser`)."""
     text = p.text
+    kw, name, groups, extents = read_signature(p, DECL_KEYWORDS)
+    names = [n for g in groups for n in g.names if n != "_"]
+    if not p.accept(":"):
+        raise p.error(f"expected ':' before the statement's type, found {p.describe(p.tok)}")
+    with p.binding(names):
+        conclusion = p.expr(0)
+    if not (p.tok.kind == "eof" or p.at(":=", "where", "|")):
+        raise p.error(f"unexpected {p.describe(p.tok)} after the statement's type (expected ':=')")
+    # The proof is not parsed, but a second declaration in it would be silently dropped.
+    second = _SECOND_DECLARATION.search(text, p.tok.end)
+    if second is not None:
+        raise ParseError(f"a second declaration ({second.group(1)!r}) after the first; give one "
+                         "statement per input", text, second.start(1))
+    return Declaration(kw, name, tuple(groups), conclusion, p.opens, tuple(extents))
+
+
+def read_signature(p: TermParser, keywords: tuple[str, ...]
+                   ) -> tuple[str, str | None, list[BinderGroup], list[tuple[int, int]]]:
+    """``(keyword, name, binder groups, their extents)`` of a declaration up to its ``:``
+    (modifiers, attributes and ``open … in`` skipped; universe parameters dropped)."""
     _skip_preamble(p)
-    kw = p.expect(*DECL_KEYWORDS).text
+    kw = p.expect(*keywords).text
     name = None
     if kw not in ("example", "instance") or (p.tok.kind == "ident" and not p.at(":")):
         if p.tok.kind != "ident":
@@ -112,24 +132,51 @@ def read_declaration(p: TermParser) -> Declaration:
     while p.at("(", "{", "⦃", "["):
         start = p.tok.start
         with p.binding(names):
-            group = _bracketed_group(p)
+            group = bracketed_group(p)
         extents.append((start, p.tokens[p.i - 1].end))
         if group.type is None:
             group.type = Node("_")
         groups.append(group)
         names.extend(n for n in group.names if n != "_")
-    if not p.accept(":"):
-        raise p.error(f"expected ':' before the statement's type, found {p.describe(p.tok)}")
-    with p.binding(names):
-        conclusion = p.expr(0)
-    if not (p.tok.kind == "eof" or p.at(":=", "where", "|")):
-        raise p.error(f"unexpected {p.describe(p.tok)} after the statement's type (expected ':=')")
-    # The proof is not parsed, but a second declaration in it would be silently dropped.
-    second = _SECOND_DECLARATION.search(text, p.tok.end)
-    if second is not None:
-        raise ParseError(f"a second declaration ({second.group(1)!r}) after the first; give one "
-                         "statement per input", text, second.start(1))
-    return Declaration(kw, name, tuple(groups), conclusion, p.opens, tuple(extents))
+    return kw, name, groups, extents
+
+
+def with_variables(decl: Declaration, variables: tuple[BinderGroup, ...]) -> Declaration:
+    """``decl`` with the ``variable`` binders Lean adds to a theorem's header.
+
+    Lean 4 (the ``variable`` docstring, src/Lean/Parser/Command.lean; Lean.Elab.Command
+    ``sectionVars``): a variable is included when the theorem's header (binders and type)
+    mentions it, transitively through the types of included variables, and an instance-implicit
+    variable (``[Group G]``) when every variable it mentions is included. Included variables
+    come first, in declaration order, with their binder kinds.
+    """
+    if not variables:
+        return decl
+    declared = {n for g in variables for n in g.names}
+    used: set[str] = set()
+    pending: set[str] = set()
+    for g in decl.binders:
+        pending |= free_names(g.type) if g.type is not None else set()
+    pending |= free_names(decl.conclusion)
+    pending -= {n for g in decl.binders for n in g.names}
+    pending &= declared
+    while pending:
+        name = pending.pop()
+        used.add(name)
+        for g in variables:
+            if name in g.names and g.type is not None:
+                pending |= (free_names(g.type) & declared) - used
+    kept = []
+    for g in variables:
+        if g.kind == "instance":
+            mentioned = free_names(g.type) & declared if g.type is not None else set()
+            if mentioned and mentioned <= used:
+                kept.append(g)
+            continue
+        names = [n for n in g.names if n in used]
+        if names:
+            kept.append(BinderGroup(names, g.type, g.kind))
+    return replace(decl, binders=(*kept, *decl.binders), binder_spans=())
 
 
 # A command keyword at the start of a line (after optional modifiers/attributes) in the proof.

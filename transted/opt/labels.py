@@ -22,7 +22,8 @@ __all__ = [
     "ADD", "SUB", "MUL", "DIV", "MOD", "POW", "NEG", "INV", "COE", "ABS", "NORM", "FLOOR", "CEIL",
     "ASCRIPTION", "TYPED_BINDER", "IMPLICIT_BINDER", "STRICT_BINDER", "INSTANCE_BINDER",
     "NAMED_INSTANCE_BINDER", "FUN", "LET", "APP", "TUPLE", "ITE", "SET_BUILDER", "SUBTYPE",
-    "THEOREM", "BINDER_HEADS", "NAMED_APPLICATION",
+    "THEOREM", "BINDER_HEADS", "NAMED_APPLICATION", "anonymous", "tuple_of",
+    "match_pattern", "match_label", "ALTERNATIVE", "EVENTUALLY", "FREQUENTLY",
 ]
 
 SLOT = "<SLOT>"
@@ -57,6 +58,27 @@ def application(head: str, arity: int) -> str:
 def binder_label(head: str) -> str:
     """A binder notation ``head <SLOT>, <SLOT>`` (``∀``, ``∃``, ``∃!``, ``∑``, ``⋃`` …)."""
     return f"{head} {SLOT}, {SLOT}"
+
+
+def anonymous(arity: int) -> str:
+    """``⟨<SLOT>, …, <SLOT>⟩``: an anonymous constructor (a term, or a pattern in a binder)."""
+    return "⟨" + ", ".join([SLOT] * arity) + "⟩"
+
+
+def tuple_of(arity: int) -> str:
+    """``(<SLOT>, …, <SLOT>)``: a tuple (a term, or a pattern in a binder)."""
+    return "(" + ", ".join([SLOT] * arity) + ")"
+
+
+def match_pattern(arity: int) -> str:
+    """``pattern(<SLOT>, …)``: the pattern(s) of a match alternative, one per discriminant
+    (not spelled as an application: ``pattern`` is no name)."""
+    return "pattern(" + ", ".join([SLOT] * arity) + ")"
+
+
+def match_label(discriminants: int, alternatives: int) -> str:
+    """``match <SLOT>, … with <SLOT> …``: the discriminants, then the alternatives."""
+    return "match " + ", ".join([SLOT] * discriminants) + " with" + f" {SLOT}" * alternatives
 
 
 def bounded_binder_label(head: str, relation: str) -> str:
@@ -119,8 +141,17 @@ SUBTYPE = f"{{{SLOT} // {SLOT}}}"
 THEOREM = "theorem"
 """The root of the statement form: one child per declaration binder, then the type."""
 
+ALTERNATIVE = f"| {SLOT} => {SLOT}"
+"""A match alternative: its pattern (:func:`match_pattern`) binds its variables in the
+right-hand side."""
+EVENTUALLY = f"∀ᶠ {SLOT} in {SLOT}, {SLOT}"
+"""Mathlib's ``Filter.Eventually`` notation (binder, filter, body)."""
+FREQUENTLY = f"∃ᶠ {SLOT} in {SLOT}, {SLOT}"
+"""Mathlib's ``Filter.Frequently`` notation (binder, filter, body)."""
+
 BINDER_HEADS = ("∀ ", "∃ ", "∃! ", "fun ", "∑ ", "∏ ", "∑' ", "∏' ", "⋃ ", "⋂ ", "⨆ ", "⨅ ",
-                "∫ ", "let ", "have ", f"{{{SLOT} | ", f"{{{SLOT} // ")
+                "∫ ", "let ", "have ", f"{{{SLOT} | ", f"{{{SLOT} // ", "∀ᶠ ", "∃ᶠ ", "| ",
+                "Σ ", "Σ' ")
 """Label prefixes of binding notations (the parser's binder notations, ``transted.opt.binders``)."""
 
 NAMED_APPLICATION = re.compile(r"^([^\s<]\S*)((?: " + re.escape(SLOT) + r")+)$")

@@ -23,7 +23,7 @@ PUNCTUATION = (
     "(", ")", "[", "]", "{", "}", "⟨", "⟩", "⦃", "⦄", ",", ":", ":=", "=>", "↦", "|", "‖",
     "⌊", "⌋", "⌋₊", "⌈", "⌉", "⌉₊", "..", ".", "@", "·", ";", "←", "<-", "⊢", "//", "∀", "∃",
     "∃!", "∑", "∏", "∑'", "∏'", "⋃", "⋂", "∫", "∂", "λ", "Π", "Σ", "#", "%[", "`", "∞", "?",
-    "_", "$", "⁅", "⁆", "∘", "≪", "⊤", "⊥", "∅", "𝔼", "⨅", "⨆", "⟪", "⟫", "◾",
+    "_", "$", "⁅", "⁆", "∘", "≪", "⊤", "⊥", "∅", "𝔼", "⨅", "⨆", "⟪", "⟫", "◾", "∀ᶠ", "∃ᶠ", "![", "!![", "^[", "‖₊", "Σ'", "|>.", "=ᶠ[", "≤ᶠ[", "=O[", "=o[", "=Θ[",
 )
 # Mathlib notations that glue a letter-like character to a symbol: ℕ+ (PNat), ℤ√d (Zsqrtd)
 GLUED_NAMES = ("ℕ+", "ℤ√")
@@ -71,6 +71,11 @@ class _Lexer:
         self.text = text
         self.symbols = sorted(set(symbols) | set(PUNCTUATION), key=len, reverse=True)
         self.first_chars = {s[0] for s in self.symbols}
+        # tokens spelled like identifiers (a context's `notation "limsup" => …`): Lean reads
+        # one as the token when it is at least as long as the identifier there (Lean core
+        # src/Lean/Parser/Basic.lean, `identFn`/`isToken`)
+        self.word_symbols = sorted((s for s in set(symbols) - set(PUNCTUATION) - set(GLUED_NAMES)
+                                    if _id_first(s[0])), key=len, reverse=True)
         self.pos = 0
 
     def error(self, reason: str, at: int | None = None) -> ParseError:
@@ -174,6 +179,9 @@ class _Lexer:
             kind, word = "ident", text[start:start + 2]
         elif (_id_first(c) or c == "«") and not (c == "_" and not self._ident_after_underscore()):
             kind, word = "ident", self.ident()
+            token = next((s for s in self.word_symbols if text.startswith(s, start)), None)
+            if token is not None and len(token) >= len(word):
+                kind, word = "sym", token
         elif c in self.first_chars:
             word = next((s for s in self.symbols if text.startswith(s, start)), c)
             kind = "sym"

@@ -9,15 +9,16 @@ brackets are structural. Written by hand because no Python library parses Lean 4
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError
-from transted.opt import binders
-from transted.opt.labels import ASCRIPTION, NAMED_APPLICATION, SLOT
+from transted.opt import big_operators, binders, brackets, patterns, set_builder, trailers
+from transted.opt.labels import NAMED_APPLICATION, SLOT
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
 from transted.opt.notation import MAX_PREC, NotationTable, load_notation
+from transted.opt.trailers import FILTER_RELATIONS, PIPE_PREC
 
 __all__ = ["TermParser", "app_node", "MAX_INPUT_CHARS", "MAX_NESTING"]
 
@@ -46,18 +47,21 @@ class TermParser:
     """Parse Lean terms from ``text``; ``opens`` are namespaces whose prefixes are dropped."""
 
     def __init__(self, text: str, *, opens: tuple[str, ...] = (), split_binders: bool = True,
-                 table: NotationTable | None = None):
+                 table: NotationTable | None = None, atoms: Mapping[str, Node] | None = None):
         if len(text) > MAX_INPUT_CHARS:
             raise ResourceLimitError(f"input of {len(text)} characters exceeds the cap of {MAX_INPUT_CHARS}")
         self.text = text
         self.table = table or load_notation()
-        self.tokens = tokenize(text, self.table.symbols)
+        self.atoms = dict(atoms or {})
+        """Notation atoms declared in the context (``notation "ℝ²" => t``) and their trees."""
+        self.tokens = tokenize(text, self.table.symbols | set(self.atoms))
         self.i = 0
         self.opens = tuple(sorted(set(opens), key=len, reverse=True))
         self.split = split_binders
         self.bound: list[str] = []
         self.depth = 0
         self.closers: list[str] = []  # innermost open |…| or ‖…‖
+        self.position: int | None = None  # column saved by `positioned` (Lean's withPosition)
 
     # -- token helpers --------------------------------------------------------------------
     @property
@@ -101,6 +105,20 @@ class TermParser:
             yield
         finally:
             self.depth -= 1
+
+    @contextmanager
+    def positioned(self, tok: Token) -> Iterator[None]:
+        """Lean's ``withPosition``: while inside, an application argument must start in a
+        column right of ``tok``'s (``argument := checkWsBefore >> checkColGt >> …``, Lean core
+        src/Lean/Parser/Term.lean), so ``let x := v`` ends at a new line at ``let``'s column."""
+        saved, self.position = self.position, self.column(tok)
+        try:
+            yield
+        finally:
+            self.position = saved
+
+    def column(self, tok: Token) -> int:
+        return tok.start - (self.text.rfind("\n", 0, tok.start) + 1)
 
     @contextmanager
     def binding(self, names: list[str]) -> Iterator[None]:
@@ -149,18 +167,22 @@ class TermParser:
 
     def starts_argument(self) -> bool:
         t = self.tok
+        if self.position is not None and self.column(t) <= self.position:
+            return False
         if t.kind in ("ident",):
             return t.text not in KEYWORD_STOPS
         if t.kind in ("num", "str"):
             return True
         if t.kind != "sym":
             return False
+        if t.text in self.atoms:
+            return True
         if t.text in ("|", "‖"):
             return self._opens_bracket(t)
         if t.text == "[":
             return not (self.peek().kind == "ident" and self.peek().text in ("MOD", "ZMOD", "PMOD"))
         return t.text in ("(", "⟨", "{", "↑", "⇑", "↥", "@", "·", "⌊", "⌈", "¬", "∅", "⊤", "⊥", "∞",
-                          "_", "?", "[", "√", "#", "⟪", "⁅")
+                          "_", "?", "[", "√", "#", "⟪", "⁅", "![", "!![")
 
     def _opens_bracket(self, t: Token) -> bool:
         nxt = self.peek()
@@ -200,6 +222,12 @@ class TermParser:
                 return Node(post.node_label, (left,))
             if sym == "." and not t.space_before:
                 return self.projection(left)
+            if sym in FILTER_RELATIONS:
+                return self.filter_relation(left, rbp)
+            if sym == "|>." and rbp <= PIPE_PREC:
+                return self.pipeline_field(left)
+            if sym == "^[":
+                return self.iterate(left)
             if sym == "[" and not t.space_before:
                 return self.index_trailer(left)
         if rbp < APP_PREC and self.starts_argument():
@@ -208,15 +236,6 @@ class TermParser:
                 args.append(self.expr(APP_PREC))
             return app_node(left, args)
         return None
-
-    def modeq(self, left: Node, right: Node) -> Node:
-        self.expect("[")
-        kind = self.advance()
-        if kind.kind != "ident":
-            raise self.error("expected MOD, ZMOD or PMOD after '['", kind)
-        modulus = self.expr(0)
-        self.expect("]")
-        return Node(f"{SLOT} ≡ {SLOT} [{kind.text} {SLOT}]", (left, right, modulus))
 
     def projection(self, left: Node) -> Node:
         self.advance()
@@ -229,20 +248,6 @@ class TermParser:
                 node = app_node(Node(field), [node])
             return node
         raise self.error("expected a field name or index after '.'", t)
-
-    def index_trailer(self, left: Node) -> Node:
-        start = self.advance()
-        if self.tok.kind == "ident" and self.tok.text == "X" and self.peek().text == "]":
-            self.advance(), self.advance()
-            return app_node(Node("Polynomial"), [left])
-        if self.tok.kind == "sym" and self.peek().text == "]" and left.is_leaf:
-            sym = self.advance().text
-            self.advance()
-            return Node(f"{left.label}[{sym}]")
-        inner = self.expr(0)
-        self.expect("]")
-        del start
-        return Node(f"{SLOT}[{SLOT}]", (left, inner))
 
     # -- leading forms ------------------------------------------------------------------------
     def nud(self) -> Node:
@@ -257,6 +262,9 @@ class TermParser:
             return self.nud_ident(t)
         if t.kind == "eof":
             raise self.error("unexpected end of input: expected a term")
+        if t.text in self.atoms:
+            self.advance()
+            return self.atoms[t.text]
         sym = self.table.aliases.get(t.text, t.text)
         if sym in ("(", "{", "⦃", "["):
             arrow = self.dependent_arrow()
@@ -282,6 +290,8 @@ class TermParser:
             return self.if_then_else()
         if word in ("let", "have"):
             return self.let_(word)
+        if word == "match":
+            return self.match_expr()
         if word == "show":
             self.advance()
             ty = self.expr(0)
@@ -301,10 +311,37 @@ class TermParser:
             if self.tok.kind in ("ident", "num") and self.tok.text not in KEYWORD_STOPS or self.at("_"):
                 return Node(f"{word} {SLOT}", (Node(self.advance().text),))
             return Node(word)
+        if word == "open" or (word == "set_option" and self.peek().kind == "ident"):
+            return self.scoped_term(word)
         if word in KEYWORD_STOPS:
             raise self.error(f"unexpected keyword {word!r}: expected a term")
         self.advance()
         return self.name_node(word)
+
+    def scoped_term(self, word: str) -> Node:
+        """``open A B in e`` and ``set_option o v in e`` as terms (Lean core
+        src/Lean/Parser/Term.lean ``Term.open``/``Term.set_option``): ``e`` read with the
+        namespaces opened for names; an option changes no tree."""
+        self.advance()
+        opened: list[str] = []
+        if word == "open":
+            self.accept("scoped")
+            while self.tok.kind == "ident" and self.tok.text != "in":
+                opened.append(self.advance().text)
+            if not opened:
+                raise self.error("expected a namespace after 'open'")
+        else:
+            self.advance()  # the option's name
+            if self.tok.kind == "eof" or self.at("in"):
+                raise self.error("expected a value after the option's name")
+            self.advance()
+        self.expect("in")
+        saved = self.opens
+        self.opens = tuple(sorted(set(saved) | set(opened), key=len, reverse=True))
+        try:
+            return self.expr(0)
+        finally:
+            self.opens = saved
 
     def skip_tactic_block(self) -> None:
         """Skip ``by …`` inside a term up to the enclosing closer (its content is a proof)."""
@@ -320,83 +357,6 @@ class TermParser:
             elif depth == 0 and self.at(","):
                 return
             self.advance()
-
-    def paren(self) -> Node:
-        open_tok = self.advance()
-        if self.accept(")"):
-            return Node("()")
-        saved = self.closers
-        self.closers = []
-        try:
-            first = self.expr(0)
-            if self.accept(":"):
-                ty = self.expr(0)
-                self.expect(")")
-                return Node(ASCRIPTION, (first, ty))
-            items = [first]
-            while self.accept(","):
-                items.append(self.expr(0))
-            if not self.at(")"):
-                raise self.error(f"expected ')' to close '(' at column {open_tok.start + 1}, found {self.describe(self.tok)}")
-            self.advance()
-        finally:
-            self.closers = saved
-        if len(items) == 1:
-            return first
-        return Node("(" + ", ".join([SLOT] * len(items)) + ")", tuple(items))
-
-    def delimited(self, open_sym: str, close_sym: str, label_of) -> Node:
-        self.expect(open_sym)
-        saved = self.closers
-        self.closers = []
-        try:
-            items = []
-            if not self.at(close_sym):
-                items.append(self.expr(0))
-                while self.accept(","):
-                    items.append(self.expr(0))
-            self.expect(close_sym)
-        finally:
-            self.closers = saved
-        return Node(label_of(len(items)), tuple(items)) if items else Node(open_sym + close_sym)
-
-    def inner_product(self) -> Node:
-        """``⟪x, y⟫_𝕜`` (Mathlib inner product notation)."""
-        node = self.delimited("⟪", "⟫", lambda n: "⟪" + ", ".join([SLOT] * n) + "⟫")
-        if self.tok.kind == "ident" and self.tok.text.startswith("_") and not self.tok.space_before:
-            node = Node(node.label + self.advance().text, node.children)
-        return node
-
-    def lie_bracket(self) -> Node:
-        return self.delimited("⁅", "⁆", lambda n: "⁅" + ", ".join([SLOT] * n) + "⁆")
-
-    def anonymous_constructor(self) -> Node:
-        return self.delimited("⟨", "⟩", lambda n: "⟨" + ", ".join([SLOT] * n) + "⟩")
-
-    def list_literal(self) -> Node:
-        return self.delimited("[", "]", lambda n: "[" + ", ".join([SLOT] * n) + "]")
-
-    def bracket(self, open_sym: str, close_syms: tuple[str, ...]) -> Node:
-        self.advance()
-        self.closers.append(open_sym if open_sym in ("|", "‖") else "")
-        try:
-            inner = self.expr(0)
-        finally:
-            self.closers.pop()
-        close = self.expect(*close_syms)
-        return Node(f"{open_sym}{SLOT}{close.text}", (inner,))
-
-    def abs_(self) -> Node:
-        return self.bracket("|", ("|",))
-
-    def norm(self) -> Node:
-        return self.bracket("‖", ("‖",))
-
-    def floor(self) -> Node:
-        return self.bracket("⌊", ("⌋", "⌋₊"))
-
-    def ceil(self) -> Node:
-        return self.bracket("⌈", ("⌉", "⌉₊"))
 
     def at_sign(self) -> Node:
         self.advance()
@@ -416,14 +376,35 @@ class TermParser:
             return Node("?" + t.text)
         raise self.error("expected a metavariable name after '?'", q)
 
-    # binder notations live in their own module (transted.opt.binders); bound here as methods
-    big_operator = binders.big_operator
-    braces = binders.braces
+    # bracket and binder notations live in their own modules (transted.opt.brackets,
+    # .binders, .big_operators, .set_builder); bound here as methods
+    filter_relation = trailers.filter_relation
+    index_trailer = trailers.index_trailer
+    iterate = trailers.iterate
+    modeq = trailers.modeq
+    pipeline_field = trailers.pipeline_field
+    abs_ = brackets.abs_
+    anonymous_constructor = brackets.anonymous_constructor
+    bracket = brackets.bracket
+    ceil = brackets.ceil
+    delimited = brackets.delimited
+    floor = brackets.floor
+    inner_product = brackets.inner_product
+    lie_bracket = brackets.lie_bracket
+    list_literal = brackets.list_literal
+    matrix_literal = brackets.matrix_literal
+    norm = brackets.norm
+    paren = brackets.paren
+    vector_literal = brackets.vector_literal
+    big_operator = big_operators.big_operator
+    braces = set_builder.braces
     dependent_arrow = binders.dependent_arrow
+    filter_quantifier = big_operators.filter_quantifier
     if_then_else = binders.if_then_else
-    integral = binders.integral
+    integral = big_operators.integral
     lambda_ = binders.lambda_
     let_ = binders.let_
+    match_expr = patterns.match_expr
     quantifier = binders.quantifier
     quantifier_sym = binders.quantifier_sym
     strict_implicit = binders.strict_implicit
@@ -432,9 +413,11 @@ class TermParser:
         "(": paren, "⟨": anonymous_constructor, "[": list_literal, "|": abs_, "‖": norm,
         "⌊": floor, "⌈": ceil, "@": at_sign, "{": braces, "⦃": strict_implicit,
         "∀": quantifier_sym, "∃": quantifier_sym, "∃!": quantifier_sym, "Π": quantifier_sym,
+        "Σ": quantifier_sym, "Σ'": quantifier_sym,
         "∑": big_operator, "∏": big_operator, "∑'": big_operator, "∏'": big_operator,
         "⋃": big_operator, "⋂": big_operator, "∫": integral, "λ": lambda_,
         "·": leaf_symbol, "_": leaf_symbol, "∅": leaf_symbol, "⊤": leaf_symbol, "⊥": leaf_symbol,
         "∞": leaf_symbol, "◾": leaf_symbol, "?": question, "⟪": inner_product, "⁅": lie_bracket,
-        "⨅": big_operator, "⨆": big_operator,
+        "⨅": big_operator, "⨆": big_operator, "∀ᶠ": filter_quantifier, "∃ᶠ": filter_quantifier,
+        "![": vector_literal, "!![": matrix_literal,
     }

@@ -28,14 +28,22 @@ from functools import lru_cache
 
 from transted.opt.labels import ARROW, BINDER_HEADS, FORALL, SLOT, THEOREM, application
 from transted.opt.node import Flat, Node, unflatten
+from transted.opt.pattern_binders import (
+    CANON_PREFIX,
+    is_match_pattern,
+    is_pattern,
+    pattern_names,
+    renamed_pattern,
+    usable_name,
+)
 
-__all__ = ["body_index", "is_binding", "binder_names",
+__all__ = ["body_index", "is_binding", "binder_names", "has_pattern", "child_scopes",
            "bound_name", "binder_type", "with_bound_name", "binder_node", "head_name",
            "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize"]
 
 BODY_SEPARATORS = (", ", "=> ", "| ", "// ", "; ")
 _BRACKETS = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}
-_CANON_PREFIX = "#"
+_CANON_PREFIX = CANON_PREFIX
 _AFTER = ["\0after"]  # marks children after the body (outside the scope)
 
 @lru_cache(maxsize=4096)
@@ -44,7 +52,7 @@ def body_index(label: str) -> int | None:
     if not label.startswith(BINDER_HEADS):
         return None
     slots = label.split(SLOT)
-    for i in range(1, len(slots)):
+    for i in range(2, len(slots)):  # the binder is child 0: the body comes after it
         if slots[i - 1].endswith(BODY_SEPARATORS):
             return i - 1
     return None
@@ -68,27 +76,42 @@ def _typed_arity(label: str) -> int | None:
     return len(names.split(" "))
 
 
-def _usable(name: str) -> bool:
-    return name not in ("_", "") and not name.startswith("?")
-
-
 def binder_names(binder: Node) -> list[str]:
-    """Names a binder child introduces (leaf, typed, bracketed or grouped); none for ``_``."""
+    """Names a binder child introduces (leaf, typed, bracketed, grouped or a pattern); none for
+    ``_``."""
     if binder.is_leaf:
-        return [binder.label] if _usable(binder.label) else []
+        return [binder.label] if usable_name(binder.label) else []
     k = _typed_arity(binder.label)
     if k is not None and k == len(binder.children) - 1:
-        return [c.label for c in binder.children[:-1] if c.is_leaf and _usable(c.label)]
+        out: list[str] = []
+        for c in binder.children[:-1]:
+            if c.is_leaf:
+                out += [c.label] if usable_name(c.label) else []
+            elif is_pattern(c):
+                out += pattern_names(c)
+        return out
     if binder.label == " ".join([SLOT] * len(binder.children)) and all(
             c.is_leaf for c in binder.children):
-        return [c.label for c in binder.children if _usable(c.label)]
+        return [c.label for c in binder.children if usable_name(c.label)]
+    if is_pattern(binder) or is_match_pattern(binder):
+        return pattern_names(binder)
     return []
 
 
+def has_pattern(binder: Node) -> bool:
+    """The binder child binds a pattern (alone or typed), not a name."""
+    if binder.is_leaf:
+        return False
+    return is_pattern(binder) or is_match_pattern(binder) or (
+        binder_type(binder) is not None and any(not c.is_leaf and is_pattern(c)
+                                                for c in binder.children[:-1]))
+
+
 def bound_name(binder: Node) -> str | None:
-    """The one name a single-name binder child introduces; None for ``_``, groups, instances."""
+    """The one name a single-name binder child introduces; None for ``_``, groups, patterns,
+    instances."""
     names = binder_names(binder)
-    if len(names) != 1 or (not binder.is_leaf and len(binder.children) > 2):
+    if len(names) != 1 or (not binder.is_leaf and len(binder.children) > 2) or has_pattern(binder):
         return None
     return names[0]
 
@@ -157,6 +180,22 @@ def _scopes(node: Node) -> list[tuple[Node, list[str], bool]] | None:
     out[-1] = (out[-1][0], names, out[-1][2])  # names open just before the body
     out.append((node.children[idx], [], False))
     return out + [(c, _AFTER, False) for c in node.children[idx + 1:]]
+
+
+def child_scopes(node: Node) -> list[tuple[tuple[Node, ...], bool]]:
+    """For each child of ``node``: the binder children of ``node`` whose names are in scope in
+    it, and whether the child is itself a binder (only its type is a term there)."""
+    n = len(node.children)
+    if node.label == THEOREM and n >= 2:
+        kids = node.children
+        return [(kids[:i], True) for i in range(n - 1)] + [(kids[:-1], False)]
+    idx = body_index(node.label) if is_binding(node) else None
+    if idx is None:
+        return [((), False)] * n
+    none: tuple[Node, ...] = ()
+    opened: tuple[Node, ...] = (node.children[0],)
+    return ([(none, True)] + [(none, False)] * (idx - 1) + [(opened, False)]
+            + [(none, False)] * (n - idx - 1))
 
 
 def free_names(node: Node) -> frozenset[str]:
@@ -364,14 +403,20 @@ def _emit_binder(binder: Node, parent: list[int], first: int,
     if binder.is_leaf:
         emit(f"{_CANON_PREFIX}{first + 1}", parent)
         return
+    if is_pattern(binder) or is_match_pattern(binder):
+        stack.append(("n", renamed_pattern(binder, first)[0], parent))
+        return
     kids = emit(binder.label, parent)
     todo: list[tuple] = []
     k = first
     typed = binder_type(binder) is not None
     for c in binder.children[:-1] if typed else binder.children:
-        if c.is_leaf and _usable(c.label):
+        if c.is_leaf and usable_name(c.label):
             k += 1
             todo.append(("l", f"{_CANON_PREFIX}{k}", kids))
+        elif typed and not c.is_leaf and is_pattern(c):
+            renamed, k = renamed_pattern(c, k)
+            todo.append(("n", renamed, kids))
         else:
             todo.append(("n", c, kids))
     if typed:

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from transted.opt.labels import APP, ARROW, FORALL, FUN
 from transted.opt.scope import binder_type, body_index, bound_name, free_names
-from transted.search.binders import fresh_name, rename_free
+from transted.opt.substitution import fresh_name, rename_free
 from transted.search.providers.base import Move
 from transted.search.state import Local, State
 

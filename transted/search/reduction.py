@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from transted.opt.labels import APP, FUN, LET, TUPLE, postfix
 from transted.opt.node import Node
-from transted.opt.scope import bound_name
-from transted.search.binders import substitute
+from transted.opt.scope import bound_name, has_pattern
+from transted.opt.substitution import substitute
 
 __all__ = ["reduce_definitional", "beta_reduce"]
 
@@ -44,10 +44,11 @@ def _step(node: Node, beta_only: bool = False) -> Node:
         return node
     kids = tuple(_step(c, beta_only) for c in node.children)
     node = node if kids == node.children else node.with_children(kids)
-    if node.label == LET and len(kids) == 3 and not beta_only:
+    if node.label == LET and len(kids) == 3 and not beta_only and not has_pattern(kids[0]):
         name = bound_name(kids[0])
         return kids[2] if name is None else substitute(kids[2], name, kids[1])
-    if node.label == APP and kids[0].label == FUN and len(kids[0].children) == 2:
+    if (node.label == APP and kids[0].label == FUN and len(kids[0].children) == 2
+            and not has_pattern(kids[0].children[0])):  # a pattern lambda is a match: kept
         binder, body = kids[0].children
         name = bound_name(binder)
         return body if name is None else substitute(body, name, kids[1])

@@ -49,7 +49,7 @@ from transted.errors import InputError
 from transted.opt.labels import ARROW
 from transted.opt.node import Node
 from transted.opt.scope import binder_type, bound_name, free_names
-from transted.search.binders import fresh_name, substitute
+from transted.opt.substitution import fresh_name, substitute
 from transted.search.pattern import Path, instantiate, is_meta, match, metavariables
 from transted.search.scalars import Env, instance_type
 

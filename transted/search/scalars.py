@@ -39,7 +39,7 @@ from transted.opt.labels import (
     prefix,
 )
 from transted.opt.node import Node
-from transted.opt.scope import binder_type, body_index, bound_name
+from transted.opt.scope import binder_names, binder_type, body_index, bound_name, has_pattern
 from transted.search.pattern import Path
 
 __all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral"]
@@ -71,6 +71,8 @@ def env_at(tree: Node, path: Path, outer: Env) -> dict[str, Node | None]:
             name = bound_name(node.children[0])
             if name is not None:
                 env[name] = binder_type(node.children[0])
+            elif has_pattern(node.children[0]):  # a pattern's names: bound, type not read
+                env.update(dict.fromkeys(binder_names(node.children[0])))
         node = node.children[i]
     return env
 

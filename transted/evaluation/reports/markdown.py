@@ -109,7 +109,9 @@ def _modes_table(run: EvalRun) -> list[str]:
         lines.append("")
     lines += ["## Abstention", "",
               "A pair a metric could not score counts as *not equivalent* in the tables above; "
-              "here it abstains instead: coverage = share of pairs scored, agreement on those.",
+              "here it abstains instead: coverage = share of pairs scored, agreement on those. "
+              "An invalid candidate (confidently not Lean 4) is an answer, *not equivalent*, "
+              "in both.",
               "", "| Metric | Coverage | Abstained | Accuracy (scored) | Kappa (scored) "
               "| Counted as negative: accuracy | Decided by evidence |",
               "|---|---|---|---|---|---|---|"]
@@ -120,6 +122,13 @@ def _modes_table(run: EvalRun) -> list[str]:
         lines.append(f"| {ev.name} | {_pct(ab.get('coverage'))} | {ab.get('n_abstained', 0)} | "  # type: ignore[arg-type]
                      f"{_pct(ab.get('accuracy'))} | {_num(ab.get('kappa'))} | "  # type: ignore[arg-type]
                      f"{_pct(a.accuracy)} | {ev.n_evidence} |")
+    lines.append("")
+    for ev in run.evaluations:
+        if ev.invalid:
+            asked = (f"; labelled equivalent: {', '.join(f'`{i}`' for i in ev.invalid_equivalent)}"
+                     if ev.invalid_equivalent else "; none labelled equivalent")
+            lines.append(f"- {ev.name}: {len(ev.invalid)} invalid candidates predicted not "
+                         f"equivalent{asked}.")
     return lines + [""]
 
 

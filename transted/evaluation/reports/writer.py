@@ -58,5 +58,5 @@ def _write_pairs_csv(run: EvalRun, path: Path) -> None:
                 score = ev.scores[i]
                 verdict = "" if ev.predictions is None else bool(ev.predictions[i])
                 row += ["" if np.isnan(score) else repr(float(score)), verdict,
-                        ev.errors.get(pair.id, "")]
+                        ev.errors.get(pair.id) or ev.invalid.get(pair.id, "")]
             writer.writerow(row)

@@ -21,7 +21,7 @@ from functools import partial
 from transted.budget import Budget
 from transted.opt.node import Node
 from transted.opt.render import to_lean
-from transted.opt.scope import body_index, bound_name, free_names
+from transted.opt.scope import binder_names, body_index, free_names
 from transted.search.congruence import congruence_moves
 from transted.search.numerals import numeral_rewrites
 from transted.search.pattern import Path, match, positions, replace_at
@@ -175,9 +175,7 @@ def _bound_on_path(tree: Node, path: Path) -> set[str]:
     node = tree
     for i in path:
         if i == body_index(node.label) and len(node.children) >= 2:
-            name = bound_name(node.children[0])
-            if name:
-                names.add(name)
+            names.update(binder_names(node.children[0]))
         node = node.children[i]
     return names
 

@@ -1,4 +1,5 @@
-"""Capture-avoiding substitution on operator trees (beta/let reduction, rule instantiation).
+"""Capture-avoiding substitution on operator trees (δ-unfolding of context definitions, the
+search's beta/let reduction and rule instantiation).
 
 Which labels bind, which children are binders and the alpha-canonical form live in
 :mod:`transted.opt.scope`; this module only substitutes, renaming a binder when a free name of
@@ -17,6 +18,7 @@ from transted.opt.scope import (
     body_index,
     bound_name,
     free_names,
+    has_pattern,
     head_name,
     is_binding,
     relabel_head,
@@ -62,8 +64,20 @@ def _subst(node: Node, name: str, value: Node, value_free: frozenset[str]) -> No
         fresh = fresh_name(bname, free_names(scope) | value_free | {name})
         binder = with_bound_name(binder, fresh)
         scope = rename_free(scope, bname, fresh)
+    elif has_pattern(binder) and name in free_names(scope):
+        for var in set(binder_names(binder)) & value_free:  # a pattern's names are primed too
+            fresh = fresh_name(var, free_names(scope) | value_free | {name} | set(binder_names(binder)))
+            binder = rename_leaves(binder, var, fresh)
+            scope = rename_free(scope, var, fresh)
     scope = _subst(scope, name, value, value_free)
     return node.with_children((binder,) + middle + (scope,) + after)
+
+
+def rename_leaves(node: Node, old: str, new: str) -> Node:
+    """``node`` with every leaf ``old`` relabelled ``new`` (a pattern's variable renamed)."""
+    if node.is_leaf:
+        return Node(new) if node.label == old else node
+    return node.with_children(tuple(rename_leaves(c, old, new) for c in node.children))
 
 
 def fresh_name(base: str, avoid: Iterable[str]) -> str:

@@ -1,0 +1,244 @@
+"""The two sides of a pair as trees, read as users write them: extracted from translator
+output, in their context, with the context's definitions unfolded or compared.
+
+:func:`pair_trees` is what the tree metrics (``ted``, and ``transted`` through it) call:
+
+1. the reference is extracted (:func:`transted.extraction.statement.prepare`) and parsed — if
+   either fails the pair is an ``error``: a broken reference is the data set's problem, never
+   an answer. ``meta.reference_helper`` (ProofNet-Verified's field: the problem's helper
+   definitions) is read before each side's own declarations, on both sides: the candidate was
+   written where those helpers exist (it uses ``is_topology`` without defining it), and a side
+   that declares a name itself overrides the helper's (it comes later in its context);
+2. the candidate is extracted, preferring ``theorem`` or else the reference's theorem name; a
+   candidate the extractor finds confidently invalid raises
+   :class:`~transted.errors.InvalidCandidate` (status ``invalid``: an answer, not equivalent);
+   any other failure, including one of our own parser, is an ``error``;
+3. the definitions of the two contexts are compared (:func:`transted.opt.unfold.
+   definition_tree`, up to the names of their parameters, transitively through the definitions
+   they use). One defined alike on both sides and named in both trees is one constant: kept as
+   its name on both sides (unfolding it on both would only add the same subtree twice, which
+   dilutes TED's measure of what differs); named in one tree only, it is unfolded there, to meet
+   the other side's written-out term. Others are unfolded where sound; a kept one (recursive, pattern-matching,
+   structures…) that the candidate defines differently from the reference — or that only one
+   side defines — is renamed ``f′`` in the candidate's tree, so the two are different constants
+   to TED and to the evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from transted.errors import InvalidCandidate, ParseError
+from transted.extraction.model import Extraction
+from transted.extraction.statement import Prepared, prepare
+from transted.opt import OptOptions
+from transted.opt.context import Context, read_context
+from transted.opt.in_context import InContext, parse_in_context
+from transted.opt.node import Node
+from transted.opt.scope import canonicalize, free_names
+from transted.opt.unfold import definition_tree, rename_constants
+from transted.pairs import Pair, Statement
+
+__all__ = ["PairTrees", "pair_trees", "REFERENCE_HELPER", "PRIME"]
+
+REFERENCE_HELPER = "reference_helper"
+"""``pair.meta`` key of the problem's helper declarations (ProofNet-Verified's field), read
+on both sides."""
+PRIME = "′"
+
+
+@dataclass
+class _Side:
+    prepared: Prepared
+    context: Context
+    parsed: InContext
+
+
+@dataclass
+class PairTrees:
+    reference: Node
+    candidate: Node
+    auto_bound: dict[str, list[str]] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+    """``extraction`` (per side, when the text was more than one bare declaration) and
+    ``context`` (definitions unfolded, compared, abstained on; variables joined)."""
+
+
+def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
+               sources: tuple[str, str] | None = None) -> PairTrees:
+    """Both trees of ``pair`` (see the module docstring); errors name ``sources``."""
+    ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
+    helper = pair.meta.get(REFERENCE_HELPER)
+    helper = helper if isinstance(helper, str) else None
+    ref_prepared, ref_context = _prepare(pair.reference, options, ref_src, helper=helper)
+    try:
+        cand_prepared, cand_context = _prepare(pair.candidate, options, cand_src,
+                                               helper=helper, theorem=theorem,
+                                               reference_name=ref_prepared.theorem_name)
+    except InvalidCandidate:
+        _parse(pair.reference, ref_prepared, ref_context, options, ref_src, frozenset())
+        raise  # an answer only against a reference that parses
+    agree = _agreement(ref_context, cand_context)
+    shared = frozenset(name for name, ok in agree.items() if ok)
+    while True:  # a shared definition only one tree names is unfolded there (it may use others)
+        ref = _Side(ref_prepared, ref_context,
+                    _parse(pair.reference, ref_prepared, ref_context, options, ref_src, shared))
+        cand = _Side(cand_prepared, cand_context,
+                     _parse(pair.candidate, cand_prepared, cand_context, options, cand_src,
+                            shared))
+        ref_kept, cand_kept = set(ref.parsed.unfolding.kept), set(cand.parsed.unfolding.kept)
+        one_sided = shared & (ref_kept ^ cand_kept)
+        if not one_sided:
+            break
+        shared -= one_sided
+    renames, compared = _compare(ref, cand, agree)
+    cand_tree = rename_constants(cand.parsed.tree, renames)
+    out = PairTrees(ref.parsed.tree, cand_tree)
+    out.auto_bound = {k: list(v.parsed.auto_bound) for k, v in
+                      (("reference", ref), ("candidate", cand)) if v.parsed.auto_bound}
+    extraction = {k: _extraction_details(v.prepared.extraction, requested=theorem is not None
+                                         and k == "candidate")
+                  for k, v in (("reference", ref), ("candidate", cand))}
+    extraction = {k: v for k, v in extraction.items() if v}
+    if extraction:
+        out.details["extraction"] = extraction
+    context = _context_details(ref, cand, compared)
+    if context:
+        out.details["context"] = context
+    return out
+
+
+def _prepare(statement: Statement, options: OptOptions, source: str, *,
+             helper: str | None = None, theorem: str | None = None,
+             reference_name: str | None = None) -> tuple[Prepared, Context]:
+    """Extract one side and read its context; a failure raises (positioned, naming it)."""
+    prepared = prepare(statement.statement, statement.header, helper=helper, theorem=theorem,
+                       reference_name=reference_name)
+    ex = prepared.extraction
+    if not prepared.ok:
+        assert ex.problem is not None
+        error = ex.problem.to_error(statement.statement, source=source)
+        if ex.status == "invalid" and reference_name is not None:
+            raise InvalidCandidate(error.reason, error.text, error.offset,
+                                   kind=str(ex.problem.kind), source=source)
+        raise error
+    try:
+        context = read_context(prepared.context, header=prepared.header,
+                               split_binders=options.split_binders)
+    except ParseError as e:
+        raise _in_raw_text(e, statement.statement, prepared).with_source(source) from None
+    return prepared, context
+
+
+def _parse(statement: Statement, prepared: Prepared, context: Context, options: OptOptions,
+           source: str, shared: frozenset[str]) -> InContext:
+    try:
+        return parse_in_context(prepared.statement, header=prepared.header, context=context,
+                                options=options, keep=shared)
+    except ParseError as e:
+        raise _in_raw_text(e, statement.statement, prepared).with_source(source) from None
+
+
+def _in_raw_text(error: ParseError, raw: str, prepared: Prepared) -> ParseError:
+    """``error`` positioned in the raw text when it is in the extracted statement or in a
+    declaration extracted from that text (one of the header's keeps its own text)."""
+    parts = [(prepared.statement, prepared.extraction.theorem.span.start
+              if prepared.extraction.theorem else 0)]
+    parts += [(d.text, d.span.start) for d in prepared.extraction.context]
+    for text, start in parts:
+        if error.text == text and raw[start:start + len(text)] == text:
+            return ParseError(error.reason, raw, start + error.offset)
+    return error
+
+
+def _agreement(ref: Context, cand: Context) -> dict[str, bool]:
+    """Each definition of either side: whether both sides define it alike (its tree up to
+    parameter names, and every definition it uses alike too)."""
+    ref_defs, cand_defs = ref.definitions, cand.definitions
+    if not ref_defs and not cand_defs:
+        return {}
+    agree = {name: (name in ref_defs and name in cand_defs
+                    and _same_definition(ref_defs[name], cand_defs[name]))
+             for name in set(ref_defs) | set(cand_defs)}
+    both = {**ref_defs, **cand_defs}
+    changed = True
+    while changed:  # a definition that uses a disagreeing one disagrees too
+        changed = False
+        for name, ok in agree.items():
+            if ok and any(not agree[other] for other in _uses(both[name], both)):
+                agree[name] = False
+                changed = True
+    return agree
+
+
+def _compare(ref: _Side, cand: _Side, agree: dict[str, bool]
+             ) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The definitions kept in either tree: alike on both sides (one constant), or not (the
+    candidate's becomes ``f′``)."""
+    ref_kept, cand_kept = ref.parsed.unfolding.kept, cand.parsed.unfolding.kept
+    renames: dict[str, str] = {}
+    compared = []
+    for name in sorted(set(ref_kept) | set(cand_kept)):
+        d = cand.context.definitions.get(name) or ref.context.definitions[name]
+        defined = [side for side, ctx in (("reference", ref.context), ("candidate", cand.context))
+                   if name in ctx.definitions]
+        why = d.kept_because or "defined alike on both sides: one constant, not unfolded"
+        compared.append({"name": name, "agree": agree[name], "why_kept": why,
+                         "defined_in": defined})
+        if not agree[name]:
+            spellings = cand_kept.get(name) or ref_kept[name]
+            renames.update({s: s + PRIME for s in spellings})
+    return renames, compared
+
+
+def _same_definition(a: Any, b: Any) -> bool:
+    return a.kind == b.kind and canonicalize(definition_tree(a)) == canonicalize(
+        definition_tree(b))
+
+
+def _uses(d: Any, definitions: dict[str, Any]) -> list[str]:
+    names = free_names(definition_tree(d))
+    return [k for k, other in definitions.items() if k != d.full_name and (
+        other.name in names or k in names)]
+
+
+def _extraction_details(ex: Extraction, *, requested: bool) -> dict[str, Any]:
+    """What the extractor chose and left out, when the text was more than one declaration."""
+    theorem = ex.theorem
+    plain = (ex.chosen_by in ("only", "reference-name") and not ex.prose and not ex.fences
+             and not ex.context and not ex.other_theorems and not ex.warnings and not requested)
+    if plain or theorem is None:
+        return {}
+    out: dict[str, Any] = {"theorem": theorem.full_name or theorem.keyword,
+                           "chosen_by": ex.chosen_by, "reason": ex.reason,
+                           "line": theorem.span.line}
+    if ex.other_theorems:
+        out["other_theorems"] = list(ex.other_theorems)
+    if ex.context:
+        out["context"] = [f"{c.kind} {c.name}".strip() for c in ex.context]
+    if ex.prose:
+        out["left_out"] = [f"{p.role} (line {p.span.line})" for p in ex.prose]
+    if ex.fences:
+        out["fences"] = list(ex.fences)
+    if ex.warnings:
+        out["warnings"] = list(ex.warnings)
+    return out
+
+
+def _context_details(ref: _Side, cand: _Side, compared: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, side in (("reference", ref), ("candidate", cand)):
+        u = side.parsed.unfolding
+        part: dict[str, Any] = {}
+        if u.unfolded:
+            part["unfolded"] = list(u.unfolded)
+        if u.abstained:
+            part["abstained"] = dict(sorted(u.abstained.items()))
+        if side.parsed.variables:
+            part["variables"] = list(side.parsed.variables)
+        if part:
+            out[key] = part
+    if compared:
+        out["compared"] = compared
+    return out
