@@ -3,7 +3,6 @@ streamed (``score DATA.jsonl``, ``-`` = stdin) to ``--out`` (default stdout; a r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import IO, Any
 
@@ -209,6 +208,7 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
                executor: Any = None) -> None:
     """Score ``pairs`` into ``out`` (resumable), else line by line to ``stream`` or stdout."""
     from transted.api import score_many
+    from transted.batch import result_line
 
     cached = [0]
 
@@ -216,7 +216,7 @@ def _run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, *,
         def on_result(result: Any, was_cached: bool) -> None:
             cached[0] += was_cached
             if out is None:
-                line = json.dumps(result.model_dump(), ensure_ascii=False)
+                line = result_line(result).rstrip("\n")  # a lone surrogate: escaped
                 if stream is None:
                     print_line(line)
                 else:

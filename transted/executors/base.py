@@ -4,7 +4,9 @@ A worker never receives a live metric: it gets a :class:`MetricSpec` (registry n
 options, plus an optional picklable Lean backend factory) and builds the metric once per
 process (:func:`score_chunk`). The driver feeds bounded chunks of ``(index, pair)``, keeps at
 most ``max_in_flight`` chunks out, and puts results back in input order with a reorder
-buffer (:func:`in_order`). A worker that dies (segfault, OOM kill) makes its chunk suspect:
+buffer (:func:`in_order`). Each pair is scored through the guard
+(:func:`~transted.executors.guard.score_guarded`: an exception is that pair's error line). A
+worker that dies (segfault, OOM kill) makes its chunk suspect:
 each of its pairs is re-run alone, and a pair whose lone run kills a worker again is
 recorded as an infrastructure error — never dropped, never written twice. An executor
 with a ``pair_timeout`` kills a worker stuck on one pair (:class:`TimedOut`); its chunk is
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from transted.executors.guard import score_guarded
 from transted.loading import is_reference, load_reference
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.pairs import Pair
@@ -135,7 +138,7 @@ def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[in
             backend.between_pairs()
         if _worker_progress is not None:
             _worker_progress.put((index, os.getpid()))
-        rows.append((index, metric.score_pair(pair).model_dump()))
+        rows.append((index, score_guarded(metric, pair).model_dump()))
     return rows
 
 
@@ -296,4 +299,4 @@ def in_order(results: Iterable[tuple[int, MetricResult]]) -> Iterator[MetricResu
 def serial_scores(pairs: Iterable[Pair], metric: Metric) -> Iterator[MetricResult]:
     """The in-process path (``jobs=1``): the driver's own metric, one pair after another."""
     for pair in pairs:
-        yield metric.score_pair(pair)
+        yield score_guarded(metric, pair)

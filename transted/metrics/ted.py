@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from transted.errors import ParseError
+from transted.errors import InputError, ParseError
 from transted.metrics.base import Metric, PairScore
 from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
 from transted.pairs import Pair, Statement
@@ -36,7 +36,9 @@ def statement_tree_normalized(statement: Statement, options: OptOptions, *,
     """:func:`statement_tree` and the auto-bound implicit names of the statement."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
-        raise ValueError(f"`field`: the statement has no {field!r} text")
+        where = f"{source}: " if source else ""
+        raise InputError(f"{where}field={field} but the statement has no `{field}` text "
+                         "(Lean's pretty-printed form); score it with field=statement")
     try:
         if field == "term":
             return parse_term(text, opens=header_opens(statement.header),
