@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from transted.errors import InputError, ParseError
+from transted.errors import InputError, ParseError, TooDeep
 from transted.metrics.base import Metric, PairScore
 from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
 from transted.pairs import Pair, Statement
@@ -45,7 +45,7 @@ def statement_tree_normalized(statement: Statement, options: OptOptions, *,
                               split_binders=options.split_binders,
                               canonical_names=options.canonical_names), ()
         out = parse_statement_normalized(text, header=statement.header, options=options)
-    except ParseError as e:
+    except (ParseError, TooDeep) as e:
         raise (e.with_source(source) if source else e) from None
     return out.tree, out.auto_bound
 
