@@ -9,7 +9,7 @@ from transted.metrics.registry import get_metric
 from transted.pairs import read_pairs
 from transted.regression.compare import PairDelta, Regression
 from transted.regression.gate import check_regression
-from transted.verdict.rules import apply_evidence, load_rules, make_verdict, passes, predict
+from transted.verdict.rules import apply_evidence, make_verdict, passes, predict
 
 DEV = "tests/data/gted/proofnet.jsonl"
 
@@ -28,8 +28,9 @@ def test_verdicts_and_evidence_override():
 
 def test_signature_carries_the_threshold_field():
     for name in ("ted", "bleu", "transted"):
-        sig = str(get_metric(name).signature)
-        rule = load_rules().get(name)
+        metric = get_metric(name)
+        sig = str(metric.signature)
+        rule = metric.decision_rule()  # the shipped rule for exactly this computation, or None
         assert f"|threshold:{rule.field()}" in sig if rule else "|threshold:none" in sig
     assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
 
