@@ -6,8 +6,9 @@
     ├── InputError              bad user input (file, record, argument value)
     │   └── ParseError          text that does not parse; carries text, line, column, caret
     ├── ResourceLimitError      input over a size/depth/time cap (never a hang or a crash)
-    │   └── TooLarge            a computation whose predicted time/memory is over its bound
-    │       └── TooDeep         a term nesting deeper than the tree-depth cap; positioned
+    │   ├── TooLarge            a computation whose predicted time/memory is over its bound
+    │   │   └── TooDeep         a term nesting deeper than the tree-depth cap; positioned
+    │   └── PairTimeout         a wall-clock deadline ended the pair (status timeout)
     ├── LeanUnavailable         no Lean toolchain / lean-interact where one is needed
     ├── LeanTimeout             a Lean request exceeded its time limit (process killed)
     └── LeanCrashed             the Lean process died or stopped answering
@@ -25,6 +26,7 @@ __all__ = [
     "ResourceLimitError",
     "TooLarge",
     "TooDeep",
+    "PairTimeout",
     "LeanUnavailable",
     "LeanTimeout",
     "LeanCrashed",
@@ -140,6 +142,12 @@ class TooDeep(TooLarge):
     def with_source(self, source: str) -> TooDeep:
         """A copy naming its input (e.g. ``pairs.jsonl:12 candidate``)."""
         return TooDeep(self.depth, self.bound, self.text, self.offset, source=source)
+
+
+class PairTimeout(ResourceLimitError):
+    """A wall-clock deadline (the pair's ``max_time``, or an evidence engine's safety net)
+    ended the pair before its deterministic budgets did. What the work had reached by then
+    depends on machine load, so the pair gets no score: ``status: "timeout"``."""
 
 
 class LeanUnavailable(TranstedError):

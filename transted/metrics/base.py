@@ -18,14 +18,16 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from transted.errors import LeanUnavailable, TooLarge, TranstedError
+from transted.errors import LeanUnavailable, PairTimeout, TooLarge, TranstedError
 from transted.pairs import Pair
 from transted.signature import Signature
 
 __all__ = ["Metric", "MetricResult", "PairScore", "pair_hash"]
 
 Status = Literal["ok", "error", "unavailable", "too_large", "timeout"]
-"""``timeout``: the pair passed a batch's ``pair_timeout`` twice and its worker was killed
+"""``timeout``: a wall-clock limit ended the pair, so it has no score: the metric's own deadline
+(:class:`~transted.errors.PairTimeout`: ``max_time``, an evidence engine's safety net) or a
+batch's ``pair_timeout`` passed twice, its worker killed
 (:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
 
 
@@ -125,6 +127,8 @@ class Metric(ABC):
             scored = self._score(pair)
         except LeanUnavailable as e:
             return MetricResult(**base, score=None, error=f"unavailable: {e}", status="unavailable")
+        except PairTimeout as e:
+            return MetricResult(**base, score=None, error=str(e), status="timeout")
         except TooLarge as e:
             return MetricResult(**base, score=None, error=str(e), status="too_large",
                                 details=e.details())
