@@ -293,29 +293,3 @@ def test_ray_executor_arguments_are_checked_before_ray_is_imported(options, mess
 
     with pytest.raises(ValueError, match=message):
         RayExecutor(**options)
-
-
-class _ChunkRecorder(LocalExecutor):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.sizes: list[int] = []
-
-    def submit(self, chunk):
-        self.sizes.append(len(chunk))
-        return super().submit(chunk)
-
-
-def test_chunks_of_fast_pairs_grow_and_change_no_byte(dev_pairs, tmp_path):
-    pairs = [p.model_copy(update={"id": f"{p.id}#{k}"}) for k in range(4) for p in dev_pairs]
-    serial = tmp_path / "serial.jsonl"
-    score_pairs(pairs, get_metric("ted"), serial, jobs=1)
-    grown = _ChunkRecorder(2, chunk_size=4)
-    fixed = _ChunkRecorder(2, chunk_size=4)
-    fixed.chunk_seconds = None
-    for executor, out in ((grown, tmp_path / "grown.jsonl"), (fixed, tmp_path / "fixed.jsonl")):
-        with executor:
-            score_pairs(pairs, get_metric("ted"), out, executor=executor)
-        assert out.read_bytes() == serial.read_bytes()
-    assert set(fixed.sizes) <= {1, 2, 3, 4} and max(grown.sizes) > 4
-    assert min(grown.sizes[:4]) == 4  # the first calls, before any rate is known
-    assert max(grown.sizes) <= grown.max_chunk_size

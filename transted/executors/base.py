@@ -16,7 +16,6 @@ re-run the same way, and a pair that again passes the deadline gets ``status="ti
 from __future__ import annotations
 
 import os
-import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -189,14 +188,6 @@ class Executor(ABC):
 
     workers: int = 1
     chunk_size: int = 4
-    """Pairs per call at first (and at least)."""
-    chunk_seconds: float | None = 0.2
-    """Chunks of fast pairs grow until a call holds about this much work (from the pairs per
-    second answered so far, at most :attr:`max_chunk_size`, and never so large that the last
-    calls leave a worker idle): each call costs the driver and the worker a fixed share
-    (pickling, queues, wake-ups), which for a 3 ms ``ted`` pair in chunks of 4 was a tenth of
-    a core in the driver alone. None keeps ``chunk_size``. Results do not depend on it."""
-    max_chunk_size: int = 64
     in_flight_per_worker: int = 2
     max_deaths_before_answer: int = 3
     pair_timeout: float | None = None
@@ -258,33 +249,20 @@ class Executor(ABC):
         exhausted = False
         answered = 0  # chunks that came back; deaths before any answer mean broken workers
         deaths = 0
-        sent = scored = 0
-        first: tuple[float, int] | None = None  # (when, pairs scored) at the first answer:
-        #                                         the rate is measured from there (no start-up)
-
-        def chunk_size() -> int:
-            if self.chunk_seconds is None or first is None or scored == first[1]:
-                return self.chunk_size
-            per_pair = (time.monotonic() - first[0]) * self.workers / (scored - first[1])
-            tail = (len(pairs) - sent) // max_in_flight  # the last calls still spread out
-            wanted = min(int(self.chunk_seconds / max(per_pair, 1e-9)), self.max_chunk_size,
-                         tail)
-            return max(self.chunk_size, wanted)
 
         def next_chunk() -> tuple[Chunk, str] | None:
-            nonlocal exhausted, sent
-            size = chunk_size()
+            nonlocal exhausted
             if again:
-                return tuple(again.popleft() for _ in range(min(size, len(again)))), "chunk"
+                return tuple(again.popleft() for _ in range(min(self.chunk_size, len(again)))), \
+                    "chunk"
             if overdue:
                 return (overdue.popleft(),), "overdue"
-            chunk = tuple(islice(todo, size)) if not exhausted else ()
+            chunk = tuple(islice(todo, self.chunk_size)) if not exhausted else ()
             exhausted = exhausted or not chunk
-            sent += len(chunk)
             return (chunk, "chunk") if chunk else None
 
         def completed() -> Iterator[tuple[int, MetricResult]]:
-            nonlocal answered, deaths, scored, first
+            nonlocal answered, deaths
             while True:
                 if not suspects:
                     while len(running) < max_in_flight and (item := next_chunk()) is not None:
@@ -325,8 +303,6 @@ class Executor(ABC):
                             suspects.extend(chunk)
                         continue
                     answered += 1
-                    scored += len(outcome)
-                    first = first or (time.monotonic(), scored)
                     for index, row in outcome:
                         yield index, MetricResult.model_validate(row)
 
