@@ -58,15 +58,16 @@ class StuckTED(TEDSimilarity):
 
     name = "stuck-ted"
 
-    def __init__(self, *, stuck_id: str, driver_pid: int, **options):
+    def __init__(self, *, stuck_id: str, driver_pid: int, delay: float = 0.0, **options):
         super().__init__(**options)
-        self.stuck_id, self.driver_pid = stuck_id, driver_pid
+        self.stuck_id, self.driver_pid, self.delay = stuck_id, driver_pid, delay
 
     def _score(self, pair: Pair):
         if pair.id == self.stuck_id and os.getpid() != self.driver_pid:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             read_end, _write_end = os.pipe()
             os.read(read_end, 1)
+        time.sleep(self.delay)  # other workers' chunks are in flight when the stuck one is killed
         return super()._score(pair)
 
 

@@ -81,5 +81,57 @@ def test_evidence_after_the_pairs_deadline_says_timeout():
     cand = parse_statement("theorem t (x : ℕ) (h : 0 < x) : 2 ≤ x")
     ev = pair_evidence(ref, cand, RefuteOptions(), pair)
     assert ev.kind == "none" and ev.reason.startswith("timeout (safety net 0 ms)")
+    assert pair.deadline_hit  # what ends the pair as a timeout (never as this `none`)
     # the same pair with time left: refuted (x = 1)
     assert pair_evidence(ref, cand, RefuteOptions()).kind == "refuted"
+
+
+def test_a_stage_reaching_its_deadline_marks_every_budget_it_came_from():
+    clock = FakeClock()
+    pair = Budget(max_time=10.0, clock=clock)
+    engines = pair.within(2.0)
+    half = engines.within(1.0)
+    assert not half.spent()
+    clock.now += 1.5
+    assert half.remaining_time() == 0  # asking is enough: the caller stops here
+    assert (half.deadline_hit, engines.deadline_hit, pair.deadline_hit) == (True, True, True)
+    assert pair.reason == "time" and pair.spent()  # no later stage of the pair starts
+
+
+def test_work_limits_mark_no_deadline():
+    pair = Budget(max_work=2, max_time=10.0)
+    stage = pair.within(1.0)
+    assert pair.charge(2) and pair.reason == "work"
+    assert not stage.spent()
+    assert not (pair.deadline_hit or stage.deadline_hit)
+
+
+def _pair(ref: str, cand: str):
+    from transted.pairs import Pair, Statement
+
+    return Pair(id="p", reference=Statement(statement=ref), candidate=Statement(statement=cand))
+
+
+PAIR = ("theorem t (x : ℕ) (h : 0 < x) : 1 ≤ x", "theorem t (x : ℕ) (h : 0 < x) : 2 ≤ x")
+
+
+def test_an_evidence_safety_net_reached_ends_the_pair_as_a_timeout():
+    from transted.metrics.registry import get_metric
+
+    quick = get_metric("transted", max_time=None,
+                       evidence_options=RefuteOptions(budget_ms=1e-6))
+    result = quick.score_pair(_pair(*PAIR))
+    assert (result.status, result.score, result.verdict) == ("timeout", None, None)
+    assert result.error == "timeout: an evidence engine passed its safety net (budget_ms 1e-06 ms)"
+    # with its default safety net the pair is refuted (x = 1), on any machine
+    plain = get_metric("transted", max_time=None).score_pair(_pair(*PAIR))
+    assert (plain.status, plain.details["evidence"], plain.score) == ("ok", "refuted", 0.0)
+
+
+def test_the_work_budget_is_an_answer_not_a_timeout():
+    from transted.metrics.registry import get_metric
+
+    result = get_metric("transted", max_work=1, evidence=False).score_pair(
+        _pair("theorem t (a b : ℕ) : a + b = b + a", "theorem t (a b : ℕ) : b + a = a + b"))
+    assert result.status == "ok" and result.details["status"] == "exhausted"
+    assert result.details["expanded"] == 1

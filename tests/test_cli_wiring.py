@@ -181,7 +181,7 @@ def test_control_characters_are_escaped(capsys):
 def test_parse_error_excerpt_fits_the_terminal(capsys):
     from transted.cli.console import err_console
 
-    long = "theorem t : " + " + ".join(f"x{i}" for i in range(200)) + " = ) := sorry"
+    long = "theorem t : f " + " ".join(f"x{i}" for i in range(200)) + " = ) := sorry"
     assert main(["tree", long]) == 1
     lines = capsys.readouterr().err.splitlines()
     caret = lines[-1]

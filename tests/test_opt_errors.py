@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import transted
-from transted.errors import ParseError, ResourceLimitError, TranstedError
+from transted.errors import ParseError, ResourceLimitError, TooDeep, TranstedError
 from transted.extraction import extract
 from transted.opt import Node, parse_statement, parse_term
 from transted.opt.parser import MAX_INPUT_CHARS, MAX_NESTING
@@ -61,8 +61,11 @@ def test_huge_input_is_refused_with_resource_limit():
 
 
 def test_long_flat_input_below_the_cap_parses():
-    tree = parse_term(" + ".join(["x"] * 2000))
-    assert tree.size() == 3999
+    tree = parse_term("f " + " ".join(["x"] * 2000))
+    assert tree.size() == 2001  # the application node and its 2000 arguments
+    # a left-associative chain as long is as deep: refused by the tree-depth cap instead
+    with pytest.raises(TooDeep, match="nests deeper than"):
+        parse_term(" + ".join(["x"] * 2000))
 
 
 LEAN_ALPHABET = st.sampled_from(list("abxyz012 ()[]{}⟨⟩,:=+-*/^∀∃¬∧∨→↔≤<|‖⌊⌋.∑∈λ↦'_\n") +

@@ -117,3 +117,34 @@ def test_many_fast_pairs_with_a_pair_timeout_end_without_hanging(dev_pairs, tmp_
         results = score_pairs(pairs, get_metric("identity"), tmp_path / "o.jsonl",
                               executor=executor)
     assert len(results) == len(pairs) == len(load_results(tmp_path / "o.jsonl"))
+
+
+class _Recording(LocalExecutor):
+    """A local executor that records the pair indices of every call it submits."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.chunks: list[tuple[int, ...]] = []
+
+    def submit(self, chunk):
+        self.chunks.append(tuple(index for index, _ in chunk))
+        return super().submit(chunk)
+
+
+@pytest.mark.slow
+def test_after_a_kill_only_the_pair_that_timed_out_runs_alone(dev_pairs, tmp_path):
+    pairs = dev_pairs[:16]
+    stuck = 5  # the second pair of the second chunk
+    spec = MetricSpec(f"{HELPERS}:StuckTED", {"stuck_id": pairs[stuck].id,
+                                              "driver_pid": os.getpid(), "delay": 0.2})
+    executor = _Recording(2, chunk_size=4, pair_timeout=1)
+    with executor:
+        results = score_pairs(pairs, spec.build(), tmp_path / "o.jsonl", executor=executor,
+                              spec=spec)
+    assert [r.status == "timeout" for r in results] == [i == stuck for i in range(16)]
+    assert len(executor.killed) == 2  # the chunk's run, then the pair's lone re-run
+    alone = [chunk for chunk in executor.chunks if len(chunk) == 1]
+    assert alone == [(stuck,)]  # before: every pair of every broken chunk, one at a time
+    assert sum(stuck in chunk for chunk in executor.chunks) == 2
+    # every other pair went out once, or again in an ordinary chunk after the kill broke its call
+    assert sorted({i for chunk in executor.chunks for i in chunk}) == list(range(16))

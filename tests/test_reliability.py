@@ -77,14 +77,19 @@ def test_bounds_refuse_before_computing_and_allow_below():
         TEDBounds(max_work=0)
 
 
+def wide(n: int, last: str = "x") -> str:
+    return "theorem t : f " + "x " * n + f"{last} = 0 := sorry"
+
+
 def test_long_sum_against_one_leaf_change_is_refused_fast():
-    # issue 14 item 2: `x + ` x400 vs a one-leaf change took 80 s
+    # issue 14 item 2: `x + ` x400 vs a one-leaf change took 80 s; x125 is the longest chain
+    # under the tree-depth cap (127 levels with the `=`), and already over the TED bound
     metric = get_metric("ted", normalize=False)  # sizes derived on the parsed trees
     start = time.perf_counter()
-    result = metric.score_pair(pair("long", chain(400), chain(400, "y")))
+    result = metric.score_pair(pair("long", chain(125), chain(125, "y")))
     elapsed = time.perf_counter() - start
     assert result.status == "too_large" and result.score is None
-    assert result.details["size1"] == result.details["size2"] == 803
+    assert result.details["size1"] == result.details["size2"] == 2 * 125 + 3
     assert result.details["needed"] > result.details["bound"] == TEDBounds().max_work
     assert elapsed < 5.0  # parse + estimate; computing took 80 s
 
@@ -109,7 +114,8 @@ MEMORY_SCRIPT = textwrap.dedent("""
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["edist"])
 def test_24kb_pair_under_2gb_cap_gives_too_large_line_and_batch_goes_on(tmp_path, backend):
-    pairs = [pair("a", chain(3), chain(3, "y")), pair("huge", chain(6000), chain(6000, "y")),
+    # a wide statement: a 24 KB chain is refused by the tree-depth cap (tests/test_depth.py)
+    pairs = [pair("a", chain(3), chain(3, "y")), pair("huge", wide(12000), wide(12000, "y")),
              pair("c", chain(5), chain(4))]
     assert len(pairs[1].reference.statement) > 24_000
     data, out = tmp_path / "pairs.jsonl", tmp_path / "out.jsonl"
@@ -123,7 +129,7 @@ def test_24kb_pair_under_2gb_cap_gives_too_large_line_and_batch_goes_on(tmp_path
     assert [r["id"] for r in lines] == ["a", "huge", "c"]
     assert [r["status"] for r in lines] == ["ok", "too_large", "ok"]
     assert lines[1]["details"]["resource"] == "memory"
-    assert lines[1]["details"]["size1"] == 12003
+    assert lines[1]["details"]["size1"] == 12000 + 4  # =, f, 12001 arguments, 0
 
 
 # ---- fol-sim -------------------------------------------------------------------------------

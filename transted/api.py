@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from transted.metrics.base import Metric, MetricResult
-from transted.pairs import Pair, Statement, read_pairs
+from transted.pairs import Pair, Statement, check_unique_ids, read_pairs
 from transted.samples import sample_figures
 
 if TYPE_CHECKING:
@@ -85,6 +85,7 @@ def as_pairs(pairs: str | Path | Iterable[PairLike], *, header: str | None = Non
         else:
             raise TypeError(f"`pairs`[{i - 1}] must be a Pair, a dict or a (reference, "
                             f"candidate) tuple, got {type(item).__name__}")
+    check_unique_ids(out)
     return out
 
 

@@ -25,11 +25,13 @@ from pathlib import Path
 
 from transted.errors import InputError
 from transted.executors import Executor, MetricSpec, check_placement, score_stream
+from transted.executors.guard import error_result, internal_error, result_line
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.outputs import OutputLock, check_output_file
-from transted.pairs import Pair
+from transted.pairs import Pair, check_unique_ids, unencodable
 
-__all__ = ["load_results", "score_pairs", "RepairedOutputWarning", "unencodable"]
+__all__ = ["load_results", "score_pairs", "RepairedOutputWarning", "unencodable", "result_line",
+           "check_unique_ids"]
 
 
 class RepairedOutputWarning(UserWarning):
@@ -102,36 +104,14 @@ def _rewrite(path: Path, raw: bytes, good: bytes, problems: list[str]) -> None:
         f"saved as {backup}: {shown}"), stacklevel=3)
 
 
-def unencodable(pair: Pair) -> str | None:
-    """Where ``pair`` holds text that is not valid Unicode (a lone surrogate), or ``None``."""
-    fields = [("id", pair.id), ("informal", pair.informal)]
-    for side in ("reference", "candidate"):
-        statement = getattr(pair, side)
-        fields += [(f"{side}.{name}", getattr(statement, name))
-                   for name in ("statement", "header", "pretty")]
-    for name, text in fields:
-        if text is None:
-            continue
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as e:
-            return (f"field `{name}` is not valid Unicode: lone surrogate "
-                    f"U+{ord(text[e.start]):04X} at character {e.start + 1}")
-    return None
-
-
-def _error_result(pair: Pair, metric: Metric, message: str) -> MetricResult:
-    return MetricResult(id=pair.id, metric=metric.name, score=None, signature=str(metric.signature),
-                        error=message, status="error", input=pair_hash(pair))
-
-
-def _line(result: MetricResult) -> str:
-    text = json.dumps(result.model_dump(), ensure_ascii=False)
+def _written(pair: Pair, metric: Metric, result: MetricResult) -> tuple[MetricResult, str]:
+    """``result`` and its line; a result that cannot be written becomes the pair's error line
+    (the guard checks this in the worker already: this is the driver's last line of defence)."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # an id with a lone surrogate: \ud800 escapes are valid JSON
-        text = json.dumps(result.model_dump(), ensure_ascii=True)
-    return text + "\n"
+        return result, result_line(result)
+    except Exception as e:  # noqa: BLE001 - one pair never stops the batch
+        failed = error_result(pair, metric, internal_error(pair, e))
+        return failed, result_line(failed)
 
 
 def score_pairs(
@@ -189,13 +169,12 @@ def score_pairs(
                     )
                 done[r.id] = r
         pairs = list(pairs)
+        check_unique_ids(pairs)
         for pair in pairs:
             if pair.id in done and done[pair.id].input not in (None, pair_hash(pair)):
                 raise InputError(f"{out}: the result for id {pair.id!r} was made from other "
                                  "statements; use another --out or --no-resume")
-        problems = {pair.id: problem for pair in pairs if pair.id not in done
-                    and (problem := unencodable(pair)) is not None}
-        todo = [p for p in pairs if p.id not in done and p.id not in problems]
+        todo = [p for p in pairs if p.id not in done]
         fresh = score_stream(todo, metric, jobs=jobs, executor=executor, spec=spec,
                              pair_timeout=pair_timeout)
         results: list[MetricResult] = []
@@ -206,10 +185,8 @@ def score_pairs(
                 if cached:
                     result = done[pair.id]
                 else:
-                    problem = problems.get(pair.id)
-                    result = (next(fresh) if problem is None
-                              else _error_result(pair, metric, problem))
-                    sink.write(_line(result))
+                    result, line = _written(pair, metric, next(fresh))
+                    sink.write(line)
                     sink.flush()
                 results.append(result)
                 if on_result is not None:

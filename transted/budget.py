@@ -7,7 +7,10 @@ Two kinds of limit, never mixed:
   which are work units of their own). A result decided by work is the same on a loaded
   machine as on an idle one.
 * **the deadline** (a safety net): seconds on a monotonic clock from the budget's creation.
-  It exists so that no pair runs forever; a pair stopped by it says so (``reason == "time"``).
+  It exists so that no pair runs forever. It never changes an answer silently: once a
+  deadline is reached (``reason == "time"``), the budget and every budget it was made from
+  (:meth:`Budget.within`) say so (:attr:`Budget.deadline_hit`), and the metric ends the pair
+  with ``status: "timeout"`` and no score, never with what the work had reached so far.
 
 A pair has one :class:`Budget`; a stage of it (the evidence engines, one decision inside the
 search, refutation's half of the evidence) runs under :meth:`Budget.within`, a budget whose
@@ -55,7 +58,8 @@ class Budget:
     by more than one unit of work.
     """
 
-    __slots__ = ("max_work", "max_time", "work", "started", "deadline", "reason", "clock")
+    __slots__ = ("max_work", "max_time", "work", "started", "deadline", "reason", "clock",
+                 "parent", "deadline_hit")
 
     def __init__(self, max_work: int | None = None, max_time: float | None = None, *,
                  clock: Callable[[], float] = time.monotonic):
@@ -72,6 +76,9 @@ class Budget:
         self.started = clock()
         self.deadline = None if max_time is None else self.started + max_time
         self.reason: Reason | None = None
+        self.parent: Budget | None = None
+        self.deadline_hit = False
+        """A deadline was reached here or in a stage made from this budget (sticky)."""
 
     def within(self, max_time: float) -> Budget:
         """A budget for one stage of this pair: its own work counter, and a deadline
@@ -79,6 +86,7 @@ class Budget:
         (``max_time`` is then what is left here, possibly 0: the stage is already over)."""
         left = self.remaining_time()
         stage = Budget(clock=self.clock)
+        stage.parent = self
         stage.max_time = max_time if left is None else min(max_time, left)
         stage.deadline = stage.started + stage.max_time
         return stage
@@ -96,8 +104,18 @@ class Budget:
         if self.max_work is not None and self.work >= self.max_work:
             self.reason = "work"
         elif self.deadline is not None and self.clock() >= self.deadline:
-            self.reason = "time"
+            self._reach_deadline()
         return self.reason is not None
+
+    def _reach_deadline(self) -> None:
+        """Record the deadline here and in every budget this one was made from: the pair's
+        result is void (a timeout), so no later stage of it should start either."""
+        budget: Budget | None = self
+        while budget is not None:
+            budget.deadline_hit = True
+            if budget.reason is None:
+                budget.reason = "time"
+            budget = budget.parent
 
     def check(self, units: int = 0) -> None:
         """Count ``units`` and raise :class:`BudgetExceeded` when the budget is spent."""
@@ -109,7 +127,11 @@ class Budget:
         """Seconds left before the deadline (0 when past it); None without a deadline."""
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - self.clock())
+        left = self.deadline - self.clock()
+        if left <= 0:
+            self._reach_deadline()  # a caller asking is a caller that would stop here
+            return 0.0
+        return left
 
     def elapsed(self) -> float:
         """Seconds since this budget was made (a measurement, never a limit)."""

@@ -6,7 +6,9 @@
     ├── InputError              bad user input (file, record, argument value)
     │   └── ParseError          text that does not parse; carries text, line, column, caret
     ├── ResourceLimitError      input over a size/depth/time cap (never a hang or a crash)
-    │   └── TooLarge            a computation whose predicted time/memory is over its bound
+    │   ├── TooLarge            a computation whose predicted time/memory is over its bound
+    │   │   └── TooDeep         a term nesting deeper than the tree-depth cap; positioned
+    │   └── PairTimeout         a wall-clock deadline ended the pair (status timeout)
     ├── LeanUnavailable         no Lean toolchain / lean-interact where one is needed
     ├── LeanTimeout             a Lean request exceeded its time limit (process killed)
     └── LeanCrashed             the Lean process died or stopped answering
@@ -24,6 +26,8 @@ __all__ = [
     "InvalidCandidate",
     "ResourceLimitError",
     "TooLarge",
+    "TooDeep",
+    "PairTimeout",
     "LeanUnavailable",
     "LeanTimeout",
     "LeanCrashed",
@@ -130,6 +134,38 @@ class TooLarge(ResourceLimitError):
     def details(self) -> dict[str, int | str]:
         return {"size1": self.size1, "size2": self.size2, "needed": self.needed,
                 "bound": self.bound, "resource": self.resource}
+
+
+class TooDeep(TooLarge):
+    """A term whose operator tree nests deeper than ``bound`` levels, positioned like a
+    :class:`ParseError` (``line``, ``column``, ``excerpt``, ``source``) at the token where the
+    depth passed the bound. Every stage after parsing walks the tree, some recursively, so
+    such a term is refused once, here, as ``status: too_large`` (``resource: depth``)."""
+
+    def __init__(self, depth: int, bound: int, text: str, offset: int, *,
+                 source: str | None = None):
+        self.position = ParseError(f"the term nests deeper than {bound} levels here (its tree "
+                                   f"is at least {depth} deep: a long chain of operators or "
+                                   "binders); such a tree is refused, not scored", text, offset,
+                                   source=source)
+        super().__init__(str(self.position), size1=0, size2=0, needed=depth, bound=bound,
+                         resource="depth")
+        self.depth, self.text, self.offset, self.source = depth, text, offset, source
+        self.line, self.column = self.position.line, self.position.column
+
+    def details(self) -> dict[str, int | str]:
+        return {"needed": self.depth, "bound": self.bound, "resource": "depth",
+                "line": self.line, "column": self.column}
+
+    def with_source(self, source: str) -> TooDeep:
+        """A copy naming its input (e.g. ``pairs.jsonl:12 candidate``)."""
+        return TooDeep(self.depth, self.bound, self.text, self.offset, source=source)
+
+
+class PairTimeout(ResourceLimitError):
+    """A wall-clock deadline (the pair's ``max_time``, or an evidence engine's safety net)
+    ended the pair before its deterministic budgets did. What the work had reached by then
+    depends on machine load, so the pair gets no score: ``status: "timeout"``."""
 
 
 class LeanUnavailable(TranstedError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from transted.errors import InputError
 
 __all__ = ["Statement", "Pair", "read_pairs", "write_pairs", "iter_jsonl", "dump_pair",
-           "decode_line", "read_text", "validate_pair"]
+           "decode_line", "read_text", "validate_pair", "unencodable",
+           "check_unique_ids"]
 
 
 class Statement(BaseModel):
@@ -134,3 +135,34 @@ def write_pairs(pairs: Iterable[Pair], path: str | Path) -> None:
     with Path(path).open("w", encoding="utf-8") as out:
         for pair in pairs:
             out.write(dump_pair(pair) + "\n")
+
+
+def unencodable(pair: Pair) -> str | None:
+    """Where ``pair`` holds text that is not valid Unicode (a lone surrogate), or ``None``."""
+    fields = [("id", pair.id), ("informal", pair.informal)]
+    for side in ("reference", "candidate"):
+        statement = getattr(pair, side)
+        fields += [(f"{side}.{name}", getattr(statement, name))
+                   for name in ("statement", "header", "pretty")]
+    for name, text in fields:
+        if text is None:
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return (f"field `{name}` is not valid Unicode: lone surrogate "
+                    f"U+{ord(text[e.start]):04X} at character {e.start + 1}")
+    return None
+
+
+def check_unique_ids(pairs: Sequence[Pair]) -> None:
+    """Refuse pairs given in memory that repeat an id (``InputError`` naming the id and both
+    indices): results are keyed on the id, so a repeat would reach a result file twice and
+    the next run would call that file corrupt. (:func:`read_pairs` refuses a file's repeats,
+    naming the lines.)"""
+    seen: dict[str, int] = {}
+    for index, pair in enumerate(pairs):
+        first = seen.setdefault(pair.id, index)
+        if first != index:
+            raise InputError(f"pairs[{index}]: id {pair.id!r} repeats pairs[{first}]'s; "
+                             "every pair needs its own id")

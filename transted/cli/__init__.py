@@ -144,8 +144,10 @@ def version_command() -> None:
 def _error_text(e: TranstedError) -> str:
     """The error's message; a parse error's excerpt is cut to the terminal's width (printed
     unwrapped, so the caret stays under its character)."""
-    from transted.errors import ParseError, caret_excerpt
+    from transted.errors import ParseError, TooDeep, caret_excerpt
 
+    if isinstance(e, TooDeep):
+        e = e.position  # positioned like a parse error
     if isinstance(e, ParseError):
         where = f"{escape_control(e.source, keep_newlines=False)}:" if e.source else ""
         excerpt = caret_excerpt(e.text, e.line, e.column, width=max(err_console.width - 1, 10))

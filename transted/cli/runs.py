@@ -4,7 +4,6 @@ of sampled outputs, the signature), the per-problem JSONL beside ``--out``, and 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -93,6 +92,7 @@ def run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, fmt
     ``fmt`` (``jsonl``: result lines; ``text``: a line per result; ``json``: the whole run
     as one document, printed at the end); then the summary (:func:`show_summary`)."""
     from transted.api import score_many
+    from transted.executors.guard import result_line
     from transted.outputs import check_output_file
     from transted.samples import problem_of, problems_path, sample_figures
 
@@ -106,7 +106,7 @@ def run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, fmt
         def on_result(result: Any, was_cached: bool) -> None:
             cached[0] += was_cached
             if out is None and fmt != "json":
-                line = (json.dumps(result.model_dump(), ensure_ascii=False) if fmt == "jsonl"
+                line = (result_line(result).rstrip("\n") if fmt == "jsonl"  # a lone surrogate: escaped
                         else result_text(result))
                 if stream is None:
                     print_line(line)

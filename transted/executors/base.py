@@ -4,7 +4,9 @@ A worker never receives a live metric: it gets a :class:`MetricSpec` (registry n
 options, plus an optional picklable Lean backend factory) and builds the metric once per
 process (:func:`score_chunk`). The driver feeds bounded chunks of ``(index, pair)``, keeps at
 most ``max_in_flight`` chunks out, and puts results back in input order with a reorder
-buffer (:func:`in_order`). A worker that dies (segfault, OOM kill) makes its chunk suspect:
+buffer (:func:`in_order`). Each pair is scored through the guard
+(:func:`~transted.executors.guard.score_guarded`: an exception is that pair's error line). A
+worker that dies (segfault, OOM kill) makes its chunk suspect:
 each of its pairs is re-run alone, and a pair whose lone run kills a worker again is
 recorded as an infrastructure error — never dropped, never written twice. An executor
 with a ``pair_timeout`` kills a worker stuck on one pair (:class:`TimedOut`); its chunk is
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from transted.executors.guard import score_guarded
 from transted.loading import is_reference, load_reference
 from transted.metrics.base import Metric, MetricResult, pair_hash
 from transted.pairs import Pair
@@ -136,7 +139,7 @@ def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[in
             backend.between_pairs()
         if _worker_progress is not None:
             _worker_progress.put((index, os.getpid(), False))
-        rows.append((index, metric.score_pair(pair).model_dump()))
+        rows.append((index, score_guarded(metric, pair).model_dump()))
         if _worker_progress is not None:
             _worker_progress.put((index, os.getpid(), True))
     return rows
@@ -145,14 +148,20 @@ def score_chunk(spec: MetricSpec, signature: str, chunk: Chunk) -> list[tuple[in
 # -- driver side ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class WorkerDied:
-    """A chunk's worker process ended before answering."""
+    """A chunk's worker process ended before answering. ``collateral``: the call failed only
+    because the executor killed another worker (a pair past its timeout broke the pool), so
+    its pairs are simply run again."""
 
     reason: str
+    collateral: bool = False
 
 
 @dataclass(frozen=True)
 class TimedOut(WorkerDied):
-    """A chunk's worker was killed because one pair ran past the executor's ``pair_timeout``."""
+    """A chunk's worker was killed because one pair ran past the executor's ``pair_timeout``;
+    ``index`` is that pair's (None when its start report was not seen)."""
+
+    index: int | None = None
 
 
 def timeout_result(pair: Pair, metric: Metric, pair_timeout: float) -> MetricResult:
@@ -228,15 +237,23 @@ class Executor(ABC):
 
     def scores(self, pairs: Sequence[Pair], metric: Metric, spec: MetricSpec
                ) -> Iterator[MetricResult]:
-        """One result per pair of ``pairs``, in input order, computed on the workers."""
+        """One result per pair of ``pairs``, in input order, computed on the workers.
+
+        Chunks go out in three kinds: ordinary ones; a pair that passed ``pair_timeout``, run
+        again as a chunk of its own (alongside others: its start report times it); and after
+        a worker's death, each pair of its chunk alone with nothing else running, so a second
+        death names its pair. The pairs of calls that failed only because a timed-out worker
+        was killed, and a timed-out chunk's other pairs, go out again as ordinary chunks."""
         if not pairs:
             return
         signature = str(metric.signature)
         self.start(spec, signature)
         todo = iter(enumerate(pairs))
         max_in_flight = max(1, self.workers * self.in_flight_per_worker)
-        suspects: deque[tuple[int, Pair]] = deque()
-        running: dict[Any, tuple[Chunk, bool]] = {}  # handle -> (chunk, run alone?)
+        again: deque[tuple[int, Pair]] = deque()  # ordinary work to send again
+        overdue: deque[tuple[int, Pair]] = deque()  # passed pair_timeout once: run alone
+        suspects: deque[tuple[int, Pair]] = deque()  # in a chunk whose worker died
+        running: dict[Any, tuple[Chunk, str]] = {}  # handle -> (chunk, kind)
         exhausted = False
         answered = 0  # chunks that came back; deaths before any answer mean broken workers
         deaths = 0
@@ -248,38 +265,54 @@ class Executor(ABC):
                 self.on_pair_done(pairs[index].id)
         self._finished = finished
 
+        def next_chunk() -> tuple[Chunk, str] | None:
+            nonlocal exhausted
+            if again:
+                return tuple(again.popleft() for _ in range(min(self.chunk_size, len(again)))), \
+                    "chunk"
+            if overdue:
+                return (overdue.popleft(),), "overdue"
+            chunk = tuple(islice(todo, self.chunk_size)) if not exhausted else ()
+            exhausted = exhausted or not chunk
+            return (chunk, "chunk") if chunk else None
+
         def completed() -> Iterator[tuple[int, MetricResult]]:
-            nonlocal exhausted, answered, deaths
+            nonlocal answered, deaths
             while True:
                 if not suspects:
-                    while not exhausted and len(running) < max_in_flight:
-                        chunk = tuple(islice(todo, self.chunk_size))
-                        if not chunk:
-                            exhausted = True
-                            break
-                        running[self.submit(chunk)] = (chunk, False)
+                    while len(running) < max_in_flight and (item := next_chunk()) is not None:
+                        running[self.submit(item[0])] = item
                 elif not running:  # a suspect runs alone, so a death names its pair
                     lone = (suspects.popleft(),)
-                    running[self.submit(lone)] = (lone, True)
+                    running[self.submit(lone)] = (lone, "suspect")
                 if not running:
                     return
                 for handle, outcome in self.wait(list(running)):
-                    chunk, alone = running.pop(handle)
-                    if isinstance(outcome, TimedOut) and alone:
-                        index, pair = chunk[0]
-                        finished(index)
-                        assert self.pair_timeout is not None
-                        yield index, timeout_result(pair, metric, self.pair_timeout)
+                    chunk, kind = running.pop(handle)
+                    if isinstance(outcome, TimedOut):
+                        if kind != "chunk":  # its second run: the pair's answer
+                            index, pair = chunk[0]
+                            finished(index)
+                            assert self.pair_timeout is not None
+                            yield index, timeout_result(pair, metric, self.pair_timeout)
+                        elif outcome.index is None:  # its start was not seen: find it alone
+                            suspects.extend(chunk)
+                        else:
+                            overdue.extend(item for item in chunk if item[0] == outcome.index)
+                            again.extend(item for item in chunk if item[0] != outcome.index)
                         continue
                     if isinstance(outcome, WorkerDied):
-                        # one pool breakage fails many chunks: count lone runs only
-                        deaths += alone and not isinstance(outcome, TimedOut)
+                        if outcome.collateral:
+                            (suspects if kind == "suspect" else
+                             overdue if kind == "overdue" else again).extend(chunk)
+                            continue
+                        deaths += kind == "suspect"  # one breakage fails many chunks
                         if not answered and deaths >= self.max_deaths_before_answer:
                             raise RuntimeError(f"{deaths} workers died, each scoring one pair, "
                                                f"before any answered ({outcome.reason}); they cannot "
                                                "start here (a script run without "
                                                "`if __name__ == '__main__':`?)")
-                        if alone:
+                        if kind == "suspect":
                             index, pair = chunk[0]
                             finished(index)
                             yield index, worker_died_result(pair, metric, outcome.reason)
@@ -314,4 +347,4 @@ def in_order(results: Iterable[tuple[int, MetricResult]]) -> Iterator[MetricResu
 def serial_scores(pairs: Iterable[Pair], metric: Metric) -> Iterator[MetricResult]:
     """The in-process path (``jobs=1``): the driver's own metric, one pair after another."""
     for pair in pairs:
-        yield metric.score_pair(pair)
+        yield score_guarded(metric, pair)

@@ -15,8 +15,9 @@ With ``pair_timeout`` each worker announces every pair it starts on a queue, and
 (polling every :data:`POLL_SECONDS`) kills a worker whose current pair has run longer than
 ``pair_timeout + PAIR_TIMEOUT_GRACE`` (SIGTERM, then SIGKILL after
 :data:`KILL_AFTER_SECONDS`): the last line of defence for code that cannot check a clock (a C
-extension such as z3). The pool then breaks and is restarted like after a crash, and the
-chunk's pairs are re-run one at a time (:meth:`~transted.executors.base.Executor.scores`).
+extension such as z3). The pool then breaks and is restarted like after a crash; the pair that
+passed the timeout is run again alone, and the other pairs of its chunk and of the calls the
+kill broke go out again as ordinary chunks (:meth:`~transted.executors.base.Executor.scores`).
 """
 
 from __future__ import annotations
@@ -114,8 +115,8 @@ class LocalExecutor(Executor):
         that :attr:`~transted.metrics.base.Metric.runs_lean` (a REPL in the driver would
         idle once the pool runs) and once the pool runs.
     pair_timeout : hard wall-clock seconds per pair (None = no limit); a worker stuck longer
-        (+ :data:`PAIR_TIMEOUT_GRACE`) on one pair is killed, its chunk re-run pair by pair,
-        and a pair that passes the limit again gets ``status="timeout"``. It is not part of
+        (+ :data:`PAIR_TIMEOUT_GRACE`) on one pair is killed, that pair run again alone
+        (the chunk's other pairs as ordinary work), and a pair that passes the limit again gets ``status="timeout"``. It is not part of
         the signature: it only decides which pairs get a score. ``jobs=1`` with a
         ``pair_timeout`` is a one-worker pool (:mod:`~transted.executors.placement` makes
         one), since only a separate process can be killed.
@@ -153,7 +154,8 @@ class LocalExecutor(Executor):
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None  # this pool's queue of (pair index, worker pid, ended?)
         self._chunk_of: dict[int, Future[Any]] = {}  # pair index -> the call scoring it
-        self._current: dict[Future[Any], tuple[int, float]] = {}  # call -> (pid, pair start)
+        # call -> (worker pid, pair start, pair index)
+        self._current: dict[Future[Any], tuple[int, float, int]] = {}
         self._timed_out: set[Future[Any]] = set()
         self._task: tuple[MetricSpec, str] | None = None
         self.restarts = 0
@@ -198,6 +200,8 @@ class LocalExecutor(Executor):
                 break
             if self.pair_timeout is not None:
                 self._kill_overdue(handles)
+        killed = bool(self._timed_out)
+        started = dict(self._current)  # which pair each call was on (the discard clears it)
         if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # one death fails every call of the pool: collect them all, then start afresh
             done, _ = wait(handles)
@@ -206,12 +210,16 @@ class LocalExecutor(Executor):
         for future in done:
             error = future.exception()
             self._current.pop(future, None)
+            current = started.get(future)
             if future in self._timed_out:
                 self._timed_out.discard(future)
                 ended.append((future, TimedOut(f"pair exceeded --pair-timeout "
-                                               f"{self.pair_timeout:g}")))
+                                               f"{self.pair_timeout:g}",
+                                               index=None if current is None else current[2])))
             elif isinstance(error, BrokenProcessPool):
-                ended.append((future, WorkerDied(f"{type(error).__name__}: {error}")))
+                # a call broken by our own kill of another worker holds no suspect pair
+                ended.append((future, WorkerDied(f"{type(error).__name__}: {error}",
+                                                 collateral=killed)))
             elif error is not None:
                 raise error
             else:
@@ -234,7 +242,7 @@ class LocalExecutor(Executor):
                 continue
             future = self._chunk_of.pop(index, None)
             if future is not None:
-                self._current[future] = (pid, time.monotonic())
+                self._current[future] = (pid, time.monotonic(), index)
 
     def _kill_overdue(self, handles: Sequence[Future[Any]]) -> None:
         """Note which pair each call is on; kill the worker of a pair past its deadline."""

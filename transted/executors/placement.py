@@ -27,6 +27,7 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 
 from transted.executors.base import Executor, MetricSpec, default_jobs, serial_scores
+from transted.executors.guard import score_guarded
 from transted.executors.local import POOL_PAYS_OFF_SECONDS, LocalExecutor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
@@ -97,7 +98,7 @@ def _on_executor(pairs: list[Pair], metric: Metric, executor: Executor, spec: Me
             if first and ((time.monotonic() - began) / first * (len(pairs) - first)
                           > executor.min_parallel_seconds):
                 break
-            result = metric.score_pair(pairs[first])
+            result = score_guarded(metric, pairs[first])
             first += 1
             executor.scored_in_driver += 1  # before the yield: the caller may stop here
             yield result

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from transted.errors import InvalidCandidate, LeanUnavailable, TooLarge, TranstedError
+from transted.errors import InvalidCandidate, LeanUnavailable, PairTimeout, TooLarge, TranstedError
 from transted.pairs import Pair
 from transted.signature import Signature
 
@@ -28,8 +28,10 @@ Status = Literal["ok", "invalid", "error", "unavailable", "too_large", "timeout"
 """``invalid``: the candidate is confidently not valid Lean 4 against a reference that parses
 (:class:`~transted.errors.InvalidCandidate`) — an answer: verdict ``not-equivalent``,
 ``decided_by="invalid"``, no score, the positioned parse error; evaluation counts it as a
-prediction. ``timeout``: the pair passed a batch's ``pair_timeout`` twice and its worker was
-killed (:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
+prediction. ``timeout``: a wall-clock limit ended the pair, so it has no score: the metric's own
+deadline (:class:`~transted.errors.PairTimeout`: ``max_time``, an evidence engine's safety net)
+or a batch's ``pair_timeout`` passed twice, its worker killed
+(:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
 
 
 class MetricResult(BaseModel):
@@ -128,6 +130,8 @@ class Metric(ABC):
             scored = self._score(pair)
         except LeanUnavailable as e:
             return MetricResult(**base, score=None, error=f"unavailable: {e}", status="unavailable")
+        except PairTimeout as e:
+            return MetricResult(**base, score=None, error=str(e), status="timeout")
         except TooLarge as e:
             return MetricResult(**base, score=None, error=str(e), status="too_large",
                                 details=e.details())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from transted.errors import ParseError
+from transted.errors import InputError, ParseError, TooDeep
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.sides import PairTrees, pair_trees
 from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
@@ -38,14 +38,16 @@ def statement_tree_normalized(statement: Statement, options: OptOptions, *,
     """:func:`statement_tree` and the auto-bound implicit names of the statement."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
-        raise ValueError(f"`field`: the statement has no {field!r} text")
+        where = f"{source}: " if source else ""
+        raise InputError(f"{where}field={field} but the statement has no `{field}` text "
+                         "(Lean's pretty-printed form); score it with field=statement")
     try:
         if field == "term":
             return parse_term(text, opens=header_opens(statement.header),
                               split_binders=options.split_binders,
                               canonical_names=options.canonical_names), ()
         out = parse_statement_normalized(text, header=statement.header, options=options)
-    except ParseError as e:
+    except (ParseError, TooDeep) as e:
         raise (e.with_source(source) if source else e) from None
     return out.tree, out.auto_bound
 

@@ -31,6 +31,7 @@ from dataclasses import asdict
 from typing import Any, ClassVar
 
 from transted.budget import Budget
+from transted.errors import PairTimeout
 from transted.evidence import (
     Evidence,
     RefuteOptions,
@@ -78,7 +79,8 @@ class TransTEDSimilarity(Metric):
         ``"lean,offline"``, ``"congruence,rules"``, … (a string or a list)
     provider : former spelling: ``offline``, ``lean`` or ``both`` (= ``lean,offline``)
     max_expansions, max_time, queue_cap, max_depth, max_work : search budget
-        (:class:`SearchConfig`); ``max_time`` is a hard per-pair deadline
+        (:class:`SearchConfig`); ``max_time`` is a hard per-pair deadline: a pair that
+        reaches it (or an evidence engine's safety net) ends with ``status: "timeout"``
     rules : path of a rule file (default: the packaged ``rules/offline.yaml``)
     field : ``statement`` or ``pretty`` (as for ``ted``)
     cost : ``"unit"`` (ASSESS: unit-cost TED as heuristic and score) or ``"semantic"`` (the
@@ -209,6 +211,7 @@ class TransTEDSimilarity(Metric):
 
     def _score(self, pair: Pair) -> PairScore:
         result, ref, cand, budget = self._search(pair)
+        self._raise_if_timed_out(budget)
         # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
         norm = self._norm(ref, cand)
         similarity = similarity_from(result.distance, norm, norm)
@@ -217,6 +220,7 @@ class TransTEDSimilarity(Metric):
             "status": result.status, "script": result.script,
             "expanded": result.stats["expanded"], "size": max(ref.size(), cand.size())}
         ev = self._evidence(ref, cand, result, budget)
+        self._raise_if_timed_out(budget)
         details["graded_score"] = similarity
         details["evidence"] = ev.kind
         # the engines' time stays off the line: a result line is the same bytes on every run
@@ -224,6 +228,17 @@ class TransTEDSimilarity(Metric):
         scored = apply_score_rule(similarity, ev)
         details.update(self.ted.input_details(pair))  # what was extracted, unfolded, compared
         return PairScore(similarity if scored is None else scored, details)
+
+    def _raise_if_timed_out(self, budget: Budget) -> None:
+        """A wall-clock deadline reached anywhere in the pair (the search, a decision inside
+        it, the evidence engines) ends it as a timeout: what the work had reached by then
+        depends on machine load, and a score must not (:class:`PairTimeout`)."""
+        if not budget.deadline_hit:
+            return
+        if budget.deadline is not None and budget.remaining_time() == 0:
+            raise PairTimeout(f"timeout: the pair passed max_time ({self.config.max_time:g} s)")
+        raise PairTimeout(f"timeout: an evidence engine passed its safety net (budget_ms "
+                          f"{self.evidence_options.budget_ms:g} ms)")
 
     def _evidence(self, ref: Node, cand: Node, result: SearchResult, budget: Budget
                   ) -> Evidence:

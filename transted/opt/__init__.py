@@ -7,11 +7,18 @@ e.g. a goal target or a rewrite pattern with ``?a`` metavariables), :class:`OptO
 
 from __future__ import annotations
 
-from transted.opt.declaration import OptOptions, declaration_tree, header_opens, parse_declaration
+from transted.errors import TooDeep
+from transted.opt.declaration import (
+    Declaration,
+    OptOptions,
+    declaration_tree,
+    header_opens,
+    parse_declaration,
+)
 from transted.opt.labels import SLOT
 from transted.opt.node import Node
 from transted.opt.normalize import Normalized, header_declarations, normalize
-from transted.opt.parser import TermParser
+from transted.opt.parser import MAX_TREE_DEPTH, TermParser
 from transted.opt.scope import canonicalize
 
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
@@ -41,11 +48,28 @@ def parse_statement_normalized(text: str, *, header: str | None = None,
     options = options or OptOptions()
     decl = parse_declaration(text, header=header, split_binders=options.split_binders)
     tree = declaration_tree(decl, options)
+    check_declaration_depth(tree, decl, text)  # before normalisation, which recurses
     result = normalize(tree, opens=decl.opens,
                                                 declared=header_declarations(header)) if options.normalize else Normalized(tree, (), ())
     if options.canonical_names:
         result = Normalized(canonicalize(result.tree), result.applied, result.auto_bound)
     return result
+
+
+def check_declaration_depth(tree: Node, decl: Declaration, text: str) -> None:
+    """Refuse a declaration whose binders nest the tree past :data:`MAX_TREE_DEPTH` (each
+    binder and hypothesis is one level of the proposition form; the parser bounds each term
+    itself), with a :class:`~transted.errors.TooDeep` at the binder group that passes it."""
+    depth = tree.depth()
+    if depth <= MAX_TREE_DEPTH:
+        return
+    room, offset = MAX_TREE_DEPTH - decl.conclusion.depth(), 0
+    for group, (start, _end) in zip(decl.binders, decl.binder_spans, strict=False):
+        offset = start
+        room -= max(1, len(group.names))
+        if room < 0:
+            break
+    raise TooDeep(depth, MAX_TREE_DEPTH, text, offset)
 
 
 def parse_term(text: str, *, opens: tuple[str, ...] = (), split_binders: bool = True,

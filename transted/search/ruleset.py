@@ -35,6 +35,7 @@ the same ``open``.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -170,9 +171,12 @@ class Rule:
 class RuleSet:
     """Rules indexed by the root label of each direction's source pattern."""
 
-    def __init__(self, rules: list[Rule], *, origin: str = DEFAULT_RULES):
+    def __init__(self, rules: list[Rule], *, origin: str = DEFAULT_RULES,
+                 digest: str | None = None):
         self.rules = tuple(rules)
         self.origin = origin
+        self.digest = digest if digest is not None else _digest(repr(self.rules))
+        """SHA-256 (8 hex digits) of the rule file's text (of the rules, when made in code)."""
         self._index: dict[str, list[Rule]] = {}
         for rule in self.rules:
             for src, _dst, _back in rule.directions():
@@ -182,6 +186,12 @@ class RuleSet:
                 bucket = self._index.setdefault(src.label, [])
                 if rule not in bucket:
                     bucket.append(rule)
+
+    def signature_value(self) -> str:
+        """``bundled-<hash>`` or ``<file name>-<hash>``: the rules enter a signature by content,
+        so an edited rule file (same name, same rule count) gives another signature."""
+        name = "bundled" if self.origin == DEFAULT_RULES else FsPath(self.origin).name
+        return f"{name}-{self.digest}"
 
     def candidates(self, label: str) -> list[Rule]:
         return self._index.get(label, [])
@@ -234,7 +244,11 @@ def load_rules(path: str | FsPath | None = None, *,
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise InputError(f"{origin}: duplicate rule names: {', '.join(dupes)}")
-    return RuleSet(rules, origin=origin)
+    return RuleSet(rules, origin=origin, digest=_digest(text))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
 def _entry(raw: Any, index: int, origin: str) -> RuleEntry:

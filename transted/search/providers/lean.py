@@ -80,17 +80,19 @@ class LeanProvider(Provider):
         return cls(backend=context.backend, project=context.project, timeout=context.timeout)
 
     def options(self) -> dict[str, object]:
+        """The moves' options and the backend's fields (Lean, Mathlib, REPL versions). They are
+        the same before the first pair as after it: without a given backend, the one
+        :meth:`open` will use is made here (reading the project's versions starts no server),
+        and a project that cannot be found is named ``lean:unavailable`` on every pair."""
         opts: dict[str, object] = dict(self.lean_moves.options())
-        if self.backend is not None:
-            opts.update(self.backend.signature_fields())
+        try:
+            opts.update(self._backend().signature_fields())
+        except LeanUnavailable:
+            opts.update({"backend": "lean-interact", "lean": "unavailable"})
         return opts
 
-    def open(self) -> None:
-        """Make the proof session (starting a Lean server when no backend was given)."""
-        if self.session is not None:
-            return
-        from transted.lean.session import ProofSession
-
+    def _backend(self) -> Any:
+        """The given backend, or the lean-interact backend of ``project`` (made, not started)."""
         if self.backend is None:
             try:
                 from transted.lean.server import LeanInteractBackend, ServerConfig
@@ -99,7 +101,15 @@ class LeanProvider(Provider):
             self.backend = LeanInteractBackend(ServerConfig(project=self.project,
                                                             timeout=self.timeout))
             self._owns_backend = True
-        self.session = ProofSession(self.backend, timeout=self.timeout)
+        return self.backend
+
+    def open(self) -> None:
+        """Make the proof session (its Lean server starts on the first request)."""
+        if self.session is not None:
+            return
+        from transted.lean.session import ProofSession
+
+        self.session = ProofSession(self._backend(), timeout=self.timeout)
 
     def close(self) -> None:
         """Stop the server this provider started (a backend passed in stays open)."""

@@ -99,7 +99,7 @@ class RuleProvider(Provider):
         return cls(load_rules(context.rules))
 
     def options(self) -> dict[str, object]:
-        return {"rules": self.rules.origin, "n-rules": len(self.rules)}
+        return {"rules": self.rules.signature_value()}
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:

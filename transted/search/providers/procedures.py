@@ -74,7 +74,8 @@ class DecisionProvider(Provider):
     def options(self) -> dict[str, object]:
         o = self.engine_options
         return {"decide": f"rlimit:{o.rlimit}|samples:{o.samples}|seed:{o.seed}"
-                          f"|budget:{o.budget_ms:g}ms|call:{o.call_timeout_ms}ms"}
+                          f"|budget:{o.budget_ms:g}ms|call:{o.call_timeout_ms}ms"
+                          f"|mem:{o.memory_mb}MB"}
 
     def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
         self._tried = {}
