@@ -129,7 +129,8 @@ def test_csv_and_tsv_with_named_columns(tmp_path):
                     'p,"theorem p (x : ℕ) : x = 1 := rfl"\n', "utf-8")
     pairs = join_files(refs, outs).pairs
     assert [p.id for p in pairs] == ["p#0", "p#1"]
-    assert pairs[0].candidate.header == "import Mathlib\nopen Nat"
+    # kept as written: the metrics extract the statement and its header lines (docs/INPUTS.md)
+    assert pairs[0].candidate.statement.startswith("import Mathlib\nopen Nat\n\ntheorem p")
     assert pairs[0].meta["candidate_at"] == f"{outs}:2" and pairs[1].meta["candidate_at"] == f"{outs}:6"
     table = tmp_path / "pairs.csv"
     table.write_text("id,reference,candidate,label\na,theorem a : 1 = 1 := rfl,theorem a : 1 = 1 := rfl,true\n",

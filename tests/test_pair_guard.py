@@ -18,7 +18,7 @@ import pytest
 
 import transted.batch
 import transted.metrics.transted
-import transted.opt
+import transted.opt.in_context
 import transted.verdict.rules
 from transted.batch import load_results, score_pairs
 from transted.executors import MetricSpec, score_chunk, score_stream
@@ -78,14 +78,20 @@ def _check(tmp_path, metric, error_type: str) -> None:
 
 
 def test_parse(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.opt, "parse_declaration",
-                        _raising(transted.opt.parse_declaration, IndexError("parser bug")))
+    original = transted.opt.in_context.read_declaration
+
+    def read(parser: Any) -> Any:  # the parser holds the statement's text
+        if "boom" in parser.text:
+            raise IndexError("parser bug")
+        return original(parser)
+
+    monkeypatch.setattr(transted.opt.in_context, "read_declaration", read)
     _check(tmp_path, get_metric("ted"), "IndexError")
 
 
 def test_normalise(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.opt, "normalize",
-                        _raising(transted.opt.normalize, RecursionError("too deep")))
+    monkeypatch.setattr(transted.opt.in_context, "normalize",
+                        _raising(transted.opt.in_context.normalize, RecursionError("too deep")))
     _check(tmp_path, get_metric("transted"), "RecursionError")
 
 
@@ -161,8 +167,8 @@ def test_serialise_in_the_driver(monkeypatch, tmp_path):
 
 
 def test_the_worker_side_guards_each_pair(monkeypatch):
-    monkeypatch.setattr(transted.opt, "normalize",
-                        _raising(transted.opt.normalize, RecursionError("too deep")))
+    monkeypatch.setattr(transted.opt.in_context, "normalize",
+                        _raising(transted.opt.in_context.normalize, RecursionError("too deep")))
     metric = get_metric("ted")
     rows = score_chunk(MetricSpec("ted"), str(metric.signature), tuple(enumerate(PAIRS)))
     assert [index for index, _ in rows] == [0, 1, 2]
@@ -172,15 +178,27 @@ def test_the_worker_side_guards_each_pair(monkeypatch):
 
 
 def test_stream_without_a_file_is_guarded_too(monkeypatch):
-    monkeypatch.setattr(transted.opt, "parse_declaration",
-                        _raising(transted.opt.parse_declaration, IndexError("parser bug")))
+    original = transted.opt.in_context.read_declaration
+
+    def read(parser: Any) -> Any:  # the parser holds the statement's text
+        if "boom" in parser.text:
+            raise IndexError("parser bug")
+        return original(parser)
+
+    monkeypatch.setattr(transted.opt.in_context, "read_declaration", read)
     results = list(score_stream(PAIRS, get_metric("ted")))
     assert [r.status for r in results] == ["ok", "error", "ok"]
 
 
 def test_keyboard_interrupt_is_not_swallowed(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.opt, "parse_declaration",
-                        _raising(transted.opt.parse_declaration, KeyboardInterrupt()))
+    original = transted.opt.in_context.read_declaration
+
+    def read(parser: Any) -> Any:
+        if "boom" in parser.text:
+            raise KeyboardInterrupt
+        return original(parser)
+
+    monkeypatch.setattr(transted.opt.in_context, "read_declaration", read)
     with pytest.raises(KeyboardInterrupt):
         score_pairs(PAIRS, get_metric("ted"), tmp_path / "out.jsonl", jobs=1)
     # the run resumes: the first pair's line was written

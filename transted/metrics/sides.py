@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from transted.errors import InvalidCandidate, ParseError
+from transted.errors import InvalidCandidate, ParseError, TooDeep
 from transted.extraction.model import Extraction
 from transted.extraction.statement import Prepared, prepare
 from transted.opt import OptOptions
@@ -136,6 +136,8 @@ def _parse(statement: Statement, prepared: Prepared, context: Context, options: 
     try:
         return parse_in_context(prepared.statement, header=prepared.header, context=context,
                                 options=options, keep=shared)
+    except TooDeep as e:
+        raise e.with_source(source) from None
     except ParseError as e:
         raise _in_raw_text(e, statement.statement, prepared).with_source(source) from None
 
