@@ -220,7 +220,7 @@ def test_batch_formats_are_honoured(tmp_path, runner):
     lines = text.stdout.splitlines()
     assert lines[0] == "a  1.0000  equivalent  ok"
     assert lines[1].startswith("b  null  -  error  b candidate:1:28: expected an identifier after '@'")
-    assert lines[2].startswith("2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 errors")
+    assert lines[2].startswith("2 pairs: mean 1.0000 over 1 scored; 1 ok, 0 invalid, 1 errors")
     doc = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "--format", "json"])
     payload = json.loads(doc.stdout)
     assert [r["id"] for r in payload["results"]] == ["a", "b"]
