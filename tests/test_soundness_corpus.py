@@ -27,7 +27,7 @@ ISSUE_CAUSES = {"leaf-type", "ascription", "header-names", "rejected", "semantic
                 "vacuous", "quantifier", "finset-bounds", "odd-even", "floor-ceil"}
 """The causes issue 22 names (its five elaboration causes and its eleven Lean semantics
 topics); every one must be covered with both labels."""
-EXTRA_CAUSES = {"bigop-precedence", "default-nat", "pattern-binder"}
+EXTRA_CAUSES = {"bigop-precedence", "default-nat", "pattern-binder", "dependent-arrow"}
 SIDES = ("reference", "candidate")
 ID = re.compile(r"^(?P<cause>[a-z-]+)/\d{2,}$")
 

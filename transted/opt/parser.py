@@ -35,6 +35,10 @@ trees recursively, so a deeper tree is refused here with a positioned
 :class:`~transted.errors.TooDeep` (``status: too_large``). The deepest statement of
 tests/data (859 statements and the dev pairs) is 24 levels deep."""
 APP_PREC = MAX_PREC  # arguments of an application are parsed at max precedence
+DEP_ARROW_PREC = 25
+"""Lean core Parser/Term.lean: ``depArrow`` is ``leading_parser:25``, so ``(x : T) → B`` is a
+term only where precedence 25 is allowed — never an application argument (``f (x : T) → B`` is
+``f (x : T)`` ascribed, then an implication)."""
 BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
 
 
@@ -68,6 +72,7 @@ class TermParser:
         self.bound: list[str] = []
         self.depth = 0
         self.closers: list[str] = []  # innermost open |…| or ‖…‖
+        self.rbp = 0  # the precedence the term being read is parsed at (see DEP_ARROW_PREC)
         self.position: int | None = None  # column saved by `positioned` (Lean's withPosition)
         self._depths: dict[int, tuple[Node, int]] = {}  # id → (node, depth) of parsed terms
 
@@ -167,7 +172,11 @@ class TermParser:
     def expr(self, rbp: int = 0) -> Node:
         with self.nested():
             start = self.tok
-            left = self.nud()
+            outer, self.rbp = self.rbp, rbp
+            try:
+                left = self.nud()
+            finally:
+                self.rbp = outer
             self.checked_depth(left, start)
             while True:
                 at = self.tok
@@ -298,7 +307,7 @@ class TermParser:
             self.advance()
             return self.atoms[t.text]
         sym = self.table.aliases.get(t.text, t.text)
-        if sym in ("(", "{", "⦃", "["):
+        if sym in ("(", "{", "⦃", "[") and self.rbp <= DEP_ARROW_PREC:
             arrow = self.dependent_arrow()
             if arrow is not None:
                 return arrow
