@@ -13,6 +13,7 @@ import typer
 
 from transted.cli.console import err_console, print_json, print_line, state
 from transted.cli.options import (
+    ConventionOption,
     ExecutorOption,
     FormatOption,
     JobsOption,
@@ -72,6 +73,7 @@ def eval_command(
     seed: int = typer.Option(_D.seed, "--seed", help="Seed of bootstrap and CV folds."),
     top: int = typer.Option(_D.top_disagreements, "--top", help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
+    convention: str | None = ConventionOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -84,7 +86,8 @@ def eval_command(
     from transted.evaluation.reports.markdown import summary_markdown
 
     fmt = output_format(fmt, as_json)
-    names = load_metrics(metrics, distinct_names=True)  # -m ted:cost=semantic
+    names = load_metrics(metrics, distinct_names=True,  # -m ted:cost=semantic
+                         convention=convention)
     if out is not None:
         from transted.outputs import check_output_dir
 
@@ -124,12 +127,14 @@ def regress_command(
         None, "--max-drop", help="Allowed drop (mean score, or share of flipped pairs; "
         "default 0)."),
     threshold: float | None = typer.Option(
-        None, "--threshold", help="Verdict threshold for verdict-flip (default: the metric's "
-        "own verdicts)."),
+        None, "--threshold", help="Fallback threshold for verdict-flip: evidence and residual "
+        "edits decide as in the metric's verdicts, this threshold the rest (default: the "
+        "metric's own verdicts)."),
     alpha: float | None = typer.Option(None, "--alpha", help="Fail only if also significant "
                                        "at this level (Wilcoxon / sign test, one-sided)."),
     n_boot: int = typer.Option(10000, "--n-boot", help="Paired bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
+    convention: str | None = ConventionOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
@@ -143,7 +148,7 @@ def regress_command(
     from transted.regression.gate import check_regression
 
     fmt = output_format(fmt, as_json)
-    names = load_metrics(metric, distinct_names=True)
+    names = load_metrics(metric, distinct_names=True, convention=convention)
     if out is not None:
         from transted.outputs import check_output_dir
 

@@ -15,7 +15,8 @@ import typer
 from transted.executors.local import POOL_PAYS_OFF_SECONDS
 
 __all__ = ["FORMATS", "metric_list", "metric_options", "output_format", "FormatOption",
-           "JsonAlias", "MetricOption", "OptionOption", "is_stdout", "metric_specs", "load_metrics"]
+           "JsonAlias", "MetricOption", "OptionOption", "is_stdout", "metric_specs", "load_metrics",
+           "ConventionOption"]
 
 FORMATS = ("text", "json", "jsonl")
 
@@ -36,6 +37,13 @@ def MetricOption(default: list[str] | None, help_text: str = "") -> Any:  # noqa
 def OptionOption() -> Any:  # noqa: N802
     return typer.Option([], "--option", "-O",
                         help="Metric option key=value (repeatable); `transted metrics` lists them.")
+
+
+def ConventionOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--convention", metavar="strict|lenient",
+                        help="Label convention of the verdicts: strict = mutual provability "
+                             "(the default), lenient = the GTED labels' reading (docs/VERDICTS.md);"
+                             " applies to every metric that has one (in its signature).")
 
 
 def PairTimeoutOption() -> Any:  # noqa: N802
@@ -157,14 +165,21 @@ def metric_specs(values: list[str] | None) -> list[tuple[str, dict[str, object]]
 
 
 def load_metrics(values: list[str] | None, extra: dict[str, object] | None = None, *,
-                 distinct_names: bool = False) -> list[Any]:
+                 distinct_names: bool = False, convention: str | None = None) -> list[Any]:
     """The metric objects of ``-m`` (per-metric ``name:key=value`` options over ``extra``,
     the ``-O`` options), each checked by the registry's option validation (an unknown name or
     option is a ``ValueError`` naming it → exit 2). ``distinct_names``: refuse the same metric
-    twice (commands that file results by metric name)."""
+    twice (commands that file results by metric name). ``convention`` (``--convention``) goes
+    to every metric that declares the option, unless its own spec sets it."""
     from transted.api import load_metric
+    from transted.metrics.options import declared_options
+    from transted.metrics.registry import metric_class
 
     specs = metric_specs(values)
+    if convention is not None:
+        specs = [(name, {"convention": convention, **options}
+                  if "convention" in declared_options(metric_class(name)) else options)
+                 for name, options in specs]
     if distinct_names:
         names = [name for name, _ in specs]
         repeated = sorted({n for n in names if names.count(n) > 1})

@@ -11,6 +11,7 @@ import typer
 
 from transted.cli.console import console, note, print_json, print_line, progress_bar
 from transted.cli.options import (
+    ConventionOption,
     ExecutorOption,
     FormatOption,
     JobsOption,
@@ -40,6 +41,7 @@ def score_command(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
+    convention: str | None = ConventionOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -50,7 +52,7 @@ def score_command(
     """Score pairs: `score DATA.jsonl [--out OUT.jsonl]`, `score --references R --candidates C`,
     or `score REF CAND`; -m repeatable."""
     fmt = output_format(fmt, as_json)
-    scorers = load_metrics(metric, metric_options(option))
+    scorers = load_metrics(metric, metric_options(option), convention=convention)
     inputs = inputs or []
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
@@ -161,6 +163,15 @@ def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
     lines = [f"{result.metric}: costed edits (tree of `ted`, "
              f"{sum(e.cost for e in edits):g} in all):"]
     lines += [f"  {escape_control(line)}" for line in format_edits(edits)] or ["  none"]
+    residual = result.details.get("residual")
+    if residual is not None:
+        from transted.verdict.rules import format_residual
+
+        what = "best goal after search and evidence" if result.metric == "transted" else "trees"
+        lines.append(f"{result.metric}: residual edits ({what}; the verdict's input, "
+                     "docs/VERDICTS.md):")
+        lines += [f"  {escape_control(line)}" for line in format_residual(residual, 40)] or \
+            ["  none"]
     auto = result.details.get("auto_bound") or ted.trees_with_auto_bound(pair)[2]  # type: ignore[union-attr]
     for side, names in auto.items():
         lines.append(f"  auto-bound in the {side}: {escape_control(', '.join(names))}")
@@ -173,10 +184,13 @@ def _print_result(result: Any) -> None:
     score = "null" if result.score is None else f"{result.score:.6f}"
     console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
     verdict = result.verdict or "none (no shipped threshold)"
-    by = f" (decided by {result.decided_by})" if result.decided_by == "evidence" else ""
+    by = f" (decided by {result.decided_by})" if result.decided_by else ""
     print_line(f"  verdict: {verdict}{by}")
+    reason = result.details.get("verdict_reason")
+    if reason:
+        print_line(f"    {escape_control(str(reason))}")
     for key, value in result.details.items():
-        if not isinstance(value, (dict, list)):
+        if key != "verdict_reason" and not isinstance(value, (dict, list)):
             print_line(f"  {key}: {escape_control(str(value))}")
     if result.error:
         console.print(f"[red]{result.status}:[/] ", end="")

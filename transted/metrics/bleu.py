@@ -36,6 +36,9 @@ class ProofNetBLEU(Metric):
         Placeholder for both declared theorem names; ``""`` keeps the names.
     smoothing : int, default=4
         NLTK ``SmoothingFunction`` method number (0 = none, ProofNet's own script).
+    convention : {"strict", "lenient"}, default="strict"
+        The label convention of the verdict's fallback threshold (the score does not change;
+        :mod:`transted.verdict.conventions`).
     """
 
     name = "bleu"
@@ -46,7 +49,10 @@ class ProofNetBLEU(Metric):
     SMOOTHING = 4
 
     def __init__(self, *, source: str = "statement", rename: str = RENAME,
-                 smoothing: int = SMOOTHING):
+                 smoothing: int = SMOOTHING, convention: str = "strict"):
+        from transted.verdict.conventions import convention_rule
+
+        self.convention = convention_rule(convention).name
         if source not in self.SOURCES:
             raise ValueError(f"ProofNetBLEU: `source` must be one of {self.SOURCES}, got {source!r}")
         if not isinstance(smoothing, int) or not 0 <= smoothing <= 7:
@@ -58,8 +64,11 @@ class ProofNetBLEU(Metric):
     def options(self) -> dict[str, object]:
         import nltk
 
+        from transted.verdict.rules import verdict_field
+
         return {"source": self.source, "tok": "whitespace", "rename": self.rename or "no",
-                "smooth": f"method{self.smoothing}", "nltk": nltk.__version__}
+                "smooth": f"method{self.smoothing}", "nltk": nltk.__version__,
+                "convention": self.convention, "verdict": verdict_field(residual=False)}
 
     def tokens(self, pair: Pair, side: str) -> list[str]:
         """Whitespace tokens of one side (``"reference"`` or ``"candidate"``)."""

@@ -11,11 +11,15 @@ from typing import ClassVar, Literal
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
 from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
+from transted.opt.elaborate import scope_from_header
 from transted.pairs import Pair, Statement
 from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
 from transted.ted.edits import CostedEdit, costed_edits
 from transted.ted.statement_distance import COSTS, make_cost, statement_similarity
+from transted.verdict.conventions import DEFAULT_CONVENTION, convention_rule
+from transted.verdict.residual import Entail, residual_edits
+from transted.verdict.rules import verdict_field
 
 __all__ = ["TEDSimilarity", "statement_tree"]
 
@@ -60,6 +64,11 @@ class TEDSimilarity(Metric):
     normalize : elaboration-faithful normalisation (:mod:`transted.opt.normalize`)
     cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.ted.semantic`: the cost
         table and hypotheses/binders aligned as units, :mod:`transted.ted.hypotheses`)
+    convention : ``"strict"`` (mutual provability, default) or ``"lenient"``: which pairs
+        the verdict calls equivalent (:mod:`transted.verdict.conventions`; not the score)
+
+    Every result carries ``details["residual"]``: the judged edits between the two trees
+    (:mod:`transted.verdict.residual`; no search, no hypothesis entailment here).
     """
 
     name: ClassVar[str] = "ted"
@@ -70,7 +79,8 @@ class TEDSimilarity(Metric):
                  split_binders: bool = DEFAULTS.split_binders,
                  canonical_names: bool = DEFAULTS.canonical_names,
                  field: Field = "statement", backend: str = DEFAULT_BACKEND,
-                 normalize: bool = DEFAULTS.normalize, cost: str = "unit"):
+                 normalize: bool = DEFAULTS.normalize, cost: str = "unit",
+                 convention: str = DEFAULT_CONVENTION):
         if field not in FIELDS:
             raise ValueError(f"`field` must be one of {', '.join(FIELDS)}, got {field!r}")
         if cost not in COSTS:
@@ -79,10 +89,26 @@ class TEDSimilarity(Metric):
                                        canonical_names=canonical_names, normalize=normalize)
         self.field: Field = field
         self.cost_name = cost
+        self.convention = convention_rule(convention).name
         self.ted = TreeEditDistance(backend=backend, cost=make_cost(cost))
 
-    def options(self) -> dict[str, object]:
+    def computation_options(self) -> dict[str, object]:
+        """The fields of the tree computation (parser, tree shape, cost, backend)."""
         return {**tree_fields(self.tree_options, field=self.field), **self.ted.options()}
+
+    def options(self) -> dict[str, object]:
+        return {**self.computation_options(), "convention": self.convention,
+                "verdict": verdict_field(residual=True)}
+
+    def residual(self, pair: Pair, ref: Node, cand: Node, entail: Entail | None = None
+                 ) -> list[dict[str, object]]:
+        """The judged residual edits between ``ref`` and ``cand`` (trees of ``pair``), as
+        result-line dicts."""
+        edits = residual_edits(ref, cand,
+                               reference_scope=scope_from_header(pair.reference.header),
+                               candidate_scope=scope_from_header(pair.candidate.header),
+                               entail=entail)
+        return [e.as_dict() for e in edits]
 
     def trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> tuple[Node, Node]:
         """Both trees; a parse error names ``sources`` (default ``<id> reference``/``candidate``)."""
@@ -111,4 +137,5 @@ class TEDSimilarity(Metric):
                                       "size_candidate": cand.size()}
         if auto:
             details["auto_bound"] = auto
+        details["residual"] = self.residual(pair, ref, cand)
         return PairScore(similarity, details)

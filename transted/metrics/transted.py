@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import partial
 from typing import Any, ClassVar
 
 from transted.budget import Budget
@@ -38,6 +39,7 @@ from transted.evidence import (
     evidence_signature,
     pair_evidence,
 )
+from transted.evidence.entail import entails
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
 from transted.opt import Node
@@ -59,6 +61,9 @@ from transted.search.providers.registry import (
 from transted.search.state import State
 from transted.ted.distance import similarity_from
 from transted.ted.statement_distance import statement_distance_function, statement_norm
+from transted.verdict.conventions import DEFAULT_CONVENTION
+from transted.verdict.residual import Entail
+from transted.verdict.rules import verdict_field
 
 __all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES", "DEFAULT_PROVIDERS"]
 
@@ -92,6 +97,13 @@ class TransTEDSimilarity(Metric):
     assume_reference : the reference is taken as a theorem (a false candidate is refuted)
     evidence_options : the engines' options (:class:`~transted.evidence.RefuteOptions`;
         overrides ``assume_reference``)
+    convention : ``"strict"`` (default) or ``"lenient"``: which pairs the verdict calls
+        equivalent (:mod:`transted.verdict.conventions`; the score does not change)
+
+    Every result carries ``details["residual"]``: the judged edits left between the best
+    goal's two sides (:mod:`transted.verdict.residual`), with hypotheses discharged by
+    entailment (:mod:`transted.evidence.entail`) when ``evidence`` is on; the verdict comes
+    from them (:mod:`transted.verdict.rules`).
 
     Providers are opened on the first pair and closed by :meth:`close` (or ``with``).
     """
@@ -110,7 +122,8 @@ class TransTEDSimilarity(Metric):
                  project: str | None = None, timeout: float = 60.0, backend: Any = None,
                  provider_options: dict[str, Any] | None = None,
                  evidence: bool = True, assume_reference: bool = True,
-                 evidence_options: RefuteOptions | None = None):
+                 evidence_options: RefuteOptions | None = None,
+                 convention: str = DEFAULT_CONVENTION):
         if not isinstance(evidence, bool):
             raise ValueError(f"`evidence` must be a bool, got {evidence!r}")
         if not isinstance(assume_reference, bool):
@@ -129,7 +142,8 @@ class TransTEDSimilarity(Metric):
                                                    else providers)
         self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
                                    queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
-        self.ted = TEDSimilarity(field=field, cost=cost)
+        self.ted = TEDSimilarity(field=field, cost=cost, convention=convention)
+        self.convention = self.ted.convention
         self.cost_name = cost
         self.distance = statement_distance_function(self.ted.ted, cost)
         self.rules_path = rules
@@ -165,7 +179,7 @@ class TransTEDSimilarity(Metric):
 
     # -- signature ---------------------------------------------------------------------------
     def options(self) -> dict[str, object]:
-        opts: dict[str, object] = {**self.ted.options(),
+        opts: dict[str, object] = {**self.ted.computation_options(),
                                    "provider": [provider_label(p) for p in self.providers],
                                    **{k.replace("_", "-"): v
                                       for k, v in asdict(self.config).items()}}
@@ -175,6 +189,8 @@ class TransTEDSimilarity(Metric):
                     key = f"{provider.name}.{key}"  # two providers, one option name
                 opts[key] = value
         opts["evidence"] = evidence_signature(self.evidence_options) if self.evidence else "off"
+        opts["convention"] = self.convention
+        opts["verdict"] = verdict_field(residual=True)
         return opts
 
     # -- scoring -----------------------------------------------------------------------------
@@ -220,8 +236,16 @@ class TransTEDSimilarity(Metric):
         details["evidence"] = ev.kind
         # the engines' time stays off the line: a result line is the same bytes on every run
         details["evidence_detail"] = ev.model_dump(exclude={"ms"})
+        details["residual"] = self.ted.residual(pair, result.best.lhs, result.best.rhs,
+                                                self._entail(budget))
         scored = apply_score_rule(similarity, ev)
         return PairScore(similarity if scored is None else scored, details)
+
+    def _entail(self, budget: Budget) -> Entail | None:
+        """Hypothesis entailment under the pair's budget (None with evidence off)."""
+        if not self.evidence:
+            return None
+        return partial(entails, options=self.evidence_options, budget=budget)
 
     def _evidence(self, ref: Node, cand: Node, result: SearchResult, budget: Budget
                   ) -> Evidence:

@@ -41,6 +41,10 @@ class PairDelta:
     old_verdict: str | None = None
     new_verdict: str | None = None
     """The metric's own verdicts (``MetricResult.verdict``) when it gives them."""
+    old_forced: bool | None = None
+    new_forced: bool | None = None
+    """The verdicts decided before any threshold (evidence, invalid, residual edits;
+    :func:`transted.verdict.rules.forced_decision`), None where a threshold decides."""
 
     @property
     def delta(self) -> float | None:
@@ -89,6 +93,19 @@ def _mean(values: list) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _forced(old: MetricResult, new: MetricResult, convention: str
+            ) -> tuple[bool | None, bool | None]:
+    """The verdict rule's decisions before the threshold, old and new (the gate's fallback
+    threshold applies to the rest)."""
+    from transted.verdict.rules import forced_decision
+
+    out = []
+    for r in (old, new):
+        d = forced_decision(r.details or {}, status=r.status, convention=convention)
+        out.append(None if d.verdict is None else d.verdict == "equivalent")
+    return out[0], out[1]
+
+
 def _classify(old: MetricResult, new: MetricResult, tolerance: float) -> str:
     if old.score is None and new.score is None:
         return "both-error"
@@ -132,7 +149,8 @@ def compare_runs(old: str | Path | Sequence[Pair], new: str | Path | Sequence[Pa
                                scores_path(base, m.name, split="new"), resume=resume,
                                executor=executor)
     deltas = [PairDelta(o.id, o.score, n.score, _classify(o, n, tolerance), o.error, n.error,
-                        getattr(o, "verdict", None), getattr(n, "verdict", None))
+                        getattr(o, "verdict", None), getattr(n, "verdict", None),
+                        *_forced(o, n, getattr(m, "convention", "strict")))
               for o, n in zip(old_res, new_res, strict=True)]
     changed = [i for i in common
                if old_pairs[i].reference.statement != new_pairs[i].reference.statement]
