@@ -3,11 +3,11 @@
 After normalisation, search and evidence, :func:`residual_edits` lists what still differs
 between the reference and the candidate, whatever the metric's ``cost`` option:
 
-1. **Universes and renaming.** ``Type u`` (a universe variable used once) and ``Type _``
-   become ``Type*``; every bound variable is renamed to its de Bruijn level
-   (:func:`transted.opt.scope.canonicalize`), so a consistent renaming of the variables leaves
-   no edit, while two renames that swap variables (``x + 1 ≤ y`` vs ``y + 1 ≤ x``) leave
-   bound-variable edits, which change the claim.
+1. **Universes and renaming** (:mod:`transted.verdict.parts`). ``Type u`` (a universe variable
+   used once) and ``Type _`` become ``Type*``; the candidate's variables are renamed onto the
+   reference's by one bijection and inner bound variables by their de Bruijn levels, so a
+   consistent renaming of the variables leaves no edit, while two renames that swap variables
+   (``x + 1 ≤ y`` vs ``y + 1 ≤ x``) leave bound-variable edits, which change the claim.
 2. **Alignment.** The statements split into binders, hypotheses and conclusion; binders and
    hypotheses are matched as units (the semantic cost's Hungarian assignment,
    :mod:`transted.ted.hypotheses`), each matched part and the conclusions are aligned node by
@@ -30,29 +30,34 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from transted.opt.elaborate import Scope
-from transted.opt.labels import ARROW, FORALL, SLOT
+from transted.opt.labels import SLOT
 from transted.opt.node import Node
 from transted.opt.render import to_lean
-from transted.opt.scope import binder_names, binder_type, canonical
 from transted.ted.distance import TreeEditDistance
 from transted.ted.edits import NodeOp, node_alignment, preorder_paths
 from transted.ted.hypotheses import align, load_unit_costs
 from transted.ted.semantic import SemanticCost
 from transted.verdict.edit_kinds import (
     BINDER_FORMS,
-    UNIVERSE,
     is_annotation,
     load_kind_table,
     node_kind,
     rename_kind,
 )
+from transted.verdict.parts import (
+    Part,
+    Path,
+    bijection,
+    binder_name,
+    canonical_parts,
+    normalise_universes,
+    parts_of,
+)
 from transted.verdict.typed_checks import Judgement, TypedSides
 
-__all__ = ["ResidualEdit", "Part", "parts_of", "residual_edits", "normalise_universes",
-           "Entail", "FinalRole"]
+__all__ = ["ResidualEdit", "residual_edits", "Entail", "FinalRole", "Part", "parts_of"]
 
 FinalRole = Literal["meaning", "presentational", "untrusted"]
-Path = tuple[int, ...]
 Entail = Callable[[Sequence[Node], Node, Mapping[str, str]], object]
 """``entail(premises, goal, variables)``: a proof record (truthy) or None."""
 
@@ -100,72 +105,6 @@ class ResidualEdit:
         return f"{self.where}: {self.kind} {self.op}: {what} [{self.role}: {self.why}{tail}]"
 
 
-# -- trees -------------------------------------------------------------------------------------
-def normalise_universes(tree: Node) -> Node:
-    """``Type u``/``Sort u`` with a universe name used once in ``tree``, and ``Type _``, become
-    ``Type*``/``Sort*`` (each is one fresh universe variable)."""
-    uses: dict[str, int] = {}
-    for node in _walk(tree):
-        if node.label in (f"Type {SLOT}", f"Sort {SLOT}") and node.children[0].is_leaf:
-            name = node.children[0].label
-            uses[name] = uses.get(name, 0) + 1
-
-    def fresh(node: Node) -> Node:
-        if node.label in (f"Type {SLOT}", f"Sort {SLOT}") and node.children[0].is_leaf:
-            name = node.children[0].label
-            if name == "_" or (not name[0].isdigit() and uses.get(name) == 1):
-                return Node(UNIVERSE if node.label.startswith("Type") else "Sort*")
-        return node
-    return _map(tree, fresh)
-
-
-def _walk(tree: Node) -> list[Node]:
-    out, stack = [], [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.children)
-    return out
-
-
-def _map(tree: Node, f: Callable[[Node], Node]) -> Node:
-    """``f`` applied bottom-up (iterative: trees may be deep)."""
-    done: dict[int, Node] = {}
-    stack: list[tuple[Node, bool]] = [(tree, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            kids = tuple(done[id(c)] for c in node.children)
-            done[id(node)] = f(Node(node.label, kids) if kids != node.children else node)
-        else:
-            stack.append((node, True))
-            stack.extend((c, False) for c in node.children)
-    return done[id(tree)]
-
-
-@dataclass(frozen=True)
-class Part:
-    kind: Literal["binder", "hypothesis", "conclusion"]
-    index: int
-    node: Node
-    path: Path
-
-
-def parts_of(tree: Node) -> tuple[list[Part], list[Part], Part]:
-    """Binders, hypotheses and conclusion with their paths (the peel of
-    :func:`transted.ted.hypotheses.split_statement`)."""
-    binders: list[Part] = []
-    hyps: list[Part] = []
-    node: Node = tree
-    path: Path = ()
-    while len(node.children) == 2 and node.label in (FORALL, ARROW):
-        group = binders if node.label == FORALL else hyps
-        group.append(Part("binder" if node.label == FORALL else "hypothesis", len(group),
-                          node.children[0], (*path, 0)))
-        node, path = node.children[1], (*path, 1)
-    return binders, hyps, Part("conclusion", 0, node, path)
-
-
 # -- judging one aligned part -------------------------------------------------------------------
 @dataclass
 class _Aligned:
@@ -207,17 +146,17 @@ def _preorder(tree: Node) -> list[Node]:
     return out
 
 
-def _covered(nodes: list[Node], inserted: set[int]) -> set[int]:
-    """Indices inside the type child of an inserted/deleted annotation whose whole type was
-    inserted/deleted with it: they are part of that annotation's edit."""
+def _covered(nodes: list[Node], added: set[int]) -> set[int]:
+    """Indices inside the type child of an annotation whose whole type is only on this side
+    (the annotation added, or renamed from a ``↑``): they are part of that annotation's edit."""
     sizes = [n.size() for n in nodes]
     out: set[int] = set()
-    for k in inserted:
-        if not is_annotation(nodes[k].label) or len(nodes[k].children) < 2:
+    for k, node in enumerate(nodes):
+        if not is_annotation(node.label) or len(node.children) < 2:
             continue
-        first_type = k + 1 + sum(sizes[k + 1 + s] for s in _child_offsets(nodes, k)[:-1])
-        block = set(range(first_type, first_type + sizes[first_type]))
-        if block <= inserted:
+        last = k + 1 + sum(sizes[k + 1 + s] for s in _child_offsets(nodes, k)[:-1])
+        block = set(range(last, last + sizes[last]))
+        if block <= added:
             out |= block
     return out
 
@@ -308,60 +247,6 @@ def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
 
 
 # -- the pair ------------------------------------------------------------------------------------
-def _binder_name(part: Part) -> str | None:
-    names = binder_names(part.node)
-    return names[0] if len(names) == 1 else None
-
-
-def _type_shape(part: Part, names: set[str]) -> str:
-    """The binder's type with the statement's own variables blanked (for matching)."""
-    ty = binder_type(part.node)
-    if ty is None:
-        return ""
-    return str(canonical(ty, {n: "·" for n in names}, arrows=False))
-
-
-def _bijection(ref: list[Part], cand: list[Part]) -> dict[str, str]:
-    """Candidate binder name → reference binder name: the same name first (a changed type then
-    shows as a type edit), then in order among binders of the same type; a candidate binder
-    left over gets a fresh name (``x✝``) so it cannot be confused with a reference variable.
-    Any bijection is sound: renaming and reordering independent binders (``forall_swap``)
-    give the same proposition, so the two sides coincide after it only if they are equivalent."""
-    rn = [_binder_name(p) for p in ref]
-    cn = [_binder_name(p) for p in cand]
-    blank = {n for n in rn + cn if n is not None}
-    rt = [_type_shape(p, blank) for p in ref]
-    ct = [_type_shape(p, blank) for p in cand]
-    out: dict[str, str] = {}
-    free = [i for i, n in enumerate(rn) if n is not None]
-    for j, name in enumerate(cn):  # the same name: the same variable (a type edit may follow)
-        hit = next((i for i in free if rn[i] == name), None)
-        if name is not None and hit is not None:
-            out[name] = name
-            free.remove(hit)
-    for j, name in enumerate(cn):
-        if name is None or name in out:
-            continue
-        hit = next((i for i in free if rt[i] == ct[j]), None)
-        if hit is not None:
-            out[name] = rn[hit]  # type: ignore[assignment]
-            free.remove(hit)
-        else:
-            out[name] = f"{name}✝"
-    return out
-
-
-def _canonical_parts(tree: Node, env: Mapping[str, str]) -> tuple[list[Part], list[Part], Part]:
-    """The parts with the statement's variables renamed by ``env`` (to ``#name``) and every
-    inner bound variable by its de Bruijn level (``#k``): alpha-equivalent parts become equal,
-    and every bound variable is marked ``#`` for :func:`~transted.verdict.edit_kinds.label_kind`."""
-    binders, hyps, concl = parts_of(tree)
-
-    def canon(p: Part) -> Part:
-        return replace(p, node=canonical(p.node, env, arrows=False))
-    return [canon(p) for p in binders], [canon(p) for p in hyps], canon(concl)
-
-
 def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope | None = None,
                    candidate_scope: Scope | None = None, entail: Entail | None = None
                    ) -> list[ResidualEdit]:
@@ -372,9 +257,10 @@ def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope |
     shown = normalise_universes(reference), normalise_universes(candidate)
     sb, sh, sc = parts_of(shown[0])
     tb, th, tc = parts_of(shown[1])
-    names = {n: "#" + n for n in (_binder_name(p) for p in sb) if n is not None}
-    rb, rh, rc = _canonical_parts(shown[0], names)
-    cb, ch, cc = _canonical_parts(shown[1], {k: "#" + v for k, v in _bijection(sb, tb).items()})
+    names = {n: "#" + n for n in (binder_name(p) for p in sb) if n is not None}
+    sigma = bijection((sb, sh, sc), (tb, th, tc))
+    rb, rh, rc = canonical_parts(shown[0], names)
+    cb, ch, cc = canonical_parts(shown[1], {k: "#" + v for k, v in sigma.items()})
     typed = TypedSides(shown[0], shown[1], reference_scope, candidate_scope)
     model = SemanticCost()
     ted = TreeEditDistance(cost=model)
