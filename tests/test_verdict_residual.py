@@ -167,3 +167,10 @@ def test_every_kind_has_a_role_and_a_why():
     assert kinds <= set(table.roles)
     assert rename_kind("X", "Y") == "constant"  # free names are constants (Polynomial.X)
     assert rename_kind("∑ <SLOT>, <SLOT>", "∏ <SLOT>, <SLOT>") == "big-operator"
+    # a presentational kind never absorbs a change against another kind or spelling
+    roles = table.roles
+    assert roles[rename_kind("<SLOT> < <SLOT>", "Type*")] == "meaning"
+    assert roles[rename_kind("Type*", "Sort*")] == "untrusted"  # Sort* includes Prop
+    assert roles[rename_kind("↥<SLOT>", "⇑<SLOT>")] == "untrusted"
+    assert roles[rename_kind("↑<SLOT>", "-<SLOT>")] == "meaning"
+    assert rename_kind("↑<SLOT>", "(<SLOT> : <SLOT>)") == "coercion"  # typed

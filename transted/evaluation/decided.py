@@ -22,7 +22,7 @@ from transted.metrics.base import MetricResult
 from transted.verdict.rules import apply_forced, forced_decision, predict
 
 __all__ = ["Forced", "forced_of", "fallback_mask", "fallback_threshold", "fallback_cv",
-           "predictions_with", "decided_groups", "agreement_by_group", "GROUPS"]
+           "predictions_with", "decided_groups", "agreement_by_group", "mode_figures", "GROUPS"]
 
 GROUPS = ("evidence", "invalid", "edits", "threshold", "binary", "error")
 """``decided_by`` groups of an evaluation; ``error``: no score and nothing else decided."""
@@ -116,4 +116,25 @@ def agreement_by_group(labels: NDArray[np.bool_], predictions: NDArray[np.bool_]
                      "correct": int((labels[mask] == predictions[mask]).sum()),
                      "accuracy": a.accuracy, "kappa": a.kappa,
                      "predicted_equivalent": int(predictions[mask].sum())}
+    return out
+
+
+def mode_figures(scores: NDArray[np.float64], labels: NDArray[np.bool_],
+                 forced: Sequence[bool | None], groups: Sequence[str], *, rule: str,
+                 folds: int, seed: int, default: float | None,
+                 default_in_sample: bool | None) -> dict[str, dict[str, Any]]:
+    """The rule's oracle, grouped-cv and (with a shipped ``default``) default figures."""
+    def figures(preds: NDArray[np.bool_], t: float) -> dict[str, Any]:
+        a = agreement_score(labels, preds)
+        return {"threshold": t, "accuracy": a.accuracy, "kappa": a.kappa}
+
+    t = fallback_threshold(scores, labels, forced, rule=rule)
+    out = {"oracle": figures(predictions_with(scores, forced, t)[0], t)}
+    if len(set(groups)) >= 2:
+        preds, used = fallback_cv(scores, labels, forced, groups, rule=rule, folds=folds,
+                                  seed=seed)
+        out["cv"] = figures(preds, float(np.median(used)))
+    if default is not None:
+        out["default"] = {**figures(predictions_with(scores, forced, default)[0], default),
+                          "in_sample": default_in_sample}
     return out

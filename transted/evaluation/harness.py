@@ -42,6 +42,7 @@ from transted.evaluation.decided import (
     fallback_cv,
     fallback_threshold,
     forced_of,
+    mode_figures,
     predictions_with,
 )
 from transted.evaluation.labels import DEFAULT_POSITIVE, LabelledPairs, parse_positive
@@ -369,24 +370,9 @@ def abstention(ev: MetricEvaluation, data: LabelledPairs) -> dict[str, object]:
 def mode_comparison(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig
                     ) -> dict[str, dict[str, object]]:
     """Oracle, grouped-cv and default figures of one graded metric, whatever the mode."""
-    out: dict[str, dict[str, object]] = {}
-    labels, groups = data.labels, data.groups
-    t = fallback_threshold(ev.scores, labels, ev.forced, rule=config.oracle_rule)
-    out["oracle"] = _figures(labels, predictions_with(ev.scores, ev.forced, t)[0], t)
-    if len(set(groups)) >= 2:
-        preds, used = fallback_cv(ev.scores, labels, ev.forced, groups, rule=config.oracle_rule,
-                                  folds=config.cv_folds, seed=config.seed)
-        out["cv"] = _figures(labels, preds, float(np.median(used)))
-    if ev.default_threshold is not None:
-        t = ev.default_threshold
-        out["default"] = _figures(labels, predictions_with(ev.scores, ev.forced, t)[0], t)
-        out["default"]["in_sample"] = ev.default_in_sample
-    return out
-
-
-def _figures(labels: NDArray[np.bool_], preds: NDArray[np.bool_], t: float) -> dict[str, object]:
-    a = agreement_score(labels, preds)
-    return {"threshold": t, "accuracy": a.accuracy, "kappa": a.kappa}
+    return mode_figures(ev.scores, data.labels, ev.forced, data.groups,
+                        rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed,
+                        default=ev.default_threshold, default_in_sample=ev.default_in_sample)
 
 
 def _threshold(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig,

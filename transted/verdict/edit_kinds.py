@@ -32,7 +32,7 @@ from transted.opt.labels import (
     STRICT_BINDER,
     TYPED_BINDER,
 )
-from transted.ted.semantic import classify, load_cost_table
+from transted.ted.semantic import CostTable, classify, load_cost_table
 
 __all__ = ["Role", "KindTable", "load_kind_table", "label_kind", "rename_kind", "node_kind",
            "BINDER_FORMS", "UNIVERSE", "BIG_OPERATOR_HEADS", "is_annotation"]
@@ -41,6 +41,7 @@ Role = Literal["meaning", "presentational", "untrusted", "typed"]
 ROLES = ("meaning", "presentational", "untrusted", "typed")
 TABLE = "residual.yaml"
 UNIVERSE = "Type*"
+UNIVERSES = frozenset({UNIVERSE, "Sort*"})
 BIG_OPERATOR_HEADS = ("∑' ", "∏' ", "∑ ", "∏ ", "⋃ ", "⋂ ", "⨆ ", "⨅ ", "∫ ")
 BINDER_FORMS = frozenset({TYPED_BINDER, IMPLICIT_BINDER, STRICT_BINDER, NAMED_INSTANCE_BINDER,
                           INSTANCE_BINDER})
@@ -85,10 +86,16 @@ def is_annotation(label: str) -> bool:
     return label == ASCRIPTION or label in BINDER_FORMS
 
 
+@lru_cache(maxsize=1)
+def _cost_table() -> CostTable:
+    return load_cost_table()
+
+
+@lru_cache(maxsize=8192)
 def label_kind(label: str) -> tuple[str, str]:
     """``(kind, key)`` of a label on a canonical tree; ``key`` is what a same-kind rename
     compares (a numeral's value, a big operator's head, a constant's name)."""
-    if label == UNIVERSE:
+    if label in UNIVERSES:
         return "universe", label
     if label.startswith(BIG_OPERATOR_HEADS):
         return "big-operator", label.split(" ", 1)[0]
@@ -101,7 +108,7 @@ def label_kind(label: str) -> tuple[str, str]:
     if label.startswith("#"):
         head = label.split(" ", 1)[0]
         return ("bound-variable" if head == label else "local-application"), head
-    cls, key = classify(label, load_cost_table())
+    cls, key = classify(label, _cost_table())
     if cls in ("relation", "logic", "quantifier", "operator", "numeral", "type"):
         return cls, key
     if cls in ("function", "variable"):
@@ -117,26 +124,34 @@ def _namespace_variant(a: str, b: str) -> bool:
 def rename_kind(a: str, b: str) -> str:
     """The kind of relabelling node ``a`` into ``b`` (``a != b``)."""
     (ka, xa), (kb, xb) = label_kind(a), label_kind(b)
-    if ka == kb == "numeral":
-        return "numeral-spelling" if xa == xb else "numeral"
-    if ka == kb == "annotation":
-        both_binders = a in BINDER_FORMS and b in BINDER_FORMS
-        return "binder-info" if both_binders else "annotation"
-    if ka == kb == "big-operator":
-        return "big-operator-form" if xa == xb else "big-operator"
-    if ka == kb == "constant":
-        same_arity = a.count("<SLOT>") == b.count("<SLOT>")
-        return "namespace" if same_arity and _namespace_variant(xa, xb) else "constant"
     if ka == kb:
-        return ka
+        return _same_kind_rename(ka, a, b, xa, xb)
     if "constant" in (ka, kb) or "other" in (ka, kb):
         return "constant" if "constant" in (ka, kb) else "other"
-    if ka in _CLOSED and kb in _CLOSED:
-        return ka  # e.g. relation → logic, numeral → bound variable: both sides are known
-    return kb if ka in _CLOSED else ka  # a closed node against a coercion/annotation/universe
+    if ka in _CLOSED or kb in _CLOSED:
+        return ka if ka in _CLOSED else kb  # e.g. relation → logic, < → ↑·: a known change
+    if {ka, kb} == {"coercion", "annotation"}:
+        return "coercion"  # ↑n vs (n : ℝ): settled by the elaboration
+    return "other"  # e.g. a universe against a sort coercion: nothing the tool models
+
+
+def _same_kind_rename(kind: str, a: str, b: str, xa: str, xb: str) -> str:
+    if kind == "numeral":
+        return "numeral-spelling" if xa == xb else "numeral"
+    if kind == "annotation":
+        return "binder-info" if a in BINDER_FORMS and b in BINDER_FORMS else "annotation"
+    if kind == "big-operator":
+        return "big-operator-form" if xa == xb else "big-operator"
+    if kind == "constant":
+        same_arity = a.count("<SLOT>") == b.count("<SLOT>")
+        return "namespace" if same_arity and _namespace_variant(xa, xb) else "constant"
+    if kind in ("universe", "sort-coercion"):
+        return "other"  # Type* vs Sort* (Sort includes Prop), ↥ vs ⇑: not the same thing
+    return kind
 
 
 def node_kind(label: str) -> str:
-    """The kind of inserting or deleting a node labelled ``label``."""
+    """The kind of inserting or deleting a node labelled ``label``: a universe or ``_`` on one
+    side only (outside an annotation, which covers its type) is nothing the tool models."""
     kind = label_kind(label)[0]
-    return "other" if label == "_" else kind
+    return "other" if label == "_" or kind == "universe" else kind

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from transted.opt.elaborate import Scope
@@ -262,8 +263,7 @@ def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope |
     rb, rh, rc = canonical_parts(shown[0], names)
     cb, ch, cc = canonical_parts(shown[1], {k: "#" + v for k, v in sigma.items()})
     typed = TypedSides(shown[0], shown[1], reference_scope, candidate_scope)
-    model = SemanticCost()
-    ted = TreeEditDistance(cost=model)
+    model, ted = _aligner()
     units = load_unit_costs()
     edits: list[ResidualEdit] = []
     for name, ref_parts, cand_parts, shown_r, shown_c, unit in (
@@ -288,6 +288,13 @@ def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope |
     if entail is not None:
         edits = discharge(edits, (rb, rh, rc), (cb, ch, cc), entail)
     return edits
+
+
+@lru_cache(maxsize=1)
+def _aligner() -> tuple[SemanticCost, TreeEditDistance]:
+    """The semantic cost and its distance, shared (both memoise labels and distances)."""
+    model = SemanticCost()
+    return model, TreeEditDistance(cost=model)
 
 
 def _pair_order(pair: tuple[int | None, int | None, float]) -> tuple[int, int]:
