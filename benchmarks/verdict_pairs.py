@@ -3,7 +3,8 @@
     PYTHONPATH=. python benchmarks/verdict_pairs.py [--metric transted] [--json]
 
 Prints, per pair, the truth, the score, the verdict and what decided it. Only the public API
-(`transted.score`) is used, so the same script runs on an older checkout (the "before" column:
+(`transted.score`, imported from PYTHONPATH) is used, so the same script runs on an older
+checkout (the "before" column:
 `git archive a3b40ea | tar -x -C /tmp/base_v; PYTHONPATH=/tmp/base_v python
 benchmarks/verdict_pairs.py`). The pairs are also the cases of tests/test_verdict_pairs.py.
 Each truth is Lean's reading of the two statements (mutual provability, the strict convention).
@@ -13,13 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import dataclass
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 HEADER = "import Mathlib\nopen Real"
 
