@@ -27,7 +27,8 @@ from dataclasses import replace
 from transted.opt.labels import EQ
 from transted.opt.node import Node
 from transted.verdict.edit_kinds import label_kind
-from transted.verdict.residual import Entail, Part, ResidualEdit
+from transted.verdict.parts import Part
+from transted.verdict.residual_edit import Entail, ResidualEdit
 
 __all__ = ["discharge", "term_differences"]
 

@@ -25,10 +25,8 @@ between the reference and the candidate, whatever the metric's ``cost`` option:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal
 
 from transted.opt.elaborate import Scope
 from transted.opt.labels import SLOT
@@ -38,6 +36,7 @@ from transted.ted.distance import TreeEditDistance
 from transted.ted.edits import NodeOp, node_alignment, preorder_paths
 from transted.ted.hypotheses import align, load_unit_costs
 from transted.ted.semantic import SemanticCost
+from transted.verdict.discharge import discharge
 from transted.verdict.edit_kinds import (
     BINDER_FORMS,
     is_annotation,
@@ -54,58 +53,10 @@ from transted.verdict.parts import (
     normalise_universes,
     parts_of,
 )
+from transted.verdict.residual_edit import Entail, FinalRole, ResidualEdit
 from transted.verdict.typed_checks import Judgement, TypedSides
 
 __all__ = ["ResidualEdit", "residual_edits", "Entail", "FinalRole", "Part", "parts_of"]
-
-FinalRole = Literal["meaning", "presentational", "untrusted"]
-Entail = Callable[[Sequence[Node], Node, Mapping[str, str]], object]
-"""``entail(premises, goal, variables)``: a proof record (truthy) or None."""
-
-
-@dataclass(frozen=True)
-class ResidualEdit:
-    """One residual edit: ``op`` (rename / insert / delete / unmatched), ``where`` (binder k,
-    hypothesis k — reference numbering, ``(candidate)`` for a candidate-only part — or
-    conclusion), its ``kind`` (``residual.yaml``), the two texts, its ``role`` and why, and
-    what discharged it (hypothesis entailment), if anything did."""
-
-    op: str
-    where: str
-    kind: str
-    reference: str | None
-    candidate: str | None
-    role: FinalRole
-    why: str
-    cost: float = 0.0
-    discharged_by: str | None = None
-    partner: int | None = None
-    """For an edit inside a matched hypothesis or binder: the candidate's index (0-based)."""
-
-    @property
-    def counts(self) -> bool:
-        """A meaning edit nothing discharged."""
-        return self.role == "meaning" and self.discharged_by is None
-
-    def as_dict(self) -> dict[str, object]:
-        """The result-line form; ``why`` is null when it is the kind's own reason (the table
-        ``residual.yaml``), so lines stay short."""
-        why = None if self.why == load_kind_table().why.get(self.kind) else self.why
-        return {"op": self.op, "where": self.where, "class": self.kind,
-                "reference": self.reference, "candidate": self.candidate,
-                "role": self.role, "why": why, "discharged_by": self.discharged_by}
-
-    def __str__(self) -> str:
-        if self.op == "rename":
-            what = f"{self.reference} → {self.candidate}"
-        elif self.reference is not None:
-            what = f"{self.reference} only in the reference"
-        else:
-            what = f"{self.candidate} only in the candidate"
-        tail = f"; discharged: {self.discharged_by}" if self.discharged_by else ""
-        return f"{self.where}: {self.kind} {self.op}: {what} [{self.role}: {self.why}{tail}]"
-
-
 # -- judging one aligned part -------------------------------------------------------------------
 @dataclass
 class _Aligned:
@@ -253,8 +204,6 @@ def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope |
                    ) -> list[ResidualEdit]:
     """The judged residual edits between two proposition-form trees (the best goal's sides);
     ``entail`` discharges hypotheses (:mod:`transted.verdict.discharge`), None: no discharge."""
-    from transted.verdict.discharge import discharge
-
     shown = normalise_universes(reference), normalise_universes(candidate)
     sb, sh, sc = parts_of(shown[0])
     tb, th, tc = parts_of(shown[1])
