@@ -174,3 +174,21 @@ def test_every_kind_has_a_role_and_a_why():
     assert roles[rename_kind("↥<SLOT>", "⇑<SLOT>")] == "untrusted"
     assert roles[rename_kind("↑<SLOT>", "-<SLOT>")] == "meaning"
     assert rename_kind("↑<SLOT>", "(<SLOT> : <SLOT>)") == "coercion"  # typed
+
+
+def test_a_name_written_alike_under_two_headers_must_resolve_alike():
+    # `sqrt` is Real.sqrt under `open Real`, Nat.sqrt under `open Nat` (Nat.sqrt 2 = 1)
+    text = "theorem t (x : ℝ) (h : x = sqrt 2) : x > 1 := sorry"
+    trees = {h: parse_statement_normalized(text, header=f"import Mathlib\nopen {h}").tree
+             for h in ("Real", "Nat")}
+    assert trees["Real"] == trees["Nat"]  # the trees alone cannot see it
+    edits = residual_edits(trees["Real"], trees["Nat"],
+                           reference_scope=scope_from_header("import Mathlib\nopen Real"),
+                           candidate_scope=scope_from_header("import Mathlib\nopen Nat"))
+    assert [(e.kind, e.role) for e in edits] == [("namespace", "meaning")]
+    assert "Real.sqrt (ℝ)" in edits[0].why and "Nat.sqrt (ℕ)" in edits[0].why
+    # an extra `open` that changes nothing leaves no edit
+    assert residual_edits(trees["Real"], trees["Real"],
+                          reference_scope=scope_from_header("import Mathlib\nopen Real"),
+                          candidate_scope=scope_from_header(
+                              "import Mathlib\nopen Real\nopen Topology")) == []

@@ -40,6 +40,7 @@ from transted.verdict.discharge import discharge
 from transted.verdict.edit_kinds import (
     BINDER_FORMS,
     is_annotation,
+    label_kind,
     load_kind_table,
     node_kind,
     rename_kind,
@@ -174,6 +175,7 @@ def _show(label: str) -> str:
 
 
 def _part_edits(a: _Aligned) -> list[ResidualEdit]:
+    """The part's judged edits, and names the two headers resolve apart."""
     inserted = {o.cand for o in a.ops if o.ref is None and o.cand is not None}
     deleted = {o.ref for o in a.ops if o.cand is None and o.ref is not None}
     skip_c = _covered(_preorder(a.cand.node), inserted)  # type: ignore[arg-type]
@@ -183,7 +185,26 @@ def _part_edits(a: _Aligned) -> list[ResidualEdit]:
         if not op.changed or op.cand in skip_c or (op.cand is None and op.ref in skip_r):
             continue
         out.append(_judge(a, op))
+    if a.typed.scopes_differ:
+        out += _header_edits(a)
     return _cluster(out)
+
+
+def _header_edits(a: _Aligned) -> list[ResidualEdit]:
+    """Names written alike on both sides whose headers differ: the open lines may make them
+    two constants (``sqrt`` under ``open Nat`` vs ``open Real``)."""
+    out = []
+    for op in a.ops:
+        if op.changed or op.ref is None or op.cand is None:
+            continue
+        kind, name = label_kind(op.ref_label or "")
+        if kind != "constant":
+            continue
+        got = a.typed.same_resolution(a.ref_path(op.ref), a.cand_path(op.cand), name)
+        if got is not None:
+            shown = _show(a.ref_labels[op.ref])
+            out.append(ResidualEdit("rename", a.where, "namespace", shown, shown, got[0], got[1]))
+    return out
 
 
 def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
@@ -203,40 +224,58 @@ def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope |
                    candidate_scope: Scope | None = None, entail: Entail | None = None
                    ) -> list[ResidualEdit]:
     """The judged residual edits between two proposition-form trees (the best goal's sides);
-    ``entail`` discharges hypotheses (:mod:`transted.verdict.discharge`), None: no discharge."""
-    shown = normalise_universes(reference), normalise_universes(candidate)
-    sb, sh, sc = parts_of(shown[0])
-    tb, th, tc = parts_of(shown[1])
-    names = {n: "#" + n for n in (binder_name(p) for p in sb) if n is not None}
-    sigma = bijection((sb, sh, sc), (tb, th, tc))
-    rb, rh, rc = canonical_parts(shown[0], names)
-    cb, ch, cc = canonical_parts(shown[1], {k: "#" + v for k, v in sigma.items()})
-    typed = TypedSides(shown[0], shown[1], reference_scope, candidate_scope)
-    model, ted = _aligner()
-    units = load_unit_costs()
-    edits: list[ResidualEdit] = []
-    for name, ref_parts, cand_parts, shown_r, shown_c, unit in (
-            ("binder", rb, cb, sb, tb, units.binder),
-            ("hypothesis", rh, ch, sh, th, units.hypothesis)):
-        _, pairs = align([p.node for p in ref_parts], [p.node for p in cand_parts], ted, unit)
-        for i, j, _cost in sorted(pairs, key=_pair_order):
-            if i is not None and j is not None:
-                if ref_parts[i].node != cand_parts[j].node:
-                    part = _part_edits(_aligned(f"{name} {i + 1}", ref_parts[i], cand_parts[j],
-                                                shown_r[i].node, shown_c[j].node, model, typed))
-                    edits += [replace(e, partner=j) for e in part]
-            elif i is not None:
-                edits.append(_unmatched(name, f"{name} {i + 1}", to_lean(shown_r[i].node), None,
-                                        unit))
-            else:
-                assert j is not None
-                edits.append(_unmatched(name, f"{name} {j + 1} (candidate)", None,
-                                        to_lean(shown_c[j].node), unit))
-    if rc.node != cc.node:
-        edits += _part_edits(_aligned("conclusion", rc, cc, sc.node, tc.node, model, typed))
+    ``entail`` discharges hypotheses (:mod:`transted.verdict.discharge`), None: no discharge.
+    Under two different headers, names written alike are checked to resolve alike."""
+    compared = _Compared(TypedSides(normalise_universes(reference),
+                                    normalise_universes(candidate), reference_scope,
+                                    candidate_scope))
+    edits = compared.edits()
     if entail is not None:
-        edits = discharge(edits, (rb, rh, rc), (cb, ch, cc), entail)
+        edits = discharge(edits, compared.reference, compared.candidate, entail)
     return edits
+
+
+class _Compared:
+    """Two statements split, renamed by one bijection and aligned part by part."""
+
+    def __init__(self, typed: TypedSides):
+        self.typed = typed
+        shown = typed.reference, typed.candidate
+        self.shown = parts_of(shown[0]), parts_of(shown[1])
+        names = {n: "#" + n for n in (binder_name(p) for p in self.shown[0][0]) if n is not None}
+        sigma = bijection(self.shown[0], self.shown[1])
+        self.reference = canonical_parts(shown[0], names)
+        self.candidate = canonical_parts(shown[1], {k: "#" + v for k, v in sigma.items()})
+
+    def edits(self) -> list[ResidualEdit]:
+        (rb, rh, rc), (cb, ch, cc) = self.reference, self.candidate
+        (sb, sh, sc), (tb, th, tc) = self.shown
+        model, ted = _aligner()
+        units = load_unit_costs()
+        out: list[ResidualEdit] = []
+
+        def part(where: str, r: Part, c: Part, sr: Node, sc_: Node) -> list[ResidualEdit]:
+            if r.node == c.node and not self.typed.scopes_differ:
+                return []
+            return _part_edits(_aligned(where, r, c, sr, sc_, model, self.typed))
+
+        for name, ref_parts, cand_parts, shown_r, shown_c, unit in (
+                ("binder", rb, cb, sb, tb, units.binder),
+                ("hypothesis", rh, ch, sh, th, units.hypothesis)):
+            _, pairs = align([p.node for p in ref_parts], [p.node for p in cand_parts], ted, unit)
+            for i, j, _cost in sorted(pairs, key=_pair_order):
+                if i is not None and j is not None:
+                    out += [replace(e, partner=j) for e in part(
+                        f"{name} {i + 1}", ref_parts[i], cand_parts[j], shown_r[i].node,
+                        shown_c[j].node)]
+                elif i is not None:
+                    out.append(_unmatched(name, f"{name} {i + 1}", to_lean(shown_r[i].node), None,
+                                          unit))
+                else:
+                    assert j is not None
+                    out.append(_unmatched(name, f"{name} {j + 1} (candidate)", None,
+                                          to_lean(shown_c[j].node), unit))
+        return out + part("conclusion", rc, cc, sc.node, tc.node)
 
 
 @lru_cache(maxsize=1)
