@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from transted.evidence.entail import entails
 from transted.opt import parse_statement_normalized
-from transted.opt.elaborate import scope_from_header
 from transted.verdict.edit_kinds import label_kind, load_kind_table, rename_kind
 from transted.verdict.residual import ResidualEdit, residual_edits
 
@@ -17,8 +16,7 @@ def _edits(ref: str, cand: str, *, entail: bool = True, header: str = HEADER
            ) -> list[ResidualEdit]:
     trees = [parse_statement_normalized(f"theorem t {s} := sorry", header=header).tree
              for s in (ref, cand)]
-    scope = scope_from_header(header)
-    return residual_edits(trees[0], trees[1], reference_scope=scope, candidate_scope=scope,
+    return residual_edits(trees[0], trees[1], reference_header=header, candidate_header=header,
                           entail=entails if entail else None)
 
 
@@ -179,16 +177,12 @@ def test_every_kind_has_a_role_and_a_why():
 def test_a_name_written_alike_under_two_headers_must_resolve_alike():
     # `sqrt` is Real.sqrt under `open Real`, Nat.sqrt under `open Nat` (Nat.sqrt 2 = 1)
     text = "theorem t (x : ℝ) (h : x = sqrt 2) : x > 1 := sorry"
-    trees = {h: parse_statement_normalized(text, header=f"import Mathlib\nopen {h}").tree
-             for h in ("Real", "Nat")}
-    assert trees["Real"] == trees["Nat"]  # the trees alone cannot see it
-    edits = residual_edits(trees["Real"], trees["Nat"],
-                           reference_scope=scope_from_header("import Mathlib\nopen Real"),
-                           candidate_scope=scope_from_header("import Mathlib\nopen Nat"))
-    assert [(e.kind, e.role) for e in edits] == [("namespace", "meaning")]
-    assert "Real.sqrt (ℝ)" in edits[0].why and "Nat.sqrt (ℕ)" in edits[0].why
-    # an extra `open` that changes nothing leaves no edit
-    assert residual_edits(trees["Real"], trees["Real"],
-                          reference_scope=scope_from_header("import Mathlib\nopen Real"),
-                          candidate_scope=scope_from_header(
-                              "import Mathlib\nopen Real\nopen Topology")) == []
+    real, nat = "import Mathlib\nopen Real", "import Mathlib\nopen Nat"
+    trees = {h: parse_statement_normalized(text, header=h).tree for h in (real, nat)}
+    assert trees[real] == trees[nat]  # the trees alone cannot see it
+    edits = residual_edits(trees[real], trees[nat], reference_header=real, candidate_header=nat)
+    assert [(e.kind, e.role) for e in edits] == [("namespace", "untrusted")]
+    assert "Real.sqrt under the reference's header, Nat.sqrt under the candidate's" in edits[0].why
+    # an extra `open` that changes no name of the statement leaves no edit
+    assert residual_edits(trees[real], trees[real], reference_header=real,
+                          candidate_header=real + "\nopen Topology") == []

@@ -11,7 +11,6 @@ from typing import ClassVar, Literal
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
 from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
-from transted.opt.elaborate import scope_from_header
 from transted.pairs import Pair, Statement
 from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
@@ -104,10 +103,8 @@ class TEDSimilarity(Metric):
                  ) -> list[dict[str, object]]:
         """The judged residual edits between ``ref`` and ``cand`` (trees of ``pair``), as
         result-line dicts."""
-        edits = residual_edits(ref, cand,
-                               reference_scope=scope_from_header(pair.reference.header),
-                               candidate_scope=scope_from_header(pair.candidate.header),
-                               entail=entail)
+        edits = residual_edits(ref, cand, reference_header=pair.reference.header,
+                               candidate_header=pair.candidate.header, entail=entail)
         return [e.as_dict() for e in edits]
 
     def trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> tuple[Node, Node]:

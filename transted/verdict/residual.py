@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from transted.opt.elaborate import Scope
+from transted.opt.elaborate import scope_from_header
 from transted.opt.labels import SLOT
 from transted.opt.node import Node
 from transted.opt.render import to_lean
@@ -45,6 +45,7 @@ from transted.verdict.edit_kinds import (
     node_kind,
     rename_kind,
 )
+from transted.verdict.header_names import Headers
 from transted.verdict.parts import (
     Part,
     Path,
@@ -185,25 +186,24 @@ def _part_edits(a: _Aligned) -> list[ResidualEdit]:
         if not op.changed or op.cand in skip_c or (op.cand is None and op.ref in skip_r):
             continue
         out.append(_judge(a, op))
-    if a.typed.scopes_differ:
-        out += _header_edits(a)
+    if a.typed.headers is not None and a.typed.headers.differ:
+        out += _header_edits(a, a.typed.headers)
     return _cluster(out)
 
 
-def _header_edits(a: _Aligned) -> list[ResidualEdit]:
-    """Names written alike on both sides whose headers differ: the open lines may make them
-    two constants (``sqrt`` under ``open Nat`` vs ``open Real``)."""
+def _header_edits(a: _Aligned, headers: Headers) -> list[ResidualEdit]:
+    """Names written alike on both sides that the two headers make different constants
+    (``sqrt`` under ``open Nat`` vs ``open Real``): untrusted — the trees cannot tell whether
+    two constants agree."""
     out = []
     for op in a.ops:
         if op.changed or op.ref is None or op.cand is None:
             continue
         kind, name = label_kind(op.ref_label or "")
-        if kind != "constant":
-            continue
-        got = a.typed.same_resolution(a.ref_path(op.ref), a.cand_path(op.cand), name)
-        if got is not None:
+        why = headers.resolved_apart(name) if kind == "constant" else None
+        if why is not None:
             shown = _show(a.ref_labels[op.ref])
-            out.append(ResidualEdit("rename", a.where, "namespace", shown, shown, got[0], got[1]))
+            out.append(ResidualEdit("rename", a.where, "namespace", shown, shown, "untrusted", why))
     return out
 
 
@@ -220,15 +220,18 @@ def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
 
 
 # -- the pair ------------------------------------------------------------------------------------
-def residual_edits(reference: Node, candidate: Node, *, reference_scope: Scope | None = None,
-                   candidate_scope: Scope | None = None, entail: Entail | None = None
+def residual_edits(reference: Node, candidate: Node, *, reference_header: str | None = None,
+                   candidate_header: str | None = None, entail: Entail | None = None
                    ) -> list[ResidualEdit]:
-    """The judged residual edits between two proposition-form trees (the best goal's sides);
-    ``entail`` discharges hypotheses (:mod:`transted.verdict.discharge`), None: no discharge.
-    Under two different headers, names written alike are checked to resolve alike."""
+    """The judged residual edits between two proposition-form trees (the best goal's sides),
+    each elaborated under its header; ``entail`` discharges hypotheses
+    (:mod:`transted.verdict.discharge`), None: no discharge. Under two different headers,
+    names written alike must resolve alike (:mod:`transted.verdict.header_names`)."""
     compared = _Compared(TypedSides(normalise_universes(reference),
-                                    normalise_universes(candidate), reference_scope,
-                                    candidate_scope))
+                                    normalise_universes(candidate),
+                                    scope_from_header(reference_header),
+                                    scope_from_header(candidate_header),
+                                    Headers(reference_header, candidate_header)))
     edits = compared.edits()
     if entail is not None:
         edits = discharge(edits, compared.reference, compared.candidate, entail)
@@ -255,7 +258,8 @@ class _Compared:
         out: list[ResidualEdit] = []
 
         def part(where: str, r: Part, c: Part, sr: Node, sc_: Node) -> list[ResidualEdit]:
-            if r.node == c.node and not self.typed.scopes_differ:
+            headers = self.typed.headers is not None and self.typed.headers.differ
+            if r.node == c.node and not headers:
                 return []
             return _part_edits(_aligned(where, r, c, sr, sc_, model, self.typed))
 

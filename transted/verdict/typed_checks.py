@@ -27,6 +27,7 @@ from transted.opt.elaborate.result import NodeType, Path
 from transted.opt.node import Node
 from transted.opt.scope import binder_names
 from transted.verdict.edit_kinds import is_annotation
+from transted.verdict.header_names import Headers
 
 __all__ = ["TypedSides", "Judgement"]
 
@@ -42,6 +43,8 @@ class TypedSides:
     candidate: Node
     reference_scope: Scope | None = None
     candidate_scope: Scope | None = None
+    headers: Headers | None = None
+    """The two headers as written (names written alike must resolve alike under them)."""
     _done: dict[str, Elaboration | str] = field(default_factory=dict)
     _names: dict[str, set[str]] = field(default_factory=dict)
 
@@ -106,33 +109,6 @@ class TypedSides:
             return "meaning", f"the written cast gives {_effective(outer)}, the other side " \
                               f"has {_effective(other)}"
         return "presentational", f"Lean elaborates both sides to {_effective(other)} here"
-
-    @property
-    def scopes_differ(self) -> bool:
-        """The two headers open, scope or declare different things: one written name may
-        denote two constants."""
-        return (self.reference_scope or Scope()) != (self.candidate_scope or Scope())
-
-    def same_resolution(self, ref_path: Path, cand_path: Path, name: str) -> Judgement | None:
-        """For one name written alike on both sides under different headers: None when it
-        resolves to the same constant on both, else why not (meaning when the two constants
-        also give the node different types, untrusted otherwise)."""
-        ref, cand = self._typed("reference", ref_path), self._typed("candidate", cand_path)
-        if isinstance(ref, NodeType) and isinstance(cand, NodeType) and ref.constant and \
-                cand.constant:
-            if ref.constant == cand.constant:
-                return None
-            if show(ref.type) != show(cand.type):
-                return "meaning", f"{name} is {ref.constant} ({show(ref.type)}) under the " \
-                                  f"reference's header, {cand.constant} ({show(cand.type)}) " \
-                                  "under the candidate's"
-            return "untrusted", f"{name} is {ref.constant} under the reference's header, " \
-                                f"{cand.constant} under the candidate's"
-        if "." in name:  # a qualified name does not depend on the open lines
-            return None
-        why = next((got for got in (ref, cand) if isinstance(got, str)),
-                   "the name is not resolved to a constant")
-        return "untrusted", f"{name} under two different headers: {why}"
 
     def same_constant(self, ref_path: Path, cand_path: Path) -> Judgement:
         """Whether two names resolve to the same constant under their headers."""
