@@ -1,10 +1,13 @@
 """Re-derive transted/verdict/thresholds.yaml from the labelled data shipped in the repository.
 
     python benchmarks/derive_thresholds.py [--metrics ted,bleu,transted] [--per-kind 80]
-        [--seed 0] [--work .cache/thresholds] [--out transted/verdict/thresholds.yaml]
+        [--seed 0] [--folds 5] [--work .cache/thresholds] [--out transted/verdict/thresholds.yaml]
 
-Procedure and data: transted.calibration.derive / transted.calibration.procedure. Scores are kept in
---work, so a re-run after a metric change only re-scores that metric.
+One fallback threshold per metric and label convention: `strict` from tests/data/strict/*.jsonl,
+`lenient` from the GTED dev pairs (tests/data/gted/proofnet.jsonl); grouped CV by ProofNet
+exercise across files. Procedure and data: transted.calibration.derive /
+transted.calibration.procedure. Scores are kept in --work, so a re-run after a metric change
+only re-scores that metric.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from transted.calibration.derive import derive_thresholds, write_thresholds  # noqa: E402
 
-DEV = ROOT / "tests/data/gted/proofnet.jsonl"
+LABELLED = {"strict": [ROOT / "tests/data/strict/beq_human_dev.jsonl",
+                       ROOT / "tests/data/strict/proofnet_verified_dev.jsonl"],
+            "lenient": [ROOT / "tests/data/gted/proofnet.jsonl"]}
 STATEMENTS = [ROOT / "tests/data/statements/minif2f.jsonl",
               ROOT / "tests/data/statements/proofnet.jsonl"]
 
@@ -34,10 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "transted/verdict/thresholds.yaml")
     args = ap.parse_args(argv)
     content = derive_thresholds([m.strip() for m in args.metrics.split(",") if m.strip()],
-                                dev=DEV, statements=STATEMENTS, work=args.work, seed=args.seed,
-                                per_kind=args.per_kind, folds=args.folds)
+                                labelled=LABELLED, statements=STATEMENTS, work=args.work,
+                                seed=args.seed, per_kind=args.per_kind, folds=args.folds)
     write_thresholds(content, args.out)
-    print(json.dumps(content["metrics"], indent=2))
+    print(json.dumps(content["rules"], indent=1, ensure_ascii=False))
     return 0
 
 

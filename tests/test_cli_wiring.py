@@ -49,18 +49,14 @@ def test_metric_options_reach_the_signature_and_are_validated(runner, capsys):
 
 def test_score_text_prints_the_verdict(runner):
     result = runner.invoke(get_app(), ["score", SAME, SAME, "-m", "bleu,ted",
-                                       "-m", "ted:cost=semantic"])
+                                       "-m", "bleu:smoothing=0"])
     assert result.exit_code == 0, result.output
-    bleu, ted, semantic = result.stdout.split("signature:")[:3]
-    # 1.0 is above bleu's shipped threshold, when one is shipped for today's bleu computation
-    bleu_shipped = get_metric("bleu").decision_rule() is not None
-    assert ("verdict: equivalent" if bleu_shipped else "verdict: none (no shipped threshold)") \
-        in bleu
-    # and above ted's, when one is shipped for today's ted computation (its signature)
-    shipped = get_metric("ted").decision_rule() is not None
-    assert ("verdict: equivalent" if shipped else "verdict: none (no shipped threshold)") in ted
-    # no threshold is shipped for ted with the semantic cost (thresholds.yaml has default options)
-    assert "verdict: none (no shipped threshold)" in semantic
+    bleu, ted, unshipped = result.stdout.split("signature:")[:3]
+    assert "verdict: equivalent (decided by threshold)" in bleu  # above bleu's shipped threshold
+    # ted decides by its residual edits: the same statement leaves none
+    assert "verdict: equivalent (decided by edits)" in ted and "no edit left" in ted
+    # bleu has no residual edits, and no threshold is shipped for another smoothing
+    assert "verdict: none (no shipped threshold)" in unshipped
 
 
 def test_aggregate_counts_every_status_and_verdict(runner, tmp_path):
@@ -244,10 +240,9 @@ def test_sensitivity_command(runner, tmp_path):
     assert result.exit_code == 0, result.output
     md = (out / "sensitivity.md").read_text("utf-8")
     assert result.stdout.strip() == md.strip()
-    # an identical pair has TED 0 (similarity 1) and bleu 1.0, above bleu's shipped threshold
-    # (when one is shipped for today's bleu computation)
-    verdict = "1.00" if get_metric("bleu").decision_rule() is not None else "–"
-    assert f"| identical | equivalent | 1 | 1.000 / – | 1.000 / {verdict} |" in md
+    # an identical pair has TED 0 (similarity 1; ted's residual edits: none → equivalent) and
+    # bleu 1.0, above bleu's shipped threshold
+    assert "| identical | equivalent | 1 | 1.000 / 1.00 | 1.000 / 1.00 |" in md
     assert "|cost:semantic-" in md and pairs.stat().st_size > 0
     assert (out / "scores" / "ted.jsonl").exists() and (out / "scores" / "bleu.jsonl").exists()
     twice = runner.invoke(get_app(), ["sensitivity", str(statements), "-m", "ted,ted:cost=unit",

@@ -14,13 +14,15 @@ from transted.cli import get_app
 from transted.evaluation.reports.html import disagreement_ids
 
 REF = "theorem a (x y : ℕ) (h : x < y) : x ≤ y := sorry"
-# (id, candidate, expert label). With ted at the fixed threshold 0.5 and identity:
+# (id, candidate, expert label). With ted (its residual edits, the fixed threshold 0.5 for the
+# rest) and identity:
 # "same" — identical: both metrics say equivalent, experts agree;
-# "swap<1>" — conclusion flipped (two relabelled leaves, similarity well above 0.5): ted says
-#   equivalent, experts say not → a ted disagreement; identity agrees (strings differ);
+# "swap<1>" — x ≤ y restated as x < y + 1 (equivalent on ℕ, Nat.lt_succ_iff): ted's residual
+#   holds a relation edit (≤ → <), a meaning edit, so ted says not equivalent → a ted
+#   disagreement (identity too: the strings differ);
 # "renamed" — bound names changed: experts say equivalent, identity says not → disagreement.
 PAIRS = [("same", REF, True),
-         ("swap<1>", "theorem a (x y : ℕ) (h : x < y) : y ≤ x := sorry", False),
+         ("swap<1>", "theorem a (x y : ℕ) (h : x < y) : x < y + 1 := sorry", True),
          ("renamed", "theorem a (a b : ℕ) (h : a < b) : a ≤ b := sorry", True)]
 
 
@@ -57,8 +59,9 @@ def test_report_is_self_contained_and_complete(run):
     assert "<code>same</code>" not in section
     # Every piece of statement text is escaped: no raw '<' from 'x < y' anywhere.
     assert "x &lt; y" in text and "x < y" not in text and "swap<1>" not in text
-    # The tree diff marks the relabelled leaves of the swapped conclusion.
+    # The tree diff marks the relabelled relation; the residual edits say why ted decided
     assert 'class="relabelled"' in section
+    assert "Residual edits of <code>ted</code></b> (decided by edits: meaning edit" in section
     assert section.count("Costed edits") == 2  # one list per disagreement
     # The per-pair table shows ted's explanation (details) and the verdict.
     assert "size_reference" in text and "not equivalent" in text

@@ -91,7 +91,7 @@ def test_verdict_flip_metric_verdicts_threshold_and_refusal():
     assert not check_regression(_reg(deltas), fail_on="verdict-flip", max_drop=0.34).failed
     # An explicit threshold overrides the metric's verdicts: at 0.95 nobody is equivalent.
     rep = check_regression(_reg(deltas), fail_on="verdict-flip", threshold=0.95)
-    assert not rep.failed and rep.verdict_source == "threshold 0.95"
+    assert not rep.failed and rep.verdict_source == "the verdict rule with fallback threshold 0.95"
     bare = [PairDelta("a", 0.9, 0.7, "worse")]
     with pytest.raises(ValueError, match="needs verdicts.*--threshold"):
         check_regression(_reg(bare), fail_on="verdict-flip")
@@ -112,15 +112,21 @@ def test_cli_gate_on_examples(tmp_path):
     assert "seed 0" in bad.stdout and "mathd_numbertheory_1124#1" in bad.stdout
     assert (tmp_path / "r" / "gate.json").exists()
     assert main([*args, NEW, OLD, "--max-drop", "0.04"]) == 0  # drop is 0.0316
-    # ted with the semantic cost has no shipped threshold, so no verdicts: verdict-flip
-    # without --threshold is a usage error (2).
+    # ted decides every one of these pairs by its residual edits (no threshold needed): going
+    # from NEW to OLD, 478#1 (65 → 56, a numeral) and 1124#1 (h₀ dropped, a hypothesis) turn
+    # not-equivalent, 1124#0 (374 → 374 * 10) the other way → 2 of 4 flip down: exit 3
     assert main(["regress", "--references", REFS, "-m", "ted:cost=semantic", "--fail-on",
+                 "verdict-flip", NEW, OLD]) == 3
+    # bleu has no residual edits and no shipped threshold for this computation: no verdicts,
+    # so verdict-flip without --threshold is a usage error (2)
+    assert main(["regress", "--references", REFS, "-m", "bleu:smoothing=0", "--fail-on",
                  "verdict-flip", NEW, OLD]) == 2
     assert main(["regress", "--references", REFS, "-m", "ted", "--max-drop", "0.1", NEW,
                  OLD]) == 2  # a bound without --fail-on is refused, not ignored
+    # --threshold is the fallback threshold: the edits still decide these four pairs
     flip = runner.invoke(get_app(), ["regress", "--references", REFS, "-m", "ted", "--fail-on",
                                      "verdict-flip", "--threshold", "0.95", NEW, OLD])
-    assert flip.exit_code == 3 and "1 of 4 pairs" in flip.stdout
+    assert flip.exit_code == 3 and "2 of 4 pairs" in flip.stdout
 
 
 def test_assert_no_regression_helper():

@@ -1,17 +1,34 @@
 """The verdict rule in its one home (transted.verdict.rules): result lines, eval predictions
-and the regression gate call the same pairs equivalent; evidence overrides; shipped thresholds."""
+and the regression gate call the same pairs equivalent; evidence, then residual edits, then the
+(fallback) threshold; shipped thresholds per convention."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from transted.metrics.registry import get_metric
 from transted.pairs import read_pairs
 from transted.regression.compare import PairDelta, Regression
 from transted.regression.gate import check_regression
-from transted.verdict.rules import apply_evidence, load_rules, make_verdict, passes, predict
+from transted.verdict.rules import (
+    apply_evidence,
+    decide,
+    forced_decision,
+    format_residual,
+    load_rules,
+    make_verdict,
+    passes,
+    predict,
+    rule_for,
+)
 
 DEV = "tests/data/gted/proofnet.jsonl"
+
+
+def _edit(role: str, discharged: str | None = None, cls: str = "relation") -> dict[str, object]:
+    return {"op": "rename", "where": "conclusion", "class": cls, "reference": "· < ·",
+            "candidate": "· ≤ ·", "role": role, "why": None, "discharged_by": discharged}
 
 
 def test_verdicts_and_evidence_override():
@@ -26,28 +43,76 @@ def test_verdicts_and_evidence_override():
         ("not-equivalent", "evidence")
 
 
-def test_signature_carries_the_threshold_field():
+def test_the_rule_in_order():
+    meaning, untrusted = _edit("meaning"), _edit("untrusted", cls="constant")
+    presentational = _edit("presentational", cls="universe")
+    # 1. an invalid candidate is not equivalent, whatever its score or evidence
+    d = decide(0.99, {"evidence": "proved"}, binary=False, threshold=0.5, status="invalid")
+    assert (d.verdict, d.decided_by) == ("not-equivalent", "invalid")
+    # 2. evidence beats the edits
+    d = decide(0.1, {"evidence": "proved", "residual": [meaning]}, binary=False, threshold=0.5)
+    assert (d.verdict, d.decided_by) == ("equivalent", "evidence")
+    # 3. an undischarged meaning edit decides, whatever the score; even beside untrusted ones
+    d = decide(0.99, {"residual": [untrusted, meaning]}, binary=False, threshold=0.5)
+    assert (d.verdict, d.decided_by) == ("not-equivalent", "edits")
+    assert "meaning edit (conclusion, relation: · < · → · ≤ ·)" in (d.reason or "")
+    # a discharged meaning edit does not count; only presentational edits left → equivalent
+    d = decide(0.2, {"residual": [_edit("meaning", "implied by …"), presentational]},
+               binary=False, threshold=0.5)
+    assert (d.verdict, d.decided_by) == ("equivalent", "edits")
+    assert decide(0.2, {"residual": []}, binary=False, threshold=0.5).verdict == "equivalent"
+    # 4. an untrusted edit falls back to the threshold, with the reason; no threshold → null
+    d = decide(0.6, {"residual": [untrusted, presentational]}, binary=False, threshold=0.5)
+    assert (d.verdict, d.decided_by) == ("equivalent", "threshold")
+    assert d.reason is not None and d.reason.startswith("fallback to the threshold")
+    d = decide(0.4, {"residual": [untrusted]}, binary=False, threshold=0.5)
+    assert (d.verdict, d.decided_by) == ("not-equivalent", "threshold")
+    assert decide(0.6, {"residual": [untrusted]}, binary=False, threshold=None).verdict is None
+    # 5. a binary metric's score is its own verdict
+    assert decide(1.0, {}, binary=True, threshold=None).decided_by == "binary"
+
+
+def test_lenient_is_the_threshold_rule_plus_evidence():
+    details = {"residual": [_edit("meaning")]}
+    d = decide(0.9, details, binary=False, threshold=0.5, convention="lenient")
+    assert (d.verdict, d.decided_by) == ("equivalent", "threshold")
+    d = decide(0.9, {**details, "evidence": "refuted"}, binary=False, threshold=0.5,
+               convention="lenient")
+    assert (d.verdict, d.decided_by) == ("not-equivalent", "evidence")
+    with pytest.raises(ValueError, match="convention"):
+        decide(0.9, details, binary=False, threshold=0.5, convention="loose")
+    assert forced_decision(details, convention="lenient").verdict is None
+
+
+def test_signature_carries_convention_verdict_rule_and_threshold_fields():
     for name in ("ted", "bleu", "transted"):
         metric = get_metric(name)
         sig = str(metric.signature)
-        # the shipped rule applies only to the computation it was derived for (its signature)
-        stored = load_rules().get(name)
-        rule = stored if stored and stored.signature == str(metric.base_signature) else None
-        assert rule == metric.decision_rule()
+        assert "|convention:strict|verdict:" in sig
+        rule = rule_for(name, str(metric.base_signature))
         assert f"|threshold:{rule.field()}" in sig if rule else "|threshold:none" in sig
+        lenient = get_metric(name, convention="lenient")
+        assert "|convention:lenient|" in str(lenient.signature)
+        assert lenient.base_signature != metric.base_signature  # one threshold per convention
+    assert "verdict:edits@2-residual-v1-" in str(get_metric("transted").signature)
+    assert "verdict:threshold@2" in str(get_metric("bleu").signature)
     assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
+    assert all(r.convention in ("strict", "lenient") for r in load_rules())
 
 
-def test_result_lines_carry_a_verdict():
+def test_result_lines_carry_residual_and_a_verdict_from_the_rule():
     pair = read_pairs(DEV)[0]
     metric = get_metric("ted")
     result = metric.score_pair(pair)
     rule = metric.decision_rule()
-    if rule is None:  # no threshold shipped for this computation (its signature changed)
-        assert (result.verdict, result.decided_by) == (None, None)
-        return
-    want = "equivalent" if result.score >= rule.threshold else "not-equivalent"
-    assert (result.verdict, result.decided_by) == (want, "threshold")
+    residual = result.details["residual"]
+    assert isinstance(residual, list) and residual
+    assert {"op", "where", "class", "reference", "candidate", "role", "why",
+            "discharged_by"} == set(residual[0])
+    want = decide(result.score, result.details, binary=False,
+                  threshold=rule.threshold if rule else None)
+    assert (result.verdict, result.decided_by) == (want.verdict, want.decided_by)
+    assert format_residual(residual)
 
 
 def test_predict_convention_and_errors() -> None:
@@ -67,6 +132,16 @@ def test_every_verdict_path_applies_the_same_rule_at_the_boundary():
     flipped = {int(i) for i in gate.flipped_down}  # old 1.0 is equivalent: a flip = new is not
     assert lines == evals == [i not in flipped for i in range(4)] == want
     assert passes(0.7, 0.7) and not passes(0.6999, 0.7)
+
+
+def test_gate_threshold_is_a_fallback_the_rule_decides_first():
+    """A pair the edits decide keeps that verdict whatever --threshold says."""
+    deltas = [PairDelta("a", 0.9, 0.95, "improved", new_forced=False),  # edits: not equivalent
+              PairDelta("b", 0.9, 0.2, "worse", old_forced=True, new_forced=True),
+              PairDelta("c", 0.9, 0.2, "worse")]                       # threshold decides
+    reg = Regression("m", "metric:m", "old", "new", deltas, [], [], [])
+    gate = check_regression(reg, fail_on="verdict-flip", threshold=0.5, n_boot=10)
+    assert gate.flipped_down == ["a", "c"] and "fallback threshold 0.5" in str(gate.verdict_source)
 
 
 def test_evidence_overrides_predictions_and_is_counted():

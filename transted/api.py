@@ -163,12 +163,26 @@ def labelled_pairs(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool
     return LabelledPairs.of(items, positive=positive, name=name)
 
 
+def _with_convention(metrics: Sequence[str | Metric], convention: str | None
+                     ) -> list[str | Metric]:
+    """Metric names loaded with ``convention`` where the metric declares one; Metric objects
+    (built with their own options) and other names as given."""
+    if convention is None:
+        return list(metrics)
+    from transted.metrics.options import declared_options
+    from transted.metrics.registry import metric_class
+
+    return [load_metric(m, convention=convention)
+            if isinstance(m, str) and "convention" in declared_options(metric_class(m)) else m
+            for m in metrics]
+
+
 def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None, *,
              metrics: Sequence[str | Metric] = ("ted",), out: str | Path | None = None,
              threshold_mode: str | None = None, threshold: float | None = None,
              dev: str | Path | Iterable[PairLike] | None = None, resume: bool = True,
              progress: Any = None, pair_timeout: float | None = None, executor: Any = None,
-             **config: Any) -> EvalRun:
+             convention: str | None = None, **config: Any) -> EvalRun:
     """Agreement of ``metrics`` with expert labels (ASSESS Table 3); returns the
     :class:`~transted.evaluation.outcome.EvalRun` (``.summary()`` is ``summary.json``).
 
@@ -178,7 +192,9 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
     ``threshold_mode`` None picks :func:`~transted.evaluation.harness.default_threshold_mode`;
     other ``config`` keys are :class:`~transted.evaluation.harness.EvalConfig` fields.
     ``pair_timeout``: hard seconds per pair, as for :func:`score_many` (a timed-out pair
-    counts like an error: no score); ``executor`` as for :func:`score_many`.
+    counts like an error: no score); ``executor`` as for :func:`score_many`. ``convention``
+    (``strict``/``lenient``, docs/VERDICTS.md) loads every named metric that has one with it
+    (agreement is then measured under that convention's verdicts).
     """
     from transted.evaluation.harness import EvalConfig, default_threshold_mode
     from transted.evaluation.run import run_eval
@@ -189,8 +205,8 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
     dev_data = (labelled_pairs(dev, positive=eval_config.positive) if dev is not None
                 else None)
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="transted-eval-"))
-    return run_eval(data, list(metrics), folder, config=eval_config, dev=dev_data,
-                    resume=resume, progress=progress, pair_timeout=pair_timeout,
+    return run_eval(data, _with_convention(metrics, convention), folder, config=eval_config,
+                    dev=dev_data, resume=resume, progress=progress, pair_timeout=pair_timeout,
                     executor=executor)
 
 

@@ -14,8 +14,9 @@ problem's candidates). Per problem, with ``n`` samples of which ``c`` are judged
 * the best and the mean score of the samples (errors have no score and are left out).
 
 A sample is judged equivalent by its verdict (``MetricResult.verdict``, the metric's own, which
-:mod:`transted.verdict` gives), or, with a ``threshold``, iff its score passes it
-(:func:`transted.verdict.rules.passes`); a sample that failed to score, or an ``invalid``
+:mod:`transted.verdict` gives), or, with a ``threshold``, by the same rule with that fallback
+threshold (evidence and residual edits first, :func:`transted.verdict.rules.forced_decision`,
+then ``score >= threshold``); a sample that failed to score, or an ``invalid``
 candidate, is not equivalent. A metric that gives no verdicts (no shipped threshold) and no
 ``threshold``: the equivalence figures are None, the scores are still reported. Overall
 figures are means over problems.
@@ -174,16 +175,20 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.4f}"
 
 
-def _judge(result: Any, threshold: float | None) -> bool:
+def _judge(result: Any, threshold: float | None, convention: str) -> bool:
     if threshold is not None:
-        from transted.verdict.rules import passes
+        from transted.verdict.rules import forced_decision, passes
 
+        forced = forced_decision(getattr(result, "details", None) or {},
+                                 status=getattr(result, "status", "ok"), convention=convention)
+        if forced.verdict is not None:
+            return forced.verdict == "equivalent"
         return result.score is not None and bool(passes(result.score, threshold))
     return getattr(result, "verdict", None) == "equivalent"
 
 
-def sample_figures(results: Iterable[Any], *, threshold: float | None = None
-                   ) -> SampleFigures | None:
+def sample_figures(results: Iterable[Any], *, threshold: float | None = None,
+                   convention: str = "strict") -> SampleFigures | None:
     """The per-problem figures of ``results`` (anything with ``id``, ``score`` and
     ``verdict``: :class:`~transted.metrics.base.MetricResult`), grouped by the ids'
     ``<problem>#<sample>`` form; None when no id has that form (not sampled outputs)."""
@@ -203,7 +208,7 @@ def sample_figures(results: Iterable[Any], *, threshold: float | None = None
     ks = (1,) if top == 1 else (1, top)
     problems, judged = [], {}
     for problem, group in rows.items():
-        hits = [_judge(r, threshold) for r in group]
+        hits = [_judge(r, threshold, convention) for r in group]
         judged[problem] = hits
         scores = [r.score for r in group if r.score is not None]
         c = sum(hits)

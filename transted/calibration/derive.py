@@ -1,140 +1,218 @@
 """Re-derive ``transted/verdict/thresholds.yaml`` from the labelled data shipped in the repository.
 
-Data: the expert-labelled dev pairs (``tests/data/gted/proofnet.jsonl``) choose the threshold
-(:func:`transted.calibration.procedure.derive_threshold`); the Lean sensitivity suite generated
-from ``tests/data/statements/*.jsonl`` (seeded, at most ``per_kind`` pairs per kind, the
-``identical`` control row left out) is scored and reported at it. Scores stream to ``work/``
-(one file per metric signature, :func:`transted.batch.score_pairs`), so a re-run of the same
-computation only scores what is missing. Grouped cross-validation over the dev pairs (folds never
-split a problem: pairs sharing a reference statement) shows how well a threshold chosen by the
-same procedure carries to held-out problems.
+Per metric and per label convention (:mod:`transted.verdict.conventions`) the fallback
+threshold is chosen by :func:`transted.calibration.procedure.derive_threshold` on that
+convention's expert-labelled files (``strict``: ``tests/data/strict/*.jsonl``; ``lenient``: the
+GTED dev pairs), restricted to the pairs the verdict rule leaves to the threshold — the
+*fallback* pairs (evidence, invalid candidates and residual edits decide the others; all pairs
+when none falls back, and for a metric without residual edits every pair is a fallback pair).
+Each file is a source of :func:`~transted.calibration.procedure.source_balanced_accuracy`.
+
+Grouped cross-validation shows how the whole verdict (rule + a threshold chosen without the
+held-out problems) carries to new problems: folds group pairs by ProofNet exercise *across*
+files (:func:`transted.calibration.problems.problem_key`: the GTED and strict files share
+exercises). The Lean sensitivity suite generated from ``tests/data/statements/*.jsonl`` (seeded,
+at most ``per_kind`` pairs per kind, without the ``identical`` row) is scored and reported at
+the shipped rule, never used to choose it. Scores stream to ``work/`` (one file per metric
+signature and data set, :func:`transted.batch.score_pairs`), so a re-run only scores what is
+missing; a metric is scored once (under ``strict``): the convention changes verdicts, not scores
+or details, so each convention's verdicts are recomputed from the same results.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from transted.calibration.procedure import PROCEDURE, data_digest, derive_threshold
-from transted.evaluation.labels import problem_group
+from transted.calibration.problems import problem_key
+from transted.calibration.procedure import (
+    PROCEDURE,
+    data_digest,
+    derive_threshold,
+    source_balanced_accuracy,
+)
+from transted.evaluation.agreement import agreement_score
+from transted.evaluation.decided import (
+    agreement_by_group,
+    decided_groups,
+    fallback_mask,
+    forced_of,
+)
 from transted.evaluation.threshold import grouped_folds
+from transted.metrics.base import MetricResult
 from transted.pairs import Pair, read_pairs
-from transted.verdict.rules import predict
+from transted.verdict.rules import apply_forced, predict
 
-__all__ = ["labelled_pool", "derive_thresholds", "write_thresholds"]
+__all__ = ["suite_pairs", "derive_thresholds", "write_thresholds", "RULES_VERSION"]
 
-SUITE_SOURCE, DEV_SOURCE = "suite", "dev"
+RULES_VERSION = "2"
+"""Version of the shipped rules (2: fallback thresholds per convention; 1: one threshold)."""
 
 
-def labelled_pool(dev: str | Path, statements: Sequence[str | Path], *, seed: int = 0,
-                  per_kind: int | None = 80) -> tuple[list[Pair], list[str]]:
-    """The pooled labelled pairs and the source of each (``dev`` / ``suite``)."""
+def suite_pairs(statements: Sequence[str | Path], *, seed: int = 0,
+                per_kind: int | None = 80) -> list[Pair]:
+    """The seeded sample of the Lean sensitivity suite (no ``identical`` row)."""
     from transted.sensitivity.lean.perturb import generate_suite, read_statements
     from transted.sensitivity.suite import sample_per_kind
 
-    dev_pairs = read_pairs(dev)
     stmts = [s for path in statements for s in read_statements(path)]
     suite = generate_suite(stmts, seed=seed, identical=False)
-    chosen = sample_per_kind(suite.pairs, per_kind, seed=seed)
-    return dev_pairs + chosen, [DEV_SOURCE] * len(dev_pairs) + [SUITE_SOURCE] * len(chosen)
+    return sample_per_kind(suite.pairs, per_kind, seed=seed)
 
 
-def _scores(metric: Any, pairs: list[Pair], work: Path) -> np.ndarray:
-    """Scores of ``pairs`` (NaN where the metric failed), streamed to and resumed from
-    ``work/<metric>-<signature digest>.jsonl`` by :func:`transted.batch.score_pairs`."""
+def _results(metric: Any, pairs: list[Pair], work: Path, tag: str) -> list[MetricResult]:
+    """``metric``'s results for ``pairs``, streamed to and resumed from ``work/``."""
     from transted.batch import score_pairs
 
-    key = hashlib.sha256(str(metric.signature).encode()).hexdigest()[:10]
-    path = work / f"{metric.name.replace(':', '_')}-{key}.jsonl"
+    key = hashlib.sha256(f"{metric.signature}|{tag}".encode()).hexdigest()[:10]
+    path = work / f"{metric.name.replace(':', '_')}-{tag}-{key}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    results = score_pairs(pairs, metric, path)
+    return score_pairs(pairs, metric, path)
+
+
+def _scores(results: Sequence[MetricResult]) -> np.ndarray:
     return np.array([np.nan if r.score is None else r.score for r in results], dtype=float)
 
 
-def derive_thresholds(metrics: Sequence[str], *, dev: str | Path,
-                      statements: Sequence[str | Path], work: str | Path, seed: int = 0,
-                      per_kind: int | None = 80, folds: int = 5, version: str = "1"
-                      ) -> dict[str, Any]:
-    """The content of ``thresholds.yaml`` for ``metrics`` (registry names, default options).
-
-    Returns a dict ``{"procedure", "data", "metrics": {name: {threshold, version, signature,
-    n_dev, n_suite, cv}}}``; ``cv`` holds the grouped ``folds``-fold figures (mean over
-    sources of balanced accuracy, and dev accuracy, of thresholds chosen without the fold) and
-    ``suite`` the suite's figures at the shipped threshold.
-    """
-    from transted.metrics.registry import get_metric
-    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
-
-    pairs, sources = labelled_pool(dev, statements, seed=seed, per_kind=per_kind)
-    labels = np.array([bool(p.label) for p in pairs])
-    src = np.array(sources)
-    groups = [problem_group(p) for p in pairs]
-    out: dict[str, Any] = {
-        "procedure": PROCEDURE,
-        "data": {"digest": data_digest([dev, *statements], GENERATOR_VERSION, str(seed),
-                                       str(per_kind)),
-                 "dev": Path(dev).name, "statements": [Path(s).name for s in statements],
-                 "generator": GENERATOR_VERSION, "seed": seed, "per_kind": per_kind},
-        "metrics": {},
-    }
-    for name in metrics:
-        metric = get_metric(name)
-        scores = _scores(metric, pairs, Path(work))
-        dev_mask = src == DEV_SOURCE
-        threshold = derive_threshold(scores[dev_mask], labels[dev_mask], src[dev_mask])
-        out["metrics"][name] = {
-            "threshold": threshold, "version": version, "signature": str(metric.base_signature),
-            "n_dev": int(dev_mask.sum()), "n_suite": int((~dev_mask).sum()),
-            "cv": _grouped_cv(scores[dev_mask], labels[dev_mask], src[dev_mask],
-                              [g for g, d in zip(groups, dev_mask, strict=True) if d],
-                              folds=folds, seed=seed),
-            "suite": _at_threshold(scores[~dev_mask], labels[~dev_mask], threshold),
-        }
-    return out
+def _threshold(scores: np.ndarray, labels: np.ndarray, sources: np.ndarray,
+               forced: Sequence[bool | None]) -> float:
+    """The procedure on the fallback pairs (all pairs when none falls back)."""
+    mask = fallback_mask(forced)
+    if not mask.any():
+        mask = np.ones(len(scores), dtype=bool)
+    return derive_threshold(scores[mask], labels[mask], sources[mask])
 
 
-def _grouped_cv(scores: np.ndarray, labels: np.ndarray, src: np.ndarray, groups: list[str],
-                *, folds: int, seed: int) -> dict[str, Any]:
-    from transted.calibration.procedure import source_balanced_accuracy
+def _verdicts(scores: np.ndarray, forced: Sequence[bool | None], t: float) -> np.ndarray:
+    return apply_forced(predict(scores, t), forced)[0]
 
+
+def _figures(labels: np.ndarray, preds: np.ndarray, sources: np.ndarray) -> dict[str, Any]:
+    a = agreement_score(labels, preds)
+    ba = float(source_balanced_accuracy(preds.astype(float), labels, sources, [0.5])[0])
+    return {"accuracy": round(a.accuracy, 4), "kappa": round(a.kappa, 4),
+            "balanced_accuracy": round(ba, 4)}
+
+
+def _grouped_cv(scores: np.ndarray, labels: np.ndarray, sources: np.ndarray,
+                forced: list[bool | None], groups: list[str], *, folds: int, seed: int
+                ) -> dict[str, Any]:
     fold_of = grouped_folds(labels, groups, folds=folds, seed=seed)
     preds = np.zeros(len(scores), dtype=bool)
     used = []
     for f in np.unique(fold_of):
         held = fold_of == f
-        t = derive_threshold(scores[~held], labels[~held], src[~held])
-        preds[held] = predict(scores[held], t)
+        train = np.flatnonzero(~held)
+        t = _threshold(scores[train], labels[train], sources[train], [forced[i] for i in train])
+        held_idx = np.flatnonzero(held)
+        preds[held] = _verdicts(scores[held], [forced[i] for i in held_idx], t)
         used.append(t)
-    dev = src == DEV_SOURCE
-    # balanced accuracy of the held-out verdicts, per source, then averaged
-    as_scores = preds.astype(float)
-    ba = float(source_balanced_accuracy(as_scores, labels, src, [0.5])[0])
-    return {"folds": folds, "seed": seed, "balanced_accuracy": round(ba, 4),
-            "dev_accuracy": round(float((preds[dev] == labels[dev]).mean()), 4),
+    per_source = {str(s): _figures(labels[sources == s], preds[sources == s], sources[sources == s])
+                  for s in np.unique(sources)}
+    return {"folds": folds, "seed": seed, "groups": "proofnet-problem",
+            **_figures(labels, preds, sources), "per_file": per_source,
             "threshold_range": [round(min(used), 4), round(max(used), 4)]}
 
 
-def _at_threshold(scores: np.ndarray, labels: np.ndarray, threshold: float) -> dict[str, Any]:
-    """The suite at the shipped threshold: share of faithful rewrites accepted, of meaning
-    changes rejected, and their mean (balanced accuracy)."""
-    verdicts = predict(scores, threshold)
+def _labelled(files: Sequence[str | Path]) -> tuple[list[Pair], np.ndarray, np.ndarray, list[str]]:
+    pairs: list[Pair] = []
+    sources: list[str] = []
+    for f in files:
+        got = read_pairs(f)
+        pairs += got
+        sources += [Path(f).name] * len(got)
+    labels = np.array([bool(p.label) for p in pairs])
+    return pairs, labels, np.array(sources), [problem_key(p) for p in pairs]
+
+
+def _sha(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def derive_thresholds(metrics: Sequence[str], *, labelled: Mapping[str, Sequence[str | Path]],
+                      statements: Sequence[str | Path], work: str | Path, seed: int = 0,
+                      per_kind: int | None = 80, folds: int = 5) -> dict[str, Any]:
+    """The content of ``thresholds.yaml`` for ``metrics`` (registry names, default options).
+
+    ``labelled`` maps each convention to its expert-labelled files. Returns ``{"procedure",
+    "data", "rules": [{metric, convention, threshold, version, signature, data, n_labelled,
+    n_fallback, in_sample, cv, suite}]}``: ``in_sample`` is the rule at the shipped threshold
+    on the files it was derived from (with agreement per ``decided_by``), ``cv`` the grouped
+    ``folds``-fold figures, ``suite`` the sensitivity suite at the shipped rule.
+    """
+    from transted.metrics.registry import get_metric
+    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
+
+    work = Path(work)
+    every_file = [f for files in labelled.values() for f in files]
+    suite = suite_pairs(statements, seed=seed, per_kind=per_kind)
+    suite_labels = np.array([bool(p.label) for p in suite])
+    out: dict[str, Any] = {
+        "procedure": PROCEDURE,
+        "problem_key": "ProofNet exercise from the reference's theorem name "
+                       "(transted.calibration.problems)",
+        "data": {"digest": data_digest([*every_file, *statements], GENERATOR_VERSION, str(seed),
+                                       str(per_kind)),
+                 "labelled": {c: [Path(f).name for f in files] for c, files in labelled.items()},
+                 "statements": [Path(s).name for s in statements],
+                 "generator": GENERATOR_VERSION, "seed": seed, "per_kind": per_kind},
+        "rules": [],
+    }
+    for name in metrics:
+        scorer = get_metric(name)
+        suite_results = _results(scorer, suite, work, "suite")
+        for convention, files in labelled.items():
+            pairs, labels, sources, groups = _labelled(files)
+            results = _results(scorer, pairs, work, "-".join(Path(f).stem for f in files))
+            scores = _scores(results)
+            forced, by, _ = forced_of(results, convention)
+            t = _threshold(scores, labels, sources, forced)
+            preds = _verdicts(scores, forced, t)
+            suite_forced = forced_of(suite_results, convention)[0]
+            suite_preds = _verdicts(_scores(suite_results), suite_forced, t)
+            out["rules"].append({
+                "metric": name, "convention": convention, "threshold": t,
+                "version": RULES_VERSION,
+                "signature": str(get_metric(name, convention=convention).base_signature),
+                "data": [_sha(f) for f in files],
+                "n_labelled": len(pairs), "n_fallback": int(fallback_mask(forced).sum()),
+                "in_sample": {**_figures(labels, preds, sources),
+                              "decided_by": _rounded(agreement_by_group(
+                                  labels, preds, decided_groups(by, scores, binary=False)))},
+                "cv": _grouped_cv(scores, labels, sources, forced, groups, folds=folds,
+                                  seed=seed),
+                "suite": _suite_figures(suite_preds, suite_labels),
+            })
+    return out
+
+
+def _rounded(groups: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {g: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in d.items()}
+            for g, d in groups.items()}
+
+
+def _suite_figures(verdicts: np.ndarray, labels: np.ndarray) -> dict[str, Any]:
+    """The suite at the shipped rule: share of faithful rewrites accepted, of meaning changes
+    rejected, and their mean (balanced accuracy)."""
     accepted = float(verdicts[labels].mean()) if labels.any() else float("nan")
     rejected = float((~verdicts[~labels]).mean()) if (~labels).any() else float("nan")
-    return {"rewrites_accepted": round(accepted, 4), "changes_rejected": round(rejected, 4),
+    return {"n": int(len(labels)), "rewrites_accepted": round(accepted, 4),
+            "changes_rejected": round(rejected, 4),
             "balanced_accuracy": round((accepted + rejected) / 2, 4)}
 
 
 def write_thresholds(content: dict[str, Any], path: str | Path) -> None:
     import yaml
 
-    header = ("# Default decision thresholds (procedure: transted.calibration.procedure); "
-              "generated by\n# benchmarks/derive_thresholds.py — do not edit by hand.\n")
+    header = ("# Shipped fallback thresholds per metric and convention (procedure: "
+              "transted.calibration.procedure);\n# generated by benchmarks/derive_thresholds.py "
+              "— do not edit by hand.\n")
     Path(path).write_text(header + yaml.safe_dump(content, sort_keys=False, allow_unicode=True),
                           encoding="utf-8")
-    from transted.verdict.rules import load_rules
+    from transted.verdict.thresholds import load_rules
 
     load_rules.cache_clear()

@@ -5,10 +5,12 @@
 shipped in the repository; a test checks the file against the procedure.
 
 **Procedure** (:data:`PROCEDURE`): the threshold maximises the balanced accuracy (mean of the
-true-positive and true-negative rates, so the majority class does not decide alone) on the
-expert-labelled dev pairs; candidates are the midpoints between distinct scores; among equally
-good candidates the median one is taken. The Lean sensitivity suite is scored too and reported
-at that threshold (which kinds the rule lets through), but it does not choose the threshold:
+true-positive and true-negative rates, so the majority class does not decide alone; averaged
+over the labelled files) on the expert-labelled pairs of the metric's label convention that the
+verdict rule leaves to the threshold (the fallback pairs, :mod:`transted.calibration.derive`);
+candidates are the midpoints between distinct scores; among equally good candidates the median
+one is taken. The Lean sensitivity suite is scored too and reported at the shipped rule (which
+kinds it lets through), but it does not choose the threshold:
 its one-edit meaning changes and lemma-closable rewrites lie in a score band (0.74–1.0) that
 real translations do not occupy, and pooling it with the dev pairs put every metric's threshold
 at 0.99 or above, where 47–53% of the dev pairs are judged correctly (docs/SENSITIVITY.md).
@@ -28,9 +30,10 @@ from transted.evaluation.threshold import candidate_thresholds, sweep
 
 __all__ = ["PROCEDURE", "derive_threshold", "source_balanced_accuracy", "data_digest"]
 
-PROCEDURE = ("argmax over midpoints of balanced accuracy on the expert-labelled dev pairs; "
-             "ties: median candidate; the sensitivity suite is reported at that threshold, not "
-             "used to choose it")
+PROCEDURE = ("argmax over midpoints of balanced accuracy (averaged over the labelled files) on "
+             "the expert-labelled pairs of the convention that the verdict rule leaves to the "
+             "threshold (all pairs when none is); ties: median candidate; the sensitivity suite "
+             "is reported at the shipped rule, not used to choose it")
 
 
 def source_balanced_accuracy(scores: ArrayLike, labels: ArrayLike, sources: ArrayLike,

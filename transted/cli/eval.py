@@ -10,6 +10,7 @@ import typer
 from transted.cli.console import print_json, print_line, staged_progress
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
+    ConventionOption,
     ExecutorOption,
     FormatOption,
     JobsOption,
@@ -58,6 +59,7 @@ def eval_command(
                             help="Disagreements listed per metric."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
     theorem: str | None = TheoremOption(),
+    convention: str | None = ConventionOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -72,7 +74,8 @@ def eval_command(
     from transted.evaluation.reports.markdown import summary_markdown
 
     fmt = output_format(fmt, as_json)
-    names = load_metrics(metrics, distinct_names=True, theorem=theorem)  # -m ted:cost=semantic
+    names = load_metrics(metrics, distinct_names=True, theorem=theorem,  # -m ted:cost=semantic
+                         convention=convention)
     # every option value checked before any scoring, in the options' own terms
     choice(threshold_mode, EvalConfig.MODES, "--threshold-mode")
     choice(oracle_rule, ORACLE_RULES, "--oracle-rule")

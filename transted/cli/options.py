@@ -23,7 +23,7 @@ __all__ = ["FORMATS", "SIGNATURE_FORMS", "metric_list", "metric_options", "outpu
            "FormatOption", "JsonAlias", "MetricOption", "OptionOption", "SignatureOption",
            "KeyOption", "ReferenceKeyOption", "CandidateKeyOption", "LineOrderOption",
            "signature_form", "choice",
-           "TranstedGroup", "is_stdout", "metric_specs", "load_metrics", "signature_text"]
+           "TranstedGroup", "is_stdout", "metric_specs", "load_metrics", "signature_text", "ConventionOption"]
 
 FORMATS = ("text", "json", "jsonl")
 SIGNATURE_FORMS = ("short", "full")
@@ -126,6 +126,13 @@ def TheoremOption() -> Any:  # noqa: N802
                         help="Take the theorem NAME from candidate texts with several (default: "
                              "the one named like the reference's, else the last); metrics that "
                              "read Lean statements.")
+
+
+def ConventionOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--convention", metavar="strict|lenient",
+                        help="Label convention of the verdicts: strict = mutual provability "
+                             "(the default), lenient = the GTED labels' reading (docs/VERDICTS.md);"
+                             " applies to every metric that has one (in its signature).")
 
 
 def PairTimeoutOption() -> Any:  # noqa: N802
@@ -305,21 +312,24 @@ def metric_specs(values: list[str] | None) -> list[tuple[str, dict[str, object]]
 
 
 def load_metrics(values: list[str] | None, extra: dict[str, object] | None = None, *,
-                 distinct_names: bool = False, theorem: str | None = None) -> list[Any]:
+                 distinct_names: bool = False, theorem: str | None = None,
+                 convention: str | None = None) -> list[Any]:
     """The metric objects of ``-m`` (per-metric ``name:key=value`` options over ``extra``,
     the ``-O`` options), each checked by the registry's option validation (an unknown name or
     option is a ``ValueError`` naming it → exit 2). ``distinct_names``: refuse the same metric
-    twice (commands that file results by metric name). ``theorem`` (``--theorem``) goes to
-    every metric that declares that option."""
+    twice (commands that file results by metric name). ``theorem`` (``--theorem``) and
+    ``convention`` (``--convention``) go to every metric that declares the option, unless its
+    own spec sets it."""
     from transted.api import load_metric
+    from transted.metrics.options import declared_options
+    from transted.metrics.registry import metric_class
 
     specs = metric_specs(values)
-    if theorem is not None:
-        from transted.metrics.options import declared_options
-        from transted.metrics.registry import metric_class
-
-        specs = [(name, {"theorem": theorem, **options}
-                  if "theorem" in declared_options(metric_class(name)) else options)
+    shared = {k: v for k, v in (("theorem", theorem), ("convention", convention))
+              if v is not None}
+    if shared:
+        specs = [(name, {**{k: v for k, v in shared.items()
+                            if k in declared_options(metric_class(name))}, **options})
                  for name, options in specs]
     if distinct_names:
         names = [name for name, _ in specs]

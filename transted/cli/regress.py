@@ -20,6 +20,7 @@ from transted.cli.console import err_console, print_json, print_line, staged_pro
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
     CandidateKeyOption,
+    ConventionOption,
     ExecutorOption,
     FormatOption,
     JobsOption,
@@ -67,8 +68,9 @@ def regress_command(
         None, "--max-drop", min=0.0, help="Allowed drop (mean score; or share of flipped "
         "pairs, or of equivalent@K; default 0)."),
     threshold: float | None = typer.Option(
-        None, "--threshold", help="Verdict threshold for verdict-flip and equivalent@K "
-        "(default: the metric's own verdicts)."),
+        None, "--threshold", help="Fallback threshold for verdict-flip and equivalent@K: "
+        "evidence and residual edits decide as in the metric's verdicts, this threshold the "
+        "rest (default: the metric's own verdicts)."),
     alpha: float | None = typer.Option(None, "--alpha", help="Fail only if also significant "
                                        "at this level, in (0, 1) (Wilcoxon / sign test, "
                                        "one-sided)."),
@@ -82,6 +84,7 @@ def regress_command(
     n_boot: int = typer.Option(10000, "--n-boot", min=1, help="Paired bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
     theorem: str | None = TheoremOption(),
+    convention: str | None = ConventionOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
     ray_address: str | None = RayAddressOption(),
@@ -98,7 +101,8 @@ def regress_command(
 
     fmt = output_format(fmt, as_json)
     signature_form(signature)
-    names = load_metrics(metric, distinct_names=True, theorem=theorem)
+    names = load_metrics(metric, distinct_names=True, theorem=theorem,
+                         convention=convention)
     if fail_on is None and (max_drop, threshold, alpha) != (None, None, None):
         raise typer.BadParameter("--max-drop, --threshold and --alpha set the gate: give "
                                  "--fail-on worse|verdict-flip|equivalent@K too",

@@ -12,6 +12,7 @@ from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, too_little_scored
 from transted.cli.options import (
     CandidateKeyOption,
+    ConventionOption,
     ExecutorOption,
     FormatOption,
     JobsOption,
@@ -53,6 +54,7 @@ def score_command(
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
     theorem: str | None = TheoremOption(),
+    convention: str | None = ConventionOption(),
     pair_timeout: float | None = PairTimeoutOption(),
     jobs: int | None = JobsOption(),
     executor: str = ExecutorOption(),
@@ -66,7 +68,8 @@ def score_command(
     or `score REF CAND`; -m repeatable. A batch prints result lines (JSONL) to stdout without
     --out; --format text gives a line per result, json one document."""
     signature_form(signature)
-    scorers = load_metrics(metric, metric_options(option), theorem=theorem)
+    scorers = load_metrics(metric, metric_options(option), theorem=theorem,
+                           convention=convention)
     inputs = inputs or []
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
@@ -183,6 +186,15 @@ def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
     lines = [f"{result.metric}: costed edits (tree of `ted`, "
              f"{sum(e.cost for e in edits):g} in all):"]
     lines += [f"  {escape_control(line)}" for line in format_edits(edits)] or ["  none"]
+    residual = result.details.get("residual")
+    if residual is not None:
+        from transted.verdict.rules import format_residual
+
+        what = "best goal after search and evidence" if result.metric == "transted" else "trees"
+        lines.append(f"{result.metric}: residual edits ({what}; the verdict's input, "
+                     "docs/VERDICTS.md):")
+        lines += [f"  {escape_control(line)}" for line in format_residual(residual, 40)] or \
+            ["  none"]
     auto = result.details.get("auto_bound") or ted.trees_with_auto_bound(pair)[2]  # type: ignore[union-attr]
     for side, names in auto.items():
         lines.append(f"  auto-bound in the {side}: {escape_control(', '.join(names))}")
@@ -195,11 +207,13 @@ def _print_result(result: Any) -> None:
     score = "null" if result.score is None else f"{result.score:.6f}"
     console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
     verdict = result.verdict or "none (no shipped threshold)"
-    by = f" (decided by {result.decided_by})" if result.decided_by in ("evidence", "invalid") \
-        else ""
+    by = f" (decided by {result.decided_by})" if result.decided_by else ""
     print_line(f"  verdict: {verdict}{by}")
+    reason = result.details.get("verdict_reason")
+    if reason:
+        print_line(f"    {escape_control(str(reason))}")
     for key, value in result.details.items():
-        if not isinstance(value, (dict, list)):
+        if key != "verdict_reason" and not isinstance(value, (dict, list)):
             print_line(f"  {key}: {escape_control(str(value))}")
     if result.error:
         console.print(f"[red]{result.status}:[/] ", end="")

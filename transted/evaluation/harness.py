@@ -13,10 +13,13 @@ reported as *abstained*: ``coverage`` (share scored) and agreement on the scored
 An ``invalid`` result (a candidate that is confidently not Lean 4) is an answer, not an error:
 predicted *negative* at every threshold, counted as answered in ``coverage``, and reported on
 its own (``n_invalid``, and how many of those the experts call equivalent).
-Definite evidence in a result (``details["evidence"]`` ``proved``/``refuted``) overrides the
-threshold and is counted in ``n_evidence``. Whatever the mode, every metric also gets the
-``oracle``, grouped ``cv`` and ``default`` (shipped threshold) figures side by side, so no
-report shows an oracle figure alone. A metric whose every result
+The verdict rule (:mod:`transted.verdict.rules`, under the metric's convention) decides a pair
+by evidence, invalidity or its residual edits before any threshold; the threshold — whatever
+the mode chooses — decides only the rest (the *fallback* pairs, on which it is chosen and
+cross-validated: :mod:`transted.evaluation.decided`). Agreement is also reported per
+``decided_by`` group; ``n_evidence`` counts the evidence's verdicts. Whatever the mode, every
+metric also gets the ``oracle``, grouped ``cv`` and ``default`` (shipped threshold) figures side
+by side, so no report shows an oracle figure alone. A metric whose every result
 is ``unavailable`` (e.g. a Lean metric without Lean) is reported as unavailable, with no
 numbers. Binary metrics (verdicts) are never thresholded: their mode is ``binary`` and a pair
 is positive iff its score is 1.0.
@@ -36,19 +39,24 @@ from numpy.typing import NDArray
 from transted.batch import score_pairs
 from transted.errors import InputError
 from transted.evaluation.agreement import Agreement, agreement_score, bootstrap_ci
-from transted.evaluation.labels import DEFAULT_POSITIVE, LabelledPairs, parse_positive
-from transted.evaluation.threshold import (
-    ORACLE_RULES,
-    cross_validated_predictions,
-    select_threshold,
+from transted.evaluation.decided import (
+    agreement_by_group,
+    decided_groups,
+    fallback_cv,
+    fallback_threshold,
+    forced_of,
+    mode_figures,
+    predictions_with,
 )
+from transted.evaluation.labels import DEFAULT_POSITIVE, LabelledPairs, parse_positive
+from transted.evaluation.threshold import ORACLE_RULES
 from transted.evidence.api import evidence_summary
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.outputs import check_output_dir
 from transted.pairs import Pair
 from transted.signature import Signature
-from transted.verdict.rules import apply_evidence, forced_by_evidence, predict
+from transted.verdict.rules import forced_by_evidence, predict
 
 __all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric",
            "score_metric", "evaluate_metric", "scores_path", "claim_out_dir", "OUT_DIR_MARKER"]
@@ -232,6 +240,27 @@ class MetricEvaluation:
 
     def invalid_mask(self, ids: Sequence[str]) -> NDArray[np.bool_]:
         return np.array([i in self.invalid for i in ids], dtype=bool)
+    convention: str | None = None
+    """The label convention the metric's verdicts follow (None: a metric without one)."""
+    forced: list[bool | None] = field(default_factory=list)
+    """Per pair: the verdict decided before the threshold (evidence, invalid, edits), or None."""
+    forced_by: list[str | None] = field(default_factory=list)
+    verdict_reasons: list[str | None] = field(default_factory=list)
+    """Per pair: why the rule decided as it did (the deciding edit, or the fallback's reason)."""
+    residual: list[object] = field(default_factory=list)
+    """Per pair: ``details["residual"]`` of its result (None for a metric without one)."""
+    decided: list[str] = field(default_factory=list)
+    """Per pair: the ``decided_by`` group of its verdict (:data:`~transted.evaluation.decided.GROUPS`)."""
+    by_decided: dict[str, dict[str, object]] = field(default_factory=dict)
+    """Agreement per ``decided_by`` group."""
+    default_in_sample: bool | None = None
+    """Whether the shipped threshold was derived on these very pairs (same data digest)."""
+
+    def __post_init__(self) -> None:
+        if len(self.forced) != len(self.scores):  # built by hand: evidence alone decides
+            evidence = self.evidence or [None] * len(self.scores)
+            self.forced = [forced_by_evidence(e) for e in evidence]
+            self.forced_by = ["evidence" if f is not None else None for f in self.forced]
 
     def summary(self, config: EvalConfig) -> dict[str, object]:
         """The ``summary.json`` entry: the keys other tools read, then extras."""
@@ -253,6 +282,8 @@ class MetricEvaluation:
             "modes": self.modes, "abstain": self.abstain,
             "evidence_counts": self.evidence_stats.get("evidence_counts"),
             "evidence_precision": self.evidence_stats.get("evidence_precision"),
+            "convention": self.convention, "decided_by": self.by_decided,
+            "default_in_sample": self.default_in_sample,
         }
         if self.threshold_mode in ("oracle", "calibrated", "cv"):
             entry["oracle_rule"] = config.oracle_rule
@@ -266,8 +297,10 @@ class MetricEvaluation:
 
 
 def collect(name: str, signature: str, results: Sequence[MetricResult],
-            *, binary: bool, default_threshold: float | None = None) -> MetricEvaluation:
-    """Gather a metric's results (in pair order) into a :class:`MetricEvaluation`."""
+            *, binary: bool, default_threshold: float | None = None,
+            convention: str | None = None) -> MetricEvaluation:
+    """Gather a metric's results (in pair order) into a :class:`MetricEvaluation`; the verdict
+    rule's forced decisions follow ``convention`` (None: ``strict``)."""
     scores = np.array([np.nan if r.score is None else r.score for r in results], dtype=float)
     errors = {r.id: r.error or r.status for r in results
               if r.score is None and r.status != "invalid"}
@@ -276,21 +309,26 @@ def collect(name: str, signature: str, results: Sequence[MetricResult],
     ok = [r for r in results if r.score is not None]
     binary = binary or bool(ok) and all(r.details.get("binary") for r in ok)
     status = "unavailable" if results and unavailable == len(results) else "ok"
+    forced, forced_by, reasons = forced_of(results, convention or "strict")
+    if binary:
+        forced, forced_by = [None] * len(results), [None] * len(results)
     return MetricEvaluation(name, signature, binary, scores, errors, unavailable, status,
                             default_threshold=default_threshold,
                             evidence=[r.details.get("evidence") for r in results],
                             evidence_detail=[r.details.get("evidence_detail") for r in results],
-                            invalid=invalid)
+                            invalid=invalid,
+                            convention=convention, forced=forced, forced_by=forced_by,
+                            verdict_reasons=reasons,
+                            residual=[r.details.get("residual") for r in results])
 
 
 def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig, *,
-                    dev: tuple[NDArray[np.float64], LabelledPairs] | None = None
+                    dev: tuple[MetricEvaluation, LabelledPairs] | None = None
                     ) -> MetricEvaluation:
     """Choose the threshold, predict, and fill in agreement and intervals (in place).
 
-    ``ev`` holds a metric's scores of ``data``'s pairs; ``dev`` the same metric's scores of
-    the dev pairs (``calibrated`` mode). ``cv`` folds keep each problem of ``data.groups``
-    together.
+    ``ev`` holds a metric's results on ``data``'s pairs; ``dev`` the same metric's on the dev
+    pairs (``calibrated`` mode). ``cv`` folds keep each problem of ``data.groups`` together.
     """
     if ev.status == "unavailable":
         ev.threshold_mode = "unavailable"
@@ -300,9 +338,9 @@ def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfi
         ev.threshold, ev.threshold_mode = 0.5, "binary"
         ev.predictions = predict(ev.scores, 0.5)
     elif config.threshold_mode == "cv":
-        ev.predictions, ev.fold_thresholds = cross_validated_predictions(
-            ev.scores, labels, rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed,
-            groups=data.groups)
+        ev.predictions, ev.fold_thresholds = fallback_cv(
+            ev.scores, labels, ev.forced, data.groups, rule=config.oracle_rule,
+            folds=config.cv_folds, seed=config.seed)
         ev.threshold, ev.threshold_mode = float(np.median(ev.fold_thresholds)), "cv"
     elif config.threshold_mode == "default" and ev.default_threshold is None:
         ev.threshold_mode = "no default"
@@ -311,11 +349,13 @@ def evaluate_metric(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfi
     else:
         ev.threshold = _threshold(ev, data, config, dev)
         ev.threshold_mode = config.threshold_mode
-        ev.predictions = predict(ev.scores, ev.threshold)
-    ev.predictions, ev.n_evidence = apply_evidence(ev.predictions, ev.evidence)
+        ev.predictions = predictions_with(ev.scores, ev.forced, ev.threshold)[0]
+    ev.n_evidence = sum(by == "evidence" for by in ev.forced_by)
+    ev.decided = decided_groups(ev.forced_by, ev.scores, binary=ev.binary)
+    ev.by_decided = agreement_by_group(labels, ev.predictions, ev.decided)
     ids = [pair.id for pair in data.pairs]
     invalid = ev.invalid_mask(ids)
-    ev.predictions = ev.predictions & ~invalid  # an invalid candidate is not equivalent
+    ev.predictions = ev.predictions & ~invalid  # also for a binary metric: an answer, negative
     ev.invalid_equivalent = [pid for pid, bad, y in zip(ids, invalid, labels, strict=True)
                              if bad and y]
     ev.evidence_stats = evidence_summary(evidence_kinds(ev) or ["none"] * len(labels),
@@ -349,28 +389,13 @@ def abstention(ev: MetricEvaluation, data: LabelledPairs) -> dict[str, object]:
 def mode_comparison(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig
                     ) -> dict[str, dict[str, object]]:
     """Oracle, grouped-cv and default figures of one graded metric, whatever the mode."""
-    out: dict[str, dict[str, object]] = {}
-    labels, groups = data.labels, data.groups
-    t = select_threshold(ev.scores, labels, rule=config.oracle_rule)
-    out["oracle"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
-    if len(set(groups)) >= 2:
-        preds, used = cross_validated_predictions(ev.scores, labels, rule=config.oracle_rule,
-                                                  folds=config.cv_folds, seed=config.seed,
-                                                  groups=groups)
-        out["cv"] = _figures(labels, apply_evidence(preds, ev.evidence)[0], float(np.median(used)))
-    if ev.default_threshold is not None:
-        t = ev.default_threshold
-        out["default"] = _figures(labels, apply_evidence(predict(ev.scores, t), ev.evidence)[0], t)
-    return out
-
-
-def _figures(labels: NDArray[np.bool_], preds: NDArray[np.bool_], t: float) -> dict[str, object]:
-    a = agreement_score(labels, preds)
-    return {"threshold": t, "accuracy": a.accuracy, "kappa": a.kappa}
+    return mode_figures(ev.scores, data.labels, ev.forced, data.groups,
+                        rule=config.oracle_rule, folds=config.cv_folds, seed=config.seed,
+                        default=ev.default_threshold, default_in_sample=ev.default_in_sample)
 
 
 def _threshold(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig,
-               dev: tuple[NDArray[np.float64], LabelledPairs] | None) -> float:
+               dev: tuple[MetricEvaluation, LabelledPairs] | None) -> float:
     if config.threshold_mode == "default":
         return float(ev.default_threshold)  # type: ignore[arg-type]  # checked by the caller
     if config.threshold_mode == "fixed":
@@ -378,7 +403,7 @@ def _threshold(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig,
     if config.threshold_mode == "calibrated":
         if dev is None:
             raise ValueError(f"metric {ev.name!r}: threshold_mode 'calibrated' needs dev scores")
-        dev_scores, dev_labels = dev[0], dev[1].labels
+        dev_ev, dev_labels = dev[0], dev[1].labels
         if dev_labels.all() or not dev_labels.any():
             # refused, not warned: a threshold tuned on one class puts every pair on one side
             # (the lowest or above the highest dev score), whatever the metric.
@@ -386,5 +411,6 @@ def _threshold(ev: MetricEvaluation, data: LabelledPairs, config: EvalConfig,
             raise InputError(f"the dev set has no {kind} labels (positive = "
                              f"{', '.join(config.positive)}); a threshold cannot be calibrated on "
                              "it — give a dev set with both kinds of pairs")
-        return select_threshold(dev_scores, dev_labels, rule=config.oracle_rule)
-    return select_threshold(ev.scores, data.labels, rule=config.oracle_rule)
+        return fallback_threshold(dev_ev.scores, dev_labels, dev_ev.forced,
+                                  rule=config.oracle_rule)
+    return fallback_threshold(ev.scores, data.labels, ev.forced, rule=config.oracle_rule)

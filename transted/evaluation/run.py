@@ -68,8 +68,11 @@ def run_eval(data: LabelledPairs, metrics: Sequence[str | Metric], out: str | Pa
                                resume=resume, on_result=callback, pair_timeout=pair_timeout,
                                executor=executor)
         rule = None if metric.binary else metric.decision_rule()
+        convention = getattr(metric, "convention", None)
         ev = collect(metric.name, str(metric.signature), results, binary=metric.binary,
-                     default_threshold=rule.threshold if rule is not None else None)
+                     default_threshold=rule.threshold if rule is not None else None,
+                     convention=convention)
+        ev.default_in_sample = None if rule is None else data.digest in rule.data
         dev_scores = None
         if dev is not None and not ev.binary:
             callback = progress(metric.name, "dev", len(dev.pairs)) if progress else None
@@ -77,8 +80,9 @@ def run_eval(data: LabelledPairs, metrics: Sequence[str | Metric], out: str | Pa
                                        scores_path(out, metric.name, split="dev"),
                                        resume=resume, on_result=callback,
                                        pair_timeout=pair_timeout, executor=executor)
-            dev_ev = collect(metric.name, str(metric.signature), dev_results, binary=False)
-            dev_scores = (dev_ev.scores, dev)
+            dev_ev = collect(metric.name, str(metric.signature), dev_results, binary=False,
+                             convention=convention)
+            dev_scores = (dev_ev, dev)
         evaluations.append(evaluate_metric(ev, data, config, dev=dev_scores))
     run = EvalRun(data, config, evaluations,
                   str(config.signature(data.digest, dev.digest if dev is not None else "")), dev)

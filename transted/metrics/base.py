@@ -50,10 +50,11 @@ class MetricResult(BaseModel):
     """Short hash of the pair's two statements (resume refuses a result made from other text)."""
     details: dict[str, Any] = {}
     verdict: Literal["equivalent", "not-equivalent"] | None = None
-    """The metric's decision: its shipped threshold (``transted.verdict.rules``), a verdict
-    metric's own answer, or definite evidence (``details["evidence"]``); null without a
-    score or without a shipped threshold."""
-    decided_by: Literal["threshold", "binary", "evidence", "invalid"] | None = None
+    """The metric's decision (:func:`transted.verdict.rules.decide`): definite evidence
+    (``details["evidence"]``), the residual edits (``details["residual"]``), the shipped
+    threshold, or a verdict metric's own answer; null when none applies (no score, or a
+    fallback to a threshold that is not shipped)."""
+    decided_by: Literal["evidence", "invalid", "edits", "threshold", "binary"] | None = None
 
 
 @dataclass
@@ -102,7 +103,7 @@ class Metric(ABC):
 
     def _signature_and_rule(self) -> tuple[Signature, Any]:
         """The signature and the decision rule, from one call to :meth:`options`."""
-        from transted.verdict.rules import rule_for
+        from transted.verdict.thresholds import rule_for
 
         fields: dict[str, object] = {"v": self.version, **self.options()}
         if self.binary:
@@ -114,7 +115,7 @@ class Metric(ABC):
     def decision_rule(self) -> Any:
         """The shipped :class:`~transted.verdict.rules.DecisionRule` for exactly this
         computation, or None (other options, or not derived yet)."""
-        from transted.verdict.rules import rule_for
+        from transted.verdict.thresholds import rule_for
 
         return rule_for(self.name, str(self.base_signature))
 
@@ -141,15 +142,17 @@ class Metric(ABC):
                                 decided_by="invalid")
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
-        from transted.verdict.rules import make_verdict
+        from transted.verdict.rules import decide
 
         score = float(scored.value)
-        verdict, decided_by = make_verdict(
-            score, binary=self.binary or bool(scored.details.get("binary")),
-            threshold=rule.threshold if rule is not None else None,
-            evidence=scored.details.get("evidence"))
-        return MetricResult(**base, score=score, details=scored.details, verdict=verdict,
-                            decided_by=decided_by)
+        decision = decide(score, scored.details,
+                          binary=self.binary or bool(scored.details.get("binary")),
+                          threshold=rule.threshold if rule is not None else None,
+                          convention=getattr(self, "convention", "strict"))
+        if decision.reason is not None:
+            scored.details["verdict_reason"] = decision.reason
+        return MetricResult(**base, score=score, details=scored.details,
+                            verdict=decision.verdict, decided_by=decision.decided_by)
 
 
 def pair_hash(pair: Pair) -> str:

@@ -41,6 +41,9 @@ class ProofNetBLEU(Metric):
         NLTK ``SmoothingFunction`` method number (0 = none, ProofNet's own script).
     theorem : str, optional
         The theorem to take from a candidate text with several (``--theorem NAME``).
+    convention : {"strict", "lenient"}, default="strict"
+        The label convention of the verdict's fallback threshold (the score does not change;
+        :mod:`transted.verdict.conventions`).
     """
 
     name = "bleu"
@@ -51,7 +54,11 @@ class ProofNetBLEU(Metric):
     SMOOTHING = 4
 
     def __init__(self, *, source: str = "statement", rename: str = RENAME,
-                 smoothing: int = SMOOTHING, theorem: str | None = None):
+                 smoothing: int = SMOOTHING, theorem: str | None = None,
+                 convention: str = "strict"):
+        from transted.verdict.conventions import convention_rule
+
+        self.convention = convention_rule(convention).name
         if source not in self.SOURCES:
             raise ValueError(f"ProofNetBLEU: `source` must be one of {self.SOURCES}, got {source!r}")
         if not isinstance(smoothing, int) or not 0 <= smoothing <= 7:
@@ -64,10 +71,13 @@ class ProofNetBLEU(Metric):
     def options(self) -> dict[str, object]:
         import nltk
 
+        from transted.verdict.rules import verdict_field
+
         chosen = {"theorem": self.theorem} if self.theorem is not None else {}
         return {"extract": EXTRACTION_VERSION, **chosen, "source": self.source,
                 "tok": "whitespace", "rename": self.rename or "no",
-                "smooth": f"method{self.smoothing}", "nltk": nltk.__version__}
+                "smooth": f"method{self.smoothing}", "nltk": nltk.__version__,
+                "convention": self.convention, "verdict": verdict_field(residual=False)}
 
     def tokens(self, pair: Pair, side: str) -> list[str]:
         """Whitespace tokens of one side (``"reference"`` or ``"candidate"``)."""

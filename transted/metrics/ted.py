@@ -18,6 +18,9 @@ from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
 from transted.ted.edits import CostedEdit, costed_edits
 from transted.ted.statement_distance import COSTS, make_cost, statement_similarity
+from transted.verdict.conventions import DEFAULT_CONVENTION, convention_rule
+from transted.verdict.residual import Entail, residual_edits
+from transted.verdict.rules import verdict_field
 
 __all__ = ["TEDSimilarity", "statement_tree"]
 
@@ -66,6 +69,11 @@ class TEDSimilarity(Metric):
     normalize : elaboration-faithful normalisation (:mod:`transted.opt.normalize`)
     cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.ted.semantic`: the cost
         table and hypotheses/binders aligned as units, :mod:`transted.ted.hypotheses`)
+    convention : ``"strict"`` (mutual provability, default) or ``"lenient"``: which pairs
+        the verdict calls equivalent (:mod:`transted.verdict.conventions`; not the score)
+
+    Every result carries ``details["residual"]``: the judged edits between the two trees
+    (:mod:`transted.verdict.residual`; no search, no hypothesis entailment here).
     """
 
     name: ClassVar[str] = "ted"
@@ -77,7 +85,7 @@ class TEDSimilarity(Metric):
                  canonical_names: bool = DEFAULTS.canonical_names,
                  field: Field = "statement", backend: str = DEFAULT_BACKEND,
                  normalize: bool = DEFAULTS.normalize, cost: str = "unit",
-                 theorem: str | None = None):
+                 theorem: str | None = None, convention: str = DEFAULT_CONVENTION):
         if field not in FIELDS:
             raise ValueError(f"`field` must be one of {', '.join(FIELDS)}, got {field!r}")
         if cost not in COSTS:
@@ -90,12 +98,33 @@ class TEDSimilarity(Metric):
                                        canonical_names=canonical_names, normalize=normalize)
         self.field: Field = field
         self.cost_name = cost
+        self.convention = convention_rule(convention).name
         self.ted = TreeEditDistance(backend=backend, cost=make_cost(cost))
 
-    def options(self) -> dict[str, object]:
+    def computation_options(self) -> dict[str, object]:
+        """The fields of the tree computation (parser, tree shape, cost, backend)."""
         chosen = {"theorem": self.theorem} if self.theorem is not None else {}
         return {**tree_fields(self.tree_options, field=self.field), **chosen,
                 **self.ted.options()}
+
+    def options(self) -> dict[str, object]:
+        return {**self.computation_options(), "convention": self.convention,
+                "verdict": verdict_field(residual=True)}
+
+    def residual(self, pair: Pair, ref: Node, cand: Node, entail: Entail | None = None
+                 ) -> list[dict[str, object]]:
+        """The judged residual edits between ``ref`` and ``cand`` (trees of ``pair``, read
+        under each side's effective header), as result-line dicts."""
+        ref_header, cand_header = self.headers(pair)
+        edits = residual_edits(ref, cand, reference_header=ref_header,
+                               candidate_header=cand_header, entail=entail)
+        return [e.as_dict() for e in edits]
+
+    def headers(self, pair: Pair) -> tuple[str | None, str | None]:
+        """Each side's effective header: the pair's, with the open lines its text carried."""
+        if self.field == "statement":
+            return self.pair_trees(pair).headers
+        return pair.reference.header, pair.candidate.header
 
     def trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> tuple[Node, Node]:
         """Both trees; a parse error names ``sources`` (default ``<id> reference``/``candidate``)."""
@@ -149,4 +178,5 @@ class TEDSimilarity(Metric):
                                       "size_candidate": cand.size()}
         if auto:
             details["auto_bound"] = auto
+        details["residual"] = self.residual(pair, ref, cand)
         return PairScore(similarity, {**details, **inputs})

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import partial
 from typing import Any, ClassVar
 
 from transted.budget import Budget
@@ -39,6 +40,7 @@ from transted.evidence import (
     evidence_signature,
     pair_evidence,
 )
+from transted.evidence.entail import entails
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
 from transted.opt import Node
@@ -60,6 +62,9 @@ from transted.search.providers.registry import (
 from transted.search.state import State
 from transted.ted.distance import similarity_from
 from transted.ted.statement_distance import statement_distance_function, statement_norm
+from transted.verdict.conventions import DEFAULT_CONVENTION
+from transted.verdict.residual import Entail
+from transted.verdict.rules import verdict_field
 
 __all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES", "DEFAULT_PROVIDERS"]
 
@@ -95,6 +100,13 @@ class TransTEDSimilarity(Metric):
     evidence_options : the engines' options (:class:`~transted.evidence.RefuteOptions`;
         overrides ``assume_reference``)
     theorem : the theorem to take from candidate texts with several (as for ``ted``)
+    convention : ``"strict"`` (default) or ``"lenient"``: which pairs the verdict calls
+        equivalent (:mod:`transted.verdict.conventions`; the score does not change)
+
+    Every result carries ``details["residual"]``: the judged edits left between the best
+    goal's two sides (:mod:`transted.verdict.residual`), with hypotheses discharged by
+    entailment (:mod:`transted.evidence.entail`) when ``evidence`` is on; the verdict comes
+    from them (:mod:`transted.verdict.rules`).
 
     Providers are opened on the first pair and closed by :meth:`close` (or ``with``).
     """
@@ -113,7 +125,8 @@ class TransTEDSimilarity(Metric):
                  project: str | None = None, timeout: float = 60.0, backend: Any = None,
                  provider_options: dict[str, Any] | None = None,
                  evidence: bool = True, assume_reference: bool = True,
-                 evidence_options: RefuteOptions | None = None, theorem: str | None = None):
+                 evidence_options: RefuteOptions | None = None, theorem: str | None = None,
+                 convention: str = DEFAULT_CONVENTION):
         if not isinstance(evidence, bool):
             raise ValueError(f"`evidence` must be a bool, got {evidence!r}")
         if not isinstance(assume_reference, bool):
@@ -132,7 +145,8 @@ class TransTEDSimilarity(Metric):
                                                    else providers)
         self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
                                    queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
-        self.ted = TEDSimilarity(field=field, cost=cost, theorem=theorem)
+        self.ted = TEDSimilarity(field=field, cost=cost, theorem=theorem, convention=convention)
+        self.convention = self.ted.convention
         self.cost_name = cost
         self.distance = statement_distance_function(self.ted.ted, cost)
         self.rules_path = rules
@@ -168,7 +182,7 @@ class TransTEDSimilarity(Metric):
 
     # -- signature ---------------------------------------------------------------------------
     def options(self) -> dict[str, object]:
-        opts: dict[str, object] = {**self.ted.options(),
+        opts: dict[str, object] = {**self.ted.computation_options(),
                                    "provider": [provider_label(p) for p in self.providers],
                                    **{k.replace("_", "-"): v
                                       for k, v in asdict(self.config).items()}}
@@ -178,6 +192,8 @@ class TransTEDSimilarity(Metric):
                     key = f"{provider.name}.{key}"  # two providers, one option name
                 opts[key] = value
         opts["evidence"] = evidence_signature(self.evidence_options) if self.evidence else "off"
+        opts["convention"] = self.convention
+        opts["verdict"] = verdict_field(residual=True)
         return opts
 
     # -- scoring -----------------------------------------------------------------------------
@@ -225,6 +241,9 @@ class TransTEDSimilarity(Metric):
         details["evidence"] = ev.kind
         # the engines' time stays off the line: a result line is the same bytes on every run
         details["evidence_detail"] = ev.model_dump(exclude={"ms"})
+        details["residual"] = self.ted.residual(pair, result.best.lhs, result.best.rhs,
+                                                self._entail(budget))
+        self._raise_if_timed_out(budget)  # entailment runs under the same deadline
         scored = apply_score_rule(similarity, ev)
         details.update(self.ted.input_details(pair))  # what was extracted, unfolded, compared
         return PairScore(similarity if scored is None else scored, details)
@@ -239,6 +258,12 @@ class TransTEDSimilarity(Metric):
             raise PairTimeout(f"timeout: the pair passed max_time ({self.config.max_time:g} s)")
         raise PairTimeout(f"timeout: an evidence engine passed its safety net (budget_ms "
                           f"{self.evidence_options.budget_ms:g} ms)")
+
+    def _entail(self, budget: Budget) -> Entail | None:
+        """Hypothesis entailment under the pair's budget (None with evidence off)."""
+        if not self.evidence:
+            return None
+        return partial(entails, options=self.evidence_options, budget=budget)
 
     def _evidence(self, ref: Node, cand: Node, result: SearchResult, budget: Budget
                   ) -> Evidence:

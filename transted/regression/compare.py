@@ -50,6 +50,10 @@ class PairDelta:
     old_verdict: str | None = None
     new_verdict: str | None = None
     """The metric's own verdicts (``MetricResult.verdict``) when it gives them."""
+    old_forced: bool | None = None
+    new_forced: bool | None = None
+    """The verdicts decided before any threshold (evidence, invalid, residual edits;
+    :func:`transted.verdict.rules.forced_decision`), None where a threshold decides."""
 
     @property
     def delta(self) -> float | None:
@@ -131,6 +135,8 @@ class Regression:
     results_new: list[MetricResult] = field(default_factory=list)
     """Every scored result of each version (matched pairs and the other samples of matched
     problems)."""
+    convention: str = "strict"
+    """The metric's label convention: the verdict rule's steps before a given threshold."""
 
     @property
     def n_compared(self) -> int:
@@ -152,8 +158,8 @@ class Regression:
                        ) -> tuple[SampleFigures, SampleFigures] | None:
         """Each version's per-problem figures over the problems both have (None when the
         ids are not sample ids); verdicts from ``threshold`` if given, else the metric's."""
-        old = sample_figures(self.results_old, threshold=threshold)
-        new = sample_figures(self.results_new, threshold=threshold)
+        old = sample_figures(self.results_old, threshold=threshold, convention=self.convention)
+        new = sample_figures(self.results_new, threshold=threshold, convention=self.convention)
         if old is None or new is None:
             return None
         both = set(old.by_problem()) & set(new.by_problem())
@@ -185,6 +191,19 @@ class Regression:
 
 def _mean(values: list) -> float | None:
     return sum(values) / len(values) if values else None
+
+
+def _forced(old: MetricResult, new: MetricResult, convention: str
+            ) -> tuple[bool | None, bool | None]:
+    """The verdict rule's decisions before the threshold, old and new (the gate's fallback
+    threshold applies to the rest)."""
+    from transted.verdict.rules import forced_decision
+
+    out = []
+    for r in (old, new):
+        d = forced_decision(r.details or {}, status=r.status, convention=convention)
+        out.append(None if d.verdict is None else d.verdict == "equivalent")
+    return out[0], out[1]
 
 
 def _classify(old: MetricResult, new: MetricResult, tolerance: float) -> str:
@@ -244,13 +263,15 @@ def compare_matched(matching: Matching, metric: str | Metric, *,
         o, n = by_id["old"][i], by_id["new"][i]
         deltas.append(PairDelta(i, o.score, n.score, _classify(o, n, tolerance), o.error,
                                 n.error, getattr(o, "verdict", None),
-                                getattr(n, "verdict", None)))
+                                getattr(n, "verdict", None),
+                                *_forced(o, n, getattr(m, "convention", "strict"))))
     changed = [i for i in common
                if matching.old[i].reference.statement != matching.new[i].reference.statement]
     return Regression(m.name, str(m.signature), matching.old_name, matching.new_name, deltas,
                       matching.only_old, matching.only_new, changed,
                       pairs_new=matching.new, pairs_old=matching.old,
-                      results_old=results["old"], results_new=results["new"])
+                      results_old=results["old"], results_new=results["new"],
+                      convention=getattr(m, "convention", "strict"))
 
 
 def write_regression(reg: Regression, out: str | Path, *, top: int = 20,

@@ -11,10 +11,11 @@ Three criteria (``fail_on``) over the matched pairs of a :class:`~transted.regre
   ``max_drop`` (``mean(new - old) < -max_drop``), or a pair the old version scored fails to
   score in the new one (``broke``: a regression whatever the bound).
 * ``"verdict-flip"``: more than ``max_drop`` (a fraction of the matched pairs) went from
-  ``equivalent`` to ``not-equivalent``. Verdicts come from ``threshold`` when given
-  (equivalent iff ``score >= threshold``; a pair that failed to score is not-equivalent, as in
-  ``transted eval``), else from the metric's own ``MetricResult.verdict``; with neither the gate
-  refuses to run (``ValueError``) rather than guess a threshold.
+  ``equivalent`` to ``not-equivalent``. Verdicts are the metric's own (``MetricResult.verdict``,
+  :func:`transted.verdict.rules.decide`); with ``threshold`` the same rule with that fallback
+  threshold: evidence and residual edits decide first, then ``score >= threshold`` (a pair that
+  failed to score is not-equivalent, as in ``transted eval``). Without verdicts and without a
+  threshold the gate refuses to run (``ValueError``) rather than guess one.
 * ``"equivalent@k"`` (sampled outputs, :mod:`transted.samples`): the share of problems with an
   equivalent sample among their first ``k`` dropped by more than ``max_drop`` (problems both
   versions have; verdicts as for ``verdict-flip``); with ``alpha``, the one-sided exact sign
@@ -224,9 +225,12 @@ class GateReport:
 def _verdicts(reg: Regression, threshold: float | None) -> tuple[str, list[tuple[bool, bool]]]:
     """(source, [(old equivalent, new equivalent)]) per matched pair."""
     if threshold is not None:
-        def eq(score: float | None) -> bool:
+        def eq(score: float | None, forced: bool | None) -> bool:
+            if forced is not None:
+                return forced
             return score is not None and bool(passes(score, threshold))
-        return f"threshold {threshold:g}", [(eq(d.old), eq(d.new)) for d in reg.deltas]
+        return f"the verdict rule with fallback threshold {threshold:g}", \
+            [(eq(d.old, d.old_forced), eq(d.new, d.new_forced)) for d in reg.deltas]
     given = [d for d in reg.deltas if d.old_verdict is not None or d.new_verdict is not None]
     if not given:
         raise ValueError(

@@ -22,7 +22,8 @@ from transted.ted.hypotheses import HypothesisAlignedDistance
 from transted.ted.semantic import SemanticCost
 from transted.ted.statement_distance import make_cost
 
-__all__ = ["CostedEdit", "costed_edits", "node_edits", "format_edits"]
+__all__ = ["CostedEdit", "costed_edits", "node_edits", "format_edits", "NodeOp", "node_alignment",
+           "preorder_paths"]
 
 
 @dataclass(frozen=True)
@@ -58,18 +59,55 @@ def _kind(cost: CostModel, label: str) -> str:
     return cost.class_of(label) if isinstance(cost, SemanticCost) else "node"
 
 
-def node_edits(t1: Node, t2: Node, cost: CostModel, where: str = "whole") -> list[CostedEdit]:
-    """The non-free edits of an optimal node alignment of ``t1`` into ``t2`` under ``cost``."""
+@dataclass(frozen=True)
+class NodeOp:
+    """One step of an optimal node alignment: ``ref``/``cand`` are preorder indices (None for
+    an inserted / deleted node), with the labels and the step's cost (0 for a match, and for a
+    free rename such as ``2`` → ``2.0`` under the semantic cost)."""
+
+    ref: int | None
+    cand: int | None
+    ref_label: str | None
+    cand_label: str | None
+    cost: float
+
+    @property
+    def changed(self) -> bool:
+        """Not a match of equal labels (a free rename of different labels is a change)."""
+        return self.ref_label != self.cand_label
+
+
+def node_alignment(t1: Node, t2: Node, cost: CostModel) -> list[NodeOp]:
+    """Every step of an optimal node alignment of ``t1`` into ``t2`` (edist's Zhang–Shasha
+    backtrace under ``cost``), matches included; indices are preorder (:func:`preorder_paths`)."""
     l1, a1 = flatten(t1)
     l2, a2 = flatten(t2)
-
     delta = edist_delta(cost)
-    out: list[CostedEdit] = []
+    out: list[NodeOp] = []
     for op in ted_backtrace(l1, a1, l2, a2, delta):
         i, j = op._left, op._right
         a = l1[i] if i >= 0 else None
         b = l2[j] if j >= 0 else None
-        c = delta(a, b)
+        out.append(NodeOp(i if i >= 0 else None, j if j >= 0 else None, a, b, delta(a, b)))
+    return out
+
+
+def preorder_paths(tree: Node) -> list[tuple[int, ...]]:
+    """The path (child indices from ``tree``) of each node, in the preorder of ``flatten``."""
+    out: list[tuple[int, ...]] = []
+    stack: list[tuple[Node, tuple[int, ...]]] = [(tree, ())]
+    while stack:
+        node, path = stack.pop()
+        out.append(path)
+        stack.extend((child, (*path, k)) for k, child in reversed(list(enumerate(node.children))))
+    return out
+
+
+def node_edits(t1: Node, t2: Node, cost: CostModel, where: str = "whole") -> list[CostedEdit]:
+    """The non-free edits of an optimal node alignment of ``t1`` into ``t2`` under ``cost``."""
+    out: list[CostedEdit] = []
+    for op in node_alignment(t1, t2, cost):
+        a, b, c = op.ref_label, op.cand_label, op.cost
         if c == 0:
             continue
         if a is not None and b is not None:

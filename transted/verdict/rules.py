@@ -1,85 +1,74 @@
-"""The verdict of a score: the one place that says when a pair counts as equivalent.
+"""The verdict of a result: the one place that says when a pair counts as equivalent.
 
-* **The rule**: a graded score is ``equivalent`` iff ``score >= threshold`` (:func:`passes`;
-  :func:`predict` applies it to an array, a missing score being negative); a verdict metric's
-  score is ``equivalent`` iff it is 1.0. Every verdict in the package comes from here: a result
-  line's (:func:`make_verdict`), ``transted eval``'s predictions, the regression gate's.
-  Threshold *sweeps* (:mod:`transted.evaluation.threshold`) count the same rule at many
-  thresholds at once.
-* **Evidence overrides the threshold**: ``details["evidence"] == "proved"`` gives
-  ``equivalent`` and ``"refuted"`` gives ``not-equivalent``, with ``decided_by="evidence"``
-  so reports count those apart (:func:`make_verdict`, :func:`apply_evidence`).
-* **The shipped thresholds**: a user grading new translations has no labels to tune a
-  threshold on, so each graded metric ships one: ``thresholds.yaml`` beside this module records,
-  per metric, the threshold, its version, the signature of the metric computation it was
-  derived for, the procedure and the digest of the data it was derived from. The procedure
-  that derives it is :mod:`transted.calibration`; this module only reads the file. A rule
-  applies to a metric only if the metric's signature (without the threshold field) is the one
-  recorded: a metric run with other options, or changed since, has no default threshold
-  (``threshold:none`` in its signature, verdict null) until the file is re-derived.
+:func:`decide` turns a result's evidence, residual edits and graded score into ``verdict``
+(``equivalent`` / ``not-equivalent``) and ``decided_by``; every verdict in the package comes
+from here — result lines (:meth:`transted.metrics.base.Metric.score_pair`), ``transted eval``'s
+predictions (:func:`forced_decision` + :func:`predict` for the threshold's share), the
+regression gate's ``verdict-flip`` (the result lines' verdicts). In order:
+
+1. ``status == "invalid"`` (a candidate that is confidently not Lean 4): not-equivalent,
+   ``decided_by="invalid"``;
+2. definite **evidence** (``details["evidence"]``): ``proved`` → equivalent, ``refuted`` →
+   not-equivalent, ``decided_by="evidence"``;
+3. the **residual edits** (``details["residual"]``, :mod:`transted.verdict.residual`), when the
+   convention lets them decide (:mod:`transted.verdict.conventions`): a meaning edit that
+   nothing discharged → not-equivalent; otherwise, if an untrusted edit is left, the threshold
+   decides (a *fallback*, its reason in ``details["verdict_reason"]``); otherwise (no edit, or
+   only presentational/discharged ones) → equivalent; ``decided_by="edits"``;
+4. the **threshold**: ``score >= threshold`` (:func:`passes`), ``decided_by="threshold"``;
+   without a shipped threshold the verdict is null;
+5. a **binary** metric (its score is its own verdict: ``identity``, ``beq``, ``published:beq``
+   …): equivalent iff its score is 1.0, ``decided_by="binary"`` — as before this rule.
+
+The shipped thresholds are read by :mod:`transted.verdict.thresholds` (re-exported here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_rules", "rule_for", "make_verdict",
-           "Verdict", "DecidedBy", "passes", "predict", "apply_evidence", "forced_by_evidence",
-           "EVIDENCE_VERDICTS", "BINARY_THRESHOLD"]
+from transted.verdict.conventions import CONVENTIONS, convention_rule
+from transted.verdict.thresholds import THRESHOLDS_FILE, DecisionRule, load_rules, rule_for
 
-THRESHOLDS_FILE = Path(__file__).with_name("thresholds.yaml")
+__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_rules", "rule_for", "make_verdict",
+           "Verdict", "DecidedBy", "DECIDED_BY", "Decision", "decide", "forced_decision",
+           "passes", "predict", "apply_evidence", "apply_forced", "forced_by_evidence",
+           "EVIDENCE_VERDICTS", "BINARY_THRESHOLD", "VERDICT_RULE", "verdict_field",
+           "CONVENTIONS", "format_residual"]
 
 Verdict = Literal["equivalent", "not-equivalent"]
-DecidedBy = Literal["threshold", "binary", "evidence"]
+DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
+DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
+
+VERDICT_RULE = ("edits", "2")
+"""Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
+
+
+def verdict_field(residual: bool) -> str:
+    """The ``verdict`` signature field: the rule, its version and (for a metric that reports
+    residual edits) the kind table's digest; a metric without residual edits is judged by
+    evidence and threshold alone (``threshold@2``)."""
+    if not residual:
+        return f"threshold@{VERDICT_RULE[1]}"
+    from transted.verdict.edit_kinds import load_kind_table
+
+    return f"{VERDICT_RULE[0]}@{VERDICT_RULE[1]}-{load_kind_table().describe()}"
 
 
 @dataclass(frozen=True)
-class DecisionRule:
-    metric: str
-    threshold: float
-    version: str
-    signature: str
-    """Signature of the metric computation (without the threshold field) it was derived for."""
-
-    def field(self) -> str:
-        """The value of the ``threshold`` signature field, e.g. ``0.8125@1``."""
-        return f"{self.threshold!r}@{self.version}"
-
-
-@lru_cache(maxsize=4)
-def load_rules(path: str | None = None) -> dict[str, DecisionRule]:
-    """Metric name → rule, from ``thresholds.yaml`` (or ``path``); a missing file gives {}."""
-    import yaml
-
-    from transted.errors import InputError
-
-    file = Path(path) if path else THRESHOLDS_FILE
-    if not file.exists():
-        return {}
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-        return {name: DecisionRule(name, float(entry["threshold"]), str(entry["version"]),
-                                   str(entry["signature"]))
-                for name, entry in (data.get("metrics") or {}).items()}
-    except (yaml.YAMLError, KeyError, TypeError, ValueError) as e:
-        raise InputError(f"{file}: not a thresholds file: {e}") from e
-
-
-def rule_for(metric: str, base_signature: str) -> DecisionRule | None:
-    """The shipped rule of ``metric`` if it was derived for exactly ``base_signature``."""
-    rule = load_rules().get(metric)
-    return rule if rule is not None and rule.signature == base_signature else None
+class Decision:
+    verdict: Verdict | None
+    decided_by: DecidedBy | None
+    reason: str | None = None
 
 
 def passes(score: Any, threshold: float) -> Any:
-    """The rule: ``score >= threshold`` (equivalent). Elementwise on a numpy array."""
+    """The threshold rule: ``score >= threshold`` (equivalent). Elementwise on a numpy array."""
     return score >= threshold
 
 
@@ -95,6 +84,75 @@ def forced_by_evidence(evidence: object) -> bool | None:
     return EVIDENCE_VERDICTS.get(evidence) if isinstance(evidence, str) else None
 
 
+def _word(equivalent: bool) -> Verdict:
+    return "equivalent" if equivalent else "not-equivalent"
+
+
+def _edits_decision(residual: Sequence[Mapping[str, Any]], convention: str) -> Decision:
+    """Steps 3–4 of the module docstring on the residual edits (dicts of a result line)."""
+    rule = convention_rule(convention)
+    counting = [e for e in residual if rule.role(e) == "meaning" and not e.get("discharged_by")]
+    if counting:
+        return Decision("not-equivalent", "edits", _describe(counting[0], "meaning edit"))
+    untrusted = [e for e in residual if rule.role(e) == "untrusted"]
+    if untrusted:
+        return Decision(None, None, _describe(untrusted[0], "fallback to the threshold: "
+                                              "untrusted edit"))
+    return Decision("equivalent", "edits", "no meaning edit left" if residual else "no edit left")
+
+
+def _describe(edit: Mapping[str, Any], what: str) -> str:
+    ref, cand = edit.get("reference"), edit.get("candidate")
+    shown = f"{ref} → {cand}" if ref and cand else (ref or cand or "")
+    why = edit.get("why") or _kind_why(str(edit.get("class")))
+    return f"{what} ({edit.get('where')}, {edit.get('class')}: {shown}): {why}"
+
+
+def _kind_why(kind: str) -> str:
+    from transted.verdict.edit_kinds import load_kind_table
+
+    return load_kind_table().why.get(kind, "")
+
+
+def forced_decision(details: Mapping[str, Any], *, status: str = "ok",
+                    convention: str = "strict") -> Decision:
+    """What decides before the threshold (steps 1–3): a :class:`Decision` with a verdict, or
+    one with ``verdict=None`` and the reason the threshold must decide."""
+    if status == "invalid":
+        return Decision("not-equivalent", "invalid", "the candidate is not valid Lean 4")
+    forced = forced_by_evidence(details.get("evidence"))
+    if forced is not None:
+        return Decision(_word(forced), "evidence", f"evidence: {details.get('evidence')}")
+    residual = details.get("residual")
+    if residual is None or not convention_rule(convention).edits_decide:
+        return Decision(None, None, None)
+    return _edits_decision(residual, convention)
+
+
+def decide(score: float | None, details: Mapping[str, Any] | None = None, *, binary: bool,
+           threshold: float | None, status: str = "ok", convention: str = "strict"
+           ) -> Decision:
+    """The verdict of one result and what decided it (see the module docstring)."""
+    if convention not in CONVENTIONS:
+        raise ValueError(f"`convention` must be one of {', '.join(CONVENTIONS)}, got "
+                         f"{convention!r}")
+    if binary and status == "ok" and score is not None and np.isfinite(score):
+        return Decision(_word(bool(passes(score, BINARY_THRESHOLD))), "binary")
+    first = forced_decision(details or {}, status=status, convention=convention)
+    if first.verdict is not None:
+        return first
+    if score is None or not np.isfinite(score) or threshold is None:
+        return Decision(None, None, first.reason)
+    return Decision(_word(bool(passes(score, threshold))), "threshold", first.reason)
+
+
+def make_verdict(score: float | None, *, binary: bool, threshold: float | None,
+                 evidence: object = None) -> tuple[Verdict | None, DecidedBy | None]:
+    """:func:`decide` for a result with evidence and no residual edits (the threshold rule)."""
+    d = decide(score, {"evidence": evidence}, binary=binary, threshold=threshold)
+    return d.verdict, d.decided_by
+
+
 def predict(scores: ArrayLike, threshold: float) -> NDArray[np.bool_]:
     """Verdicts of :func:`passes` for an array of scores; NaN scores (errors) are negative."""
     s = np.asarray(scores, dtype=float)
@@ -102,34 +160,45 @@ def predict(scores: ArrayLike, threshold: float) -> NDArray[np.bool_]:
         return np.where(np.isnan(s), False, passes(s, threshold))
 
 
-def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]
-                   ) -> tuple[NDArray[np.bool_], int]:
-    """Definite evidence overrides a verdict: ``proved`` → True, ``refuted`` → False; returns
-    the verdicts and how many evidence decided."""
+def apply_forced(predictions: NDArray[np.bool_], forced: Sequence[bool | None]
+                 ) -> tuple[NDArray[np.bool_], int]:
+    """Verdicts decided before the threshold override it; returns the verdicts and how many
+    were forced."""
     out = predictions.copy()
     n = 0
-    for i, e in enumerate(evidence):
-        forced = forced_by_evidence(e)
-        if forced is not None:
-            out[i] = forced
+    for i, f in enumerate(forced):
+        if f is not None:
+            out[i] = f
             n += 1
     return out, n
 
 
-def make_verdict(score: float | None, *, binary: bool, threshold: float | None,
-                 evidence: object = None) -> tuple[Verdict | None, DecidedBy | None]:
-    """The verdict of one result and what decided it (see the module docstring)."""
-    forced = forced_by_evidence(evidence)
-    if forced is not None:
-        return _word(forced), "evidence"
-    if score is None or not np.isfinite(score):
-        return None, None
-    if binary:
-        return _word(passes(score, BINARY_THRESHOLD)), "binary"
-    if threshold is None:
-        return None, None
-    return _word(passes(score, threshold)), "threshold"
+def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]
+                   ) -> tuple[NDArray[np.bool_], int]:
+    """Definite evidence overrides a verdict: ``proved`` → True, ``refuted`` → False; returns
+    the verdicts and how many evidence decided."""
+    return apply_forced(predictions, [forced_by_evidence(e) for e in evidence])
 
 
-def _word(equivalent: bool) -> Verdict:
-    return "equivalent" if equivalent else "not-equivalent"
+_ROLE_ORDER = {"meaning": 0, "untrusted": 1, "presentational": 2}
+
+
+def format_residual(residual: Sequence[Mapping[str, Any]], limit: int = 12) -> list[str]:
+    """Plain-text lines of a result's residual edits: undischarged meaning edits first, then
+    untrusted, discharged and presentational ones (``--explain``, reports)."""
+    def order(e: Mapping[str, Any]) -> int:
+        return _ROLE_ORDER.get(str(e.get("role")), 3) + (3 if e.get("discharged_by") else 0)
+
+    lines = []
+    for e in sorted(residual, key=order)[:limit]:
+        ref, cand = e.get("reference"), e.get("candidate")
+        what = (f"{ref} → {cand}" if ref is not None and cand is not None else
+                f"{ref} only in the reference" if ref is not None else
+                f"{cand} only in the candidate")
+        tail = f"; discharged: {e['discharged_by']}" if e.get("discharged_by") else ""
+        why = f" ({e['why']})" if e.get("why") else ""
+        lines.append(f"{e.get('where')}: [{e.get('role')}] {e.get('class')} {e.get('op')}: "
+                     f"{what}{why}{tail}")
+    if len(residual) > limit:
+        lines.append(f"… {len(residual) - limit} more edits")
+    return lines

@@ -205,12 +205,17 @@ def _explain(result: dict[str, Any] | None) -> str:
         return f'<div class="det bad">{escape(str(result["error"]))}</div>'
     items = []
     for key, value in (result.get("details") or {}).items():
-        if isinstance(value, list):
+        if key == "residual" and isinstance(value, list):
+            counted = sum(e.get("role") == "meaning" and not e.get("discharged_by")
+                          for e in value if isinstance(e, dict))
+            value = f"{len(value)} edits, {counted} meaning edits left"
+        elif isinstance(value, list):
             value = "; ".join(str(v) for v in value) or "none"
         text = str(value)
         items.append(f"{escape(str(key))}: {escape(text[:300] + ('…' if len(text) > 300 else ''))}")
     if result.get("verdict"):
-        items.append(f"metric verdict: {escape(str(result['verdict']))}")
+        items.append(f"metric verdict: {escape(str(result['verdict']))} (decided by "
+                     f"{escape(str(result.get('decided_by')))})")
     return f'<div class="det">{"<br>".join(items)}</div>' if items else ""
 
 
@@ -261,8 +266,28 @@ def _disagreements(run: EvalRun, trees: ReportTrees) -> str:
             + '<div class="diff"><div><b>Reference</b><pre>'
             + escape(pair.reference.statement.strip()) + "</pre></div><div><b>Candidate</b><pre>"
             + escape(pair.candidate.statement.strip()) + "</pre></div></div>"
-            + _tree_diff_html(pair, trees) + "</details>")
+            + _residual_html(run, i) + _tree_diff_html(pair, trees) + "</details>")
     return "\n".join(parts)
+
+
+def _residual_html(run: EvalRun, i: int) -> str:
+    """Each metric's residual edits of pair ``i`` (what its verdict was decided from)."""
+    from transted.verdict.rules import format_residual
+
+    parts = []
+    for ev in run.evaluations:
+        residual = ev.residual[i] if i < len(ev.residual) else None
+        if not isinstance(residual, list):
+            continue
+        by = ev.decided[i] if i < len(ev.decided) else "?"
+        reason = ev.verdict_reasons[i] if i < len(ev.verdict_reasons) else None
+        lines = "".join(f"<li>{escape(line)}</li>" for line in format_residual(residual, 20))
+        parts.append(f"<p><b>Residual edits of <code>{escape(ev.name)}</code></b> "
+                     f"(decided by {escape(by)}"
+                     + (f": {escape(str(reason))}" if reason else "") + ")</p>"
+                     + (f'<ul class="det">{lines}</ul>' if lines else
+                        '<p class="det">none: the best goal\'s two sides are the same</p>'))
+    return "".join(parts)
 
 
 def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:

@@ -36,7 +36,8 @@ def summary_markdown(run: EvalRun) -> str:
         f"# Agreement with expert labels: `{run.data.file_name}`", "",
         f"{n} pairs ({n_pos} equivalent, {n - n_pos} not); a pair carrying "
         f"`meta.epla_category` counts as equivalent iff it is in ({', '.join(cfg.positive)}).",
-        f"Verdict: positive iff score >= threshold; a pair the metric failed on is negative. "
+        f"Verdict: the metric's rule (docs/VERDICTS.md): evidence and residual edits decide "
+        f"first, then score >= threshold; a pair the metric failed on is negative. "
         f"Intervals: {100 * cfg.confidence:.0f}% percentile bootstrap, {cfg.n_boot} resamples, "
         f"seed {cfg.seed}, threshold held fixed.", "",
         "| Metric | Threshold | Mode | TP | TN | FP | FN | Precision | Recall | Accuracy "
@@ -47,11 +48,31 @@ def summary_markdown(run: EvalRun) -> str:
         lines.append(_table_row(ev))
     lines += ["", _mode_note(run), ""]
     lines += _modes_table(run)
+    lines += _decided_table(run)
     lines += _evidence_table(run)
     lines += ["Signatures:", ""]
     lines += [f"- `{ev.signature}`" for ev in run.evaluations]
     lines += [f"- `{run.signature}`", ""]
     return "\n".join(lines)
+
+
+def _decided_table(run: EvalRun) -> list[str]:
+    """Agreement per ``decided_by`` group: what the verdict rule decided by evidence, by the
+    residual edits, by the (fallback) threshold … and how often it was right there."""
+    rows = [ev for ev in run.evaluations if ev.by_decided and not ev.binary]
+    if not rows:
+        return []
+    lines = ["## Agreement per `decided_by`", "",
+             "The verdict rule (docs/VERDICTS.md) decides by evidence, invalidity or the "
+             "residual edits first; the threshold decides the rest (the fallback pairs).", "",
+             "| Metric | Convention | Decided by | Pairs | Share | Correct | Accuracy | Kappa "
+             "| Called equivalent |", "|---|---|---|---|---|---|---|---|---|"]
+    for ev in rows:
+        for group, g in ev.by_decided.items():
+            lines.append(f"| {ev.name} | {ev.convention or '–'} | {group} | {g['n']} | "
+                         f"{_pct(g['share'])} | {g['correct']} | {_pct(g['accuracy'])} | "  # type: ignore[arg-type]
+                         f"{_num(g['kappa'])} | {g['predicted_equivalent']} |")  # type: ignore[arg-type]
+    return lines + [""]
 
 
 def _evidence_table(run: EvalRun) -> list[str]:
@@ -95,9 +116,12 @@ def _modes_table(run: EvalRun) -> list[str]:
                   "without the pair's problem (" + (f"{run.config.cv_folds} grouped folds"
                                                    if run.config.cv_folds
                                                    else "leave-one-problem-out") + "). "
-                  "Default: the shipped threshold (– : none for this metric computation).", "",
+                  "Default: the shipped threshold (– : none for this metric computation); "
+                  "*in-sample* marks a default threshold derived on these very pairs (its "
+                  "honest figure is the grouped CV of `thresholds.yaml`).", "",
                   "| Metric | Oracle t | Oracle acc | Oracle κ | CV acc | CV κ | Default t "
-                  "| Default acc | Default κ |", "|---|---|---|---|---|---|---|---|---|"]
+                  "| Default acc | Default κ | Default in-sample |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for ev in graded:
             o, c, d = (ev.modes.get(k, {}) for k in ("oracle", "cv", "default"))
             lines.append(f"| {ev.name} | {_num(o.get('threshold'), 4)} | "  # type: ignore[arg-type]
@@ -105,7 +129,8 @@ def _modes_table(run: EvalRun) -> list[str]:
                          f"{_pct(c.get('accuracy'))} | {_num(c.get('kappa'))} | "  # type: ignore[arg-type]
                          f"{_num(d.get('threshold'), 4) if d else '–'} | "  # type: ignore[arg-type]
                          f"{_pct(d.get('accuracy')) if d else '–'} | "  # type: ignore[arg-type]
-                         f"{_num(d.get('kappa')) if d else '–'} |")  # type: ignore[arg-type]
+                         f"{_num(d.get('kappa')) if d else '–'} | "  # type: ignore[arg-type]
+                         f"{_in_sample(d)} |")
         lines.append("")
     lines += ["## Abstention", "",
               "A pair a metric could not score counts as *not equivalent* in the tables above; "
@@ -130,6 +155,12 @@ def _modes_table(run: EvalRun) -> list[str]:
             lines.append(f"- {ev.name}: {len(ev.invalid)} invalid candidates predicted not "
                          f"equivalent{asked}.")
     return lines + [""]
+
+
+def _in_sample(default: dict[str, object]) -> str:
+    if not default:
+        return "–"
+    return "**in-sample**" if default.get("in_sample") else "no"
 
 
 def _table_row(ev: MetricEvaluation) -> str:
@@ -162,10 +193,11 @@ def _mode_note(run: EvalRun) -> str:
                  else "leave-one-problem-out") + "); the median and range of those "
               "thresholds are shown.",
         # the text predates the move of the file to transted/verdict/; kept: outputs unchanged
-        "default": "`default`: the metric's shipped threshold (`transted/metrics/"
-                   "thresholds.yaml`, derived from the repository's dev pairs and Lean "
-                   "sensitivity suite; on those dev pairs it is not an out-of-sample figure — "
-                   "the file's grouped-CV figures are; see docs/SENSITIVITY.md).",
+        "default": "`default`: the metric's verdict rule with its shipped fallback threshold "
+                   "(`transted/verdict/thresholds.yaml`, derived per convention from the "
+                   "repository's labelled files; on those files it is not an out-of-sample "
+                   "figure — marked *in-sample* below; the file's grouped-CV figures are; see "
+                   "docs/VERDICTS.md).",
     }
     text = notes[run.config.threshold_mode]
     if run.config.threshold_mode != "fixed":
@@ -219,6 +251,16 @@ def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int, trees: ReportTrees) 
         out += [f"Annotator comment: {comment}", ""]
     out += ["Reference:", "```lean", pair.reference.statement.strip(), "```",
             "Candidate:", "```lean", pair.candidate.statement.strip(), "```", ""]
+    residual = ev.residual[i] if i < len(ev.residual) else None
+    if isinstance(residual, list):
+        from transted.verdict.rules import format_residual
+
+        by = ev.decided[i] if i < len(ev.decided) else "?"
+        reason = ev.verdict_reasons[i] if i < len(ev.verdict_reasons) else None
+        out += [f"Verdict decided by {by}" + (f": {reason}" if reason else "") + ".", "",
+                "Residual edits (the verdict's input):", ""]
+        out += [f"- {line}" for line in format_residual(residual, 20)] or ["- none"]
+        out.append("")
     if ev.name in _TREE_METRICS:
         out += _edit_lines(pair, trees)
     return out

@@ -1,0 +1,188 @@
+"""Residual edits (transted.verdict.residual): renaming by one bijection, typed edits settled by
+the elaboration, opaque names untrusted, clusters, hypothesis entailment. Every expectation is
+the Lean reading of the two statements, argued in the comment beside it."""
+
+from __future__ import annotations
+
+from transted.evidence.entail import entails
+from transted.opt import parse_statement_normalized
+from transted.verdict.edit_kinds import label_kind, load_kind_table, rename_kind
+from transted.verdict.residual import ResidualEdit, residual_edits
+
+HEADER = "import Mathlib\nopen Real"
+
+
+def _edits(ref: str, cand: str, *, entail: bool = True, header: str = HEADER
+           ) -> list[ResidualEdit]:
+    trees = [parse_statement_normalized(f"theorem t {s} := sorry", header=header).tree
+             for s in (ref, cand)]
+    return residual_edits(trees[0], trees[1], reference_header=header, candidate_header=header,
+                          entail=entails if entail else None)
+
+
+def _roles(edits: list[ResidualEdit]) -> set[tuple[str, str]]:
+    return {(e.kind, e.role) for e in edits}
+
+
+def _counting(edits: list[ResidualEdit]) -> list[ResidualEdit]:
+    return [e for e in edits if e.counts]
+
+
+def test_one_consistent_renaming_leaves_no_edit_even_with_binders_reordered():
+    # a ↦ x, b ↦ y is one bijection; the binder order is forall_swap
+    assert _edits("(a b : ℕ) (h : a < b) : a + 1 ≤ b", "(y x : ℕ) (h : x < y) : x + 1 ≤ y") == []
+    # theorem names and hypothesis labels are not part of the proposition
+    assert _edits("(x : ℝ) (h₀ : x < 1) : x < 2", "(x : ℝ) (hx : x < 1) : x < 2") == []
+
+
+def test_swapped_variables_are_a_meaning_change():
+    # x + 1 ≤ y vs y + 1 ≤ x: two renames that exchange the variables
+    edits = _edits("(x y : ℕ) (h : x < y) : x + 1 ≤ y", "(x y : ℕ) (h : x < y) : y + 1 ≤ x")
+    assert _roles(edits) == {("bound-variable", "meaning")}
+    assert all(e.where == "conclusion" for e in edits)
+
+
+def test_relation_connective_and_type_changes_are_meaning():
+    assert _roles(_edits("(x : ℕ) : x ≤ 6", "(x : ℕ) : x < 6")) == {("relation", "meaning")}
+    assert ("logic", "meaning") in _roles(_edits("(p q : Prop) : p → q", "(p q : Prop) : p ↔ q"))
+    # the same formula over ℚ instead of ℝ quantifies over other values
+    edits = _edits("(x : ℝ) (h : 0 < x) : x ^ 2 > 0", "(x : ℚ) (h : 0 < x) : x ^ 2 > 0")
+    assert [(e.where, e.kind, e.reference, e.candidate, e.role) for e in edits] == \
+        [("binder 1", "type", "ℝ", "ℚ", "meaning")]
+
+
+def test_casts_are_presentational_only_where_lean_casts_the_same_term():
+    # ↑(a - b) subtracts in ℕ (truncated) and casts; ↑a - ↑b subtracts in ℝ
+    edits = _edits("(a b : ℕ) (x : ℝ) (h : x = ↑(a - b)) : x ≥ 0",
+                   "(a b : ℕ) (x : ℝ) (h : x = ↑a - ↑b) : x ≥ 0")
+    assert ("coercion", "meaning") in _roles(edits)
+    # ↑n and (n : ℝ) are the same Nat.cast n : ℝ
+    edits = _edits("(n : ℕ) (x : ℝ) (h : x = ↑n + 1) : x ≥ 1",
+                   "(n : ℕ) (x : ℝ) (h : x = (n : ℝ) + 1) : x ≥ 1")
+    assert edits and _roles(edits) <= {("coercion", "presentational"),
+                                       ("annotation", "presentational")}
+
+
+def test_numeral_spelling_needs_the_same_elaborated_type():
+    # 2 and 2.0 are the same real number next to x : ℝ
+    edits = _edits("(x : ℝ) : x + 2 = 5", "(x : ℝ) : x + 2.0 = 5")
+    assert _roles(edits) == {("numeral-spelling", "presentational")}
+    # next to n : ℕ, 2.0 has no OfScientific ℕ instance: Lean rejects it, the tree cannot say
+    edits = _edits("(n : ℕ) : n + 2 = 5", "(n : ℕ) : n + 2.0 = 5")
+    assert _roles(edits) == {("numeral-spelling", "untrusted")}
+    # another value is another statement
+    assert _roles(_edits("(n : ℕ) : n + 2 = 5", "(n : ℕ) : n + 3 = 5")) == {("numeral", "meaning")}
+
+
+def test_universes_binder_info_and_inferred_binder_types_are_presentational():
+    # Type* and Type u (u used once) are one fresh universe variable each
+    assert _edits("{G : Type*} [Group G] (x : G) : x * 1 = x",
+                  "{G : Type u} [Group G] (x : G) : x * 1 = x") == []
+    # ∃ c, … with c inferred ℝ from f c = …, f : ℝ → ℝ
+    edits = _edits("(f : ℝ → ℝ) : ∃ c, ∀ x, f x = c", "(f : ℝ → ℝ) : ∃ c : ℝ, ∀ x : ℝ, f x = c")
+    assert edits and _roles(edits) == {("annotation", "presentational")}
+
+
+def test_opaque_names_are_untrusted_and_taint_their_part_only():
+    edits = _edits("{G : Type*} [Group G] [Fintype G] (h : Nat.card G = 2) : ∀ x : G, x * x = 1",
+                   "{G : Type*} [Group G] [Finite G] (h : Nat.card G = 2) : ∀ x : G, x * x = 1")
+    assert _roles(edits) == {("constant", "untrusted")}
+    # a relation change beside an opaque name in the same part: the name may be defined as the
+    # other side's formula, so the part is untrusted (cluster) …
+    edits = _edits("(s : Set ℕ) (h : s.Nonempty) : 3 ∈ s", "(s : Set ℕ) (h : s ≠ ∅) : 3 ∈ s")
+    assert {e.role for e in edits} == {"untrusted"}
+    # … while a meaning edit in another part still decides
+    edits = _edits("(s : Set ℕ) (h : s.Nonempty) : 3 ∈ s", "(s : Set ℕ) (h : s ≠ ∅) : 3 ∉ s")
+    assert _counting(edits) and all(e.where == "conclusion" for e in _counting(edits))
+
+
+def test_sort_coercion_on_a_name_is_presentational():
+    edits = _edits("{K : Type*} [Field K] (F : Subfield K) (a : K) : IsAlgebraic F a",
+                   "{K : Type*} [Field K] (F : Subfield K) (a : K) : IsAlgebraic (↥F) a")
+    assert _roles(edits) == {("sort-coercion", "presentational")}
+
+
+def test_an_implied_hypothesis_is_discharged_a_free_one_is_not():
+    ref = "(x y : ℝ) (h₀ : x * y = 6) (h₁ : 0 < x) : Real.log (x * y) = Real.log 6"
+    added = "(x y : ℝ) (h₀ : x * y = 6) (h₁ : 0 < x) (h₂ : 0 < y) : Real.log (x * y) = Real.log 6"
+    edits = _edits(ref, added)
+    assert [(e.where, e.kind) for e in edits] == [("hypothesis 3 (candidate)", "hypothesis")]
+    assert not _counting(edits) and "implied by the reference's hypotheses 1, 2" in \
+        str(edits[0].discharged_by)
+    assert _counting(_edits(ref, added, entail=False))  # without entailment it counts
+    # 1 < y is not implied: x = 6, y = 1
+    edits = _edits(ref, added.replace("0 < y", "1 < y"))
+    assert len(_counting(edits)) == 1
+    # dropped: x ≠ 0 follows from x * y = 6
+    edits = _edits("(x y : ℝ) (h₀ : x * y = 6) (h₁ : x ≠ 0) : Real.exp x * y ≠ 0",
+                   "(x y : ℝ) (h₀ : x * y = 6) : Real.exp x * y ≠ 0")
+    assert edits and not _counting(edits)
+    assert "implied by the candidate's hypotheses 1" in str(edits[0].discharged_by)
+
+
+def test_a_changed_hypothesis_needs_both_directions():
+    # 2x + 1 = 7 ↔ x = 3
+    edits = _edits("(x : ℝ) (h : 2 * x + 1 = 7) : Real.exp x > 1", "(x : ℝ) (h : x = 3) : Real.exp x > 1")
+    assert edits and not _counting(edits)
+    # x = 3 → 0 < x, but not back: one direction is not enough
+    edits = _edits("(x : ℝ) (h : x = 3) : Real.exp x > 1", "(x : ℝ) (h : 0 < x) : Real.exp x > 1")
+    assert _counting(edits)
+
+
+def test_vacuous_hypotheses_discharge_nothing():
+    # h₁ and h₂ cannot both hold: the added hypothesis is "implied" only vacuously
+    edits = _edits("(x : ℝ) (h₁ : x < 0) (h₂ : 0 < x) : Real.exp x = 1",
+                   "(x : ℝ) (h₁ : x < 0) (h₂ : 0 < x) (h₃ : x = 5) : Real.exp x = 1")
+    assert _counting(edits)
+
+
+def test_a_conclusion_differing_by_a_term_the_hypotheses_fix_is_discharged():
+    edits = _edits("(x : ℝ) (h : x = 2) : Real.exp x > 7", "(x : ℝ) (h : x = 2) : Real.exp 2 > 7")
+    assert edits and not _counting(edits)
+    # but two different relations under hypotheses are never "decided" by them: under 1 < x both
+    # √x < x and √x ≤ x hold, which only says both are true theorems (the vacuity rule)
+    edits = _edits("(x : ℝ) (h : 1 < x) : Real.sqrt x < x", "(x : ℝ) (h : 1 < x) : Real.sqrt x ≤ x")
+    assert [(e.kind, e.role) for e in _counting(edits)] == [("relation", "meaning")]
+
+
+def test_no_discharge_when_the_binders_differ():
+    # y only in the candidate: the two sides do not talk about the same variables
+    edits = _edits("(x : ℝ) (h : 0 < x) : Real.exp x > 1",
+                   "(x y : ℝ) (h : 0 < x) (h' : x < y) : Real.exp x > 1")
+    assert any(e.kind == "binder" and e.counts for e in edits)
+
+
+def test_every_kind_has_a_role_and_a_why():
+    table = load_kind_table()
+    assert set(table.roles) == set(table.why)
+    kinds = {label_kind(label)[0] for label in ("<SLOT> = <SLOT>", "#1", "#f <SLOT>", "Type*",
+                                                "X", "Real.sqrt <SLOT>", "∑ <SLOT>, <SLOT>",
+                                                "↑<SLOT>", "↥<SLOT>", "(<SLOT> : <SLOT>)",
+                                                "‖<SLOT>‖", "2.5", "ℝ")}
+    kinds |= {rename_kind("2", "2.0"), rename_kind("Normal <SLOT>", "Subgroup.Normal <SLOT>"),
+              rename_kind("{<SLOT> : <SLOT>}", "<SLOT> : <SLOT>"),
+              rename_kind("∑ <SLOT>, <SLOT>", "∑ <SLOT> ∈ <SLOT>, <SLOT>")}
+    assert kinds <= set(table.roles)
+    assert rename_kind("X", "Y") == "constant"  # free names are constants (Polynomial.X)
+    assert rename_kind("∑ <SLOT>, <SLOT>", "∏ <SLOT>, <SLOT>") == "big-operator"
+    # a presentational kind never absorbs a change against another kind or spelling
+    roles = table.roles
+    assert roles[rename_kind("<SLOT> < <SLOT>", "Type*")] == "meaning"
+    assert roles[rename_kind("Type*", "Sort*")] == "untrusted"  # Sort* includes Prop
+    assert roles[rename_kind("↥<SLOT>", "⇑<SLOT>")] == "untrusted"
+    assert roles[rename_kind("↑<SLOT>", "-<SLOT>")] == "meaning"
+    assert rename_kind("↑<SLOT>", "(<SLOT> : <SLOT>)") == "coercion"  # typed
+
+
+def test_a_name_written_alike_under_two_headers_must_resolve_alike():
+    # `sqrt` is Real.sqrt under `open Real`, Nat.sqrt under `open Nat` (Nat.sqrt 2 = 1)
+    text = "theorem t (x : ℝ) (h : x = sqrt 2) : x > 1 := sorry"
+    real, nat = "import Mathlib\nopen Real", "import Mathlib\nopen Nat"
+    trees = {h: parse_statement_normalized(text, header=h).tree for h in (real, nat)}
+    assert trees[real] == trees[nat]  # the trees alone cannot see it
+    edits = residual_edits(trees[real], trees[nat], reference_header=real, candidate_header=nat)
+    assert [(e.kind, e.role) for e in edits] == [("namespace", "untrusted")]
+    assert "Real.sqrt under the reference's header, Nat.sqrt under the candidate's" in edits[0].why
+    # an extra `open` that changes no name of the statement leaves no edit
+    assert residual_edits(trees[real], trees[real], reference_header=real,
+                          candidate_header=real + "\nopen Topology") == []
