@@ -115,17 +115,17 @@ def test_evidence(monkeypatch, tmp_path):
 
 def test_verdict(monkeypatch, tmp_path):
     metric = get_metric("transted")
-    original = transted.verdict.rules.make_verdict
+    original = transted.verdict.rules.decide
     boom_score = metric.score_pair(PAIRS[1]).score
 
-    def verdict(score: Any, **kwargs: Any) -> Any:
+    def verdict(score: Any, *args: Any, **kwargs: Any) -> Any:
         if score == boom_score:
             raise AttributeError("verdict bug")
-        return original(score, **kwargs)
+        return original(score, *args, **kwargs)
 
     # the middle pair is the only one with its score
     assert [metric.score_pair(p).score for p in PAIRS].count(boom_score) == 1
-    monkeypatch.setattr(transted.verdict.rules, "make_verdict", verdict)
+    monkeypatch.setattr(transted.verdict.rules, "decide", verdict)
     _check(tmp_path, metric, "AttributeError")
 
 

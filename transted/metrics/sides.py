@@ -63,6 +63,9 @@ class PairTrees:
     details: dict[str, Any] = field(default_factory=dict)
     """``extraction`` (per side, when the text was more than one bare declaration) and
     ``context`` (definitions unfolded, compared, abstained on; variables joined)."""
+    renamed: dict[str, str] = field(default_factory=dict)
+    """The definitions defined differently on the two sides: the reference's constant → the
+    candidate's (``f`` → ``f′``)."""
     headers: tuple[str | None, str | None] = (None, None)
     """Each side's effective header (the pair's, with the open/namespace lines its text
     carried): the names of each tree resolve under it."""
@@ -98,7 +101,7 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     renames, compared = _compare(ref, cand, agree)
     cand_tree = rename_constants(cand.parsed.tree, renames)
     out = PairTrees(ref.parsed.tree, cand_tree,
-                    headers=(ref.prepared.header, cand.prepared.header))
+                    renamed=renames, headers=(ref.prepared.header, cand.prepared.header))
     out.auto_bound = {k: list(v.parsed.auto_bound) for k, v in
                       (("reference", ref), ("candidate", cand)) if v.parsed.auto_bound}
     extraction = {k: _extraction_details(v.prepared.extraction, requested=theorem is not None

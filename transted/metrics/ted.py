@@ -118,7 +118,8 @@ class TEDSimilarity(Metric):
         ref_header, cand_header = self.headers(pair)
         edits = residual_edits(ref, cand, reference_header=ref_header,
                                candidate_header=cand_header, entail=entail)
-        return [e.as_dict() for e in edits]
+        renamed = self.pair_trees(pair).renamed if self.field == "statement" else {}
+        return [_local_definition_why(e.as_dict(), renamed) for e in edits]
 
     def headers(self, pair: Pair) -> tuple[str | None, str | None]:
         """Each side's effective header: the pair's, with the open lines its text carried."""
@@ -180,3 +181,16 @@ class TEDSimilarity(Metric):
             details["auto_bound"] = auto
         details["residual"] = self.residual(pair, ref, cand)
         return PairScore(similarity, {**details, **inputs})
+
+
+def _local_definition_why(edit: dict[str, object], renamed: dict[str, str]) -> dict[str, object]:
+    """A constant edit on a definition of the pair's own text that the two sides define
+    differently (``f`` vs ``f′``) is untrusted for that reason, not for being a Mathlib name:
+    the definitions may still agree as functions, which the trees cannot tell."""
+    names = {*renamed, *renamed.values()}
+    heads = {str(t).split(" ")[0] for t in (edit["reference"], edit["candidate"]) if t}
+    if edit["class"] == "constant" and heads & names:
+        edit["why"] = ("a definition of the pair's text, defined differently on the two sides "
+                       "(kept, not unfolded: see details.context): whether the two definitions "
+                       "agree is not decided offline")
+    return edit
