@@ -259,3 +259,33 @@ def test_progress_counts_each_pair_once_whoever_reports_it():
     progress(SimpleNamespace(id="b"), True)
     progress.pair("b")
     assert len(steps) == 2
+
+
+def test_ctrl_c_inside_a_callback_still_ends_the_run_without_a_traceback(capsys):
+    """Ctrl-C that lands in a weakref callback (an import lock's, under load) is "ignored" by
+    Python, with a traceback, and the interrupt lost: the run must still end as interrupted."""
+    import time
+    import weakref
+
+    import typer
+
+    from transted.cli.exits import interruptible
+
+    class Thing:
+        pass
+
+    def callback(_: object) -> None:
+        raise KeyboardInterrupt  # what the signal handler does inside the callback
+
+    with pytest.raises(typer.Exit) as ended:
+        with interruptible(None):
+            thing = Thing()
+            ref = weakref.ref(thing, callback)
+            del thing
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:  # the interrupt arrives at the next check
+                time.sleep(0.01)
+    assert ended.value.exit_code == 130 and ref() is None
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert "interrupted" in err

@@ -18,7 +18,10 @@ code  meaning
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import _thread
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
 from pathlib import Path
@@ -95,6 +98,8 @@ def interruptible(kept: Path | None) -> Iterator[None]:
     exit 130."""
     from transted.cli.console import state, warning_line
 
+    previous = sys.unraisablehook
+    sys.unraisablehook = _redeliver_interrupt(previous)
     try:
         yield
     except KeyboardInterrupt:
@@ -106,3 +111,20 @@ def interruptible(kept: Path | None) -> Iterator[None]:
                          "same command to resume")
         state.interrupt_reported = True
         raise typer.Exit(ExitCode.INTERRUPTED) from None
+    finally:
+        sys.unraisablehook = previous
+
+
+def _redeliver_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
+    """An unraisable hook for Ctrl-C landing inside a callback Python cannot raise from (an
+    import lock's weakref callback, a finaliser): Python would print ``Exception ignored …
+    Traceback`` and lose the interrupt. Signal handlers run in the main thread only, so the
+    lost interrupt is the main thread's: deliver it there again, once, without a traceback —
+    from another thread, so that it lands after the hook returns (raised inside the hook, it
+    would be lost again)."""
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            threading.Timer(0.05, _thread.interrupt_main).start()
+            return
+        previous(unraisable)
+    return hook

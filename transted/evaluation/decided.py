@@ -114,9 +114,16 @@ def agreement_by_group(labels: NDArray[np.bool_], predictions: NDArray[np.bool_]
         a = agreement_score(labels[mask], predictions[mask])
         out[name] = {"n": int(mask.sum()), "share": float(mask.mean()),
                      "correct": int((labels[mask] == predictions[mask]).sum()),
-                     "accuracy": a.accuracy, "kappa": a.kappa,
+                     "accuracy": a.accuracy,
+                     "kappa": _defined(a.kappa),
                      "predicted_equivalent": int(predictions[mask].sum())}
     return out
+
+
+def _defined(value: float | None) -> float | None:
+    """None for an undefined figure (nan): JSON and the YAML files have no nan, and nan is not
+    equal to itself, so a re-derived file would never equal the shipped one."""
+    return None if value is None or np.isnan(value) else value
 
 
 def mode_figures(scores: NDArray[np.float64], labels: NDArray[np.bool_],
