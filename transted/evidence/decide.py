@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+import sympy
 import z3
 
 from transted.budget import Budget
@@ -44,9 +44,6 @@ from transted.evidence.terms import (
 )
 from transted.evidence.translate import Shape, shape_of, translate_prop
 from transted.opt.node import Node
-
-if TYPE_CHECKING:
-    import sympy
 
 __all__ = ["Closing", "decide_terms", "decide_trees", "decide_pair", "is_contingent",
            "same_polynomial", "tactic_for"]
@@ -97,7 +94,6 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
 # -- ring_nf -------------------------------------------------------------------------------
 def _poly(term: Term) -> sympy.Expr:
     """The term as a sympy polynomial, only where ring normalisation is sound in its type."""
-    import sympy  # imported on first use (~0.4 s), see same_polynomial
     if isinstance(term, Var):
         return sympy.Symbol(f"{term.name}:{term.type}")
     if isinstance(term, Num):
@@ -128,8 +124,6 @@ def same_polynomial(a: Term, b: Term) -> bool:
         return False
     if a.args[0].type != b.args[0].type:
         return False
-    import sympy  # most pairs never reach ring normalisation: no import cost
-
     try:
         return all(sympy.expand(_poly(x) - _poly(y)) == 0 for x, y in zip(a.args, b.args,
                                                                             strict=True))

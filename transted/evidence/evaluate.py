@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
 
+import sympy
+
 from transted.budget import Budget
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var
 
@@ -100,8 +102,6 @@ def _prime(n: int) -> bool:
     """``Nat.Prime``; sympy's ``isprime`` is deterministic below 2⁶⁴, larger numbers abstain."""
     if n >= 2**64:
         raise Unsupported(f"primality of a {n.bit_length()}-bit number")
-    import sympy  # sympy takes ~0.4 s to import; few statements need a prime
-
     return bool(sympy.isprime(n))
 
 

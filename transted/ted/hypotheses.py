@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import yaml
+from scipy.optimize import linear_sum_assignment
 
 from transted.opt.labels import ARROW, FORALL
 from transted.opt.node import Node
@@ -89,8 +90,6 @@ def align(left: Sequence[Node], right: Sequence[Node], distance: Callable[[Node,
         cost[i, m + i] = unmatched
     for j in range(m):
         cost[n + j, j] = unmatched
-    from scipy.optimize import linear_sum_assignment  # scipy.optimize: ~0.5 s to import
-
     rows, cols = linear_sum_assignment(cost)
     pairs: list[tuple[int | None, int | None, float]] = []
     total = 0.0
