@@ -104,12 +104,13 @@ class Budget:
         if self.max_work is not None and self.work >= self.max_work:
             self.reason = "work"
         elif self.deadline is not None and self.clock() >= self.deadline:
-            self._reach_deadline()
+            self.reach_deadline()
         return self.reason is not None
 
-    def _reach_deadline(self) -> None:
+    def reach_deadline(self) -> None:
         """Record the deadline here and in every budget this one was made from: the pair's
-        result is void (a timeout), so no later stage of it should start either."""
+        result is void (a timeout), so no later stage of it should start either. Also called
+        by a stage whose own wall-clock safety net ended a step (a z3 call's ``timeout``)."""
         budget: Budget | None = self
         while budget is not None:
             budget.deadline_hit = True
@@ -129,7 +130,7 @@ class Budget:
             return None
         left = self.deadline - self.clock()
         if left <= 0:
-            self._reach_deadline()  # a caller asking is a caller that would stop here
+            self.reach_deadline()  # a caller asking is a caller that would stop here
             return 0.0
         return left
 

@@ -28,8 +28,8 @@ from transted.budget import Budget
 from transted.evidence.evaluate import assignments, evaluate
 from transted.evidence.lean_text import to_lean
 from transted.evidence.model import Evidence
-from transted.evidence.refute import RefuteOptions, engine_budget, left_ms
-from transted.evidence.smt import Encoder, check_sat, prove
+from transted.evidence.refute import RefuteOptions, engine_budget, left_ms, solve
+from transted.evidence.smt import Encoder
 from transted.evidence.terms import (
     NUMBER_TYPES,
     Big,
@@ -86,10 +86,7 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
     for goal in (formula, z3.Not(formula)):
         if (goal is formula and True in seen) or (goal is not formula and False in seen):
             continue
-        left = left_ms(budget)
-        if left < 1 or check_sat(enc, goal, timeout_ms=int(min(options.call_timeout_ms, left)),
-                                  memory_mb=options.memory_mb,
-                                  rlimit=options.rlimit).status != "sat":
+        if solve(enc, goal, budget, options).status != "sat":
             return False
     return True
 
@@ -224,12 +221,7 @@ def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> boo
         formula = enc.encode(a) == enc.encode(b)
     except Unsupported:
         return False
-    left = left_ms(budget)
-    if left < 1:
-        return False
-    res = prove(enc, formula, timeout_ms=int(min(options.call_timeout_ms, left)),
-                memory_mb=options.memory_mb, rlimit=options.rlimit)
-    return res.status == "unsat"
+    return solve(enc, formula, budget, options, valid=True).status == "unsat"
 
 
 def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],

@@ -21,12 +21,18 @@ import sympy
 from transted.budget import Budget
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var
 
-__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "stops_at"]
+__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "MAX_VALUE_BITS",
+           "stops_at"]
 
 Value = int | Fraction | bool
 MAX_RANGE = 2000
 """Largest range a big operator or a factorial argument may have."""
 _MAX_EXPONENT = 256
+MAX_VALUE_BITS = 1 << 16
+"""Largest bit length of an intermediate value (an integer, or a fraction's numerator or
+denominator). Past it evaluation abstains (Unsupported) instead of computing: a deterministic
+bound on the work of one evaluation (``((n ^ 250) ^ 250) ^ 250`` ran for seconds past a pair's
+deadline, inside one multiplication no deadline check can interrupt). 2000! has 19,053 bits."""
 _budgets: list[Budget] = []  # whose deadline stops big operators (innermost last)
 
 
@@ -69,6 +75,29 @@ def _sqrt(x: Fraction) -> Fraction:
     raise Unsupported(f"√{x} is irrational")
 
 
+def _bits(value: Value) -> int:
+    if isinstance(value, Fraction):
+        return max(value.numerator.bit_length(), value.denominator.bit_length())
+    return int(value).bit_length()
+
+
+def _bounded(value: Value) -> Value:
+    """``value``, or Unsupported when it is larger than :data:`MAX_VALUE_BITS`."""
+    if _bits(value) > MAX_VALUE_BITS:
+        raise Unsupported(f"a {_bits(value)}-bit intermediate value (cap {MAX_VALUE_BITS} bits)")
+    return value
+
+
+def _power(base: Value, exponent: int) -> Value:
+    """``Monoid.npow``, sized before it is computed: ``|b^e|`` has at most ``bits(b)·e`` bits."""
+    if exponent > _MAX_EXPONENT:
+        raise Unsupported(f"exponent {exponent} too large")
+    if base not in (0, 1, -1) and _bits(base) * exponent > MAX_VALUE_BITS:
+        raise Unsupported(f"a power of about {_bits(base) * exponent} bits "
+                          f"(cap {MAX_VALUE_BITS} bits)")
+    return base ** exponent  # type: ignore[operator,no-any-return]
+
+
 def _prime(n: int) -> bool:
     """``Nat.Prime``; sympy's ``isprime`` is deterministic below 2⁶⁴, larger numbers abstain."""
     if n >= 2**64:
@@ -102,11 +131,18 @@ def _big(term: Big, env: Mapping[str, Value]) -> Value:
         if _budgets and i % 64 == 0 and _budgets[-1].spent():
             raise Unsupported("evaluation deadline")
         v = evaluate(term.body, {**env, term.var: i})
-        acc = acc + v if term.kind == "sum" else acc * v
+        acc = _bounded(acc + v if term.kind == "sum" else acc * v)  # type: ignore[assignment]
     return acc
 
 
-def _op(term: Op, env: Mapping[str, Value]) -> Value:  # noqa: C901 - one case per operator
+def _op(term: Op, env: Mapping[str, Value]) -> Value:
+    """One operation; every arithmetic result is held to :data:`MAX_VALUE_BITS` (the operands
+    already are, so no single step computes more than twice the cap)."""
+    value = _operation(term, env)
+    return value if isinstance(value, bool) else _bounded(value)
+
+
+def _operation(term: Op, env: Mapping[str, Value]) -> Value:  # noqa: C901 - one case per operator
     op, t = term.op, term.type
     if op in ("true", "false"):
         return op == "true"
@@ -130,9 +166,7 @@ def _op(term: Op, env: Mapping[str, Value]) -> Value:  # noqa: C901 - one case p
     if op == "inv":
         return Fraction(0) if v[0] == 0 else 1 / Fraction(v[0])  # inv_zero
     if op == "pow":
-        if v[1] > _MAX_EXPONENT:
-            raise Unsupported(f"exponent {v[1]} too large")
-        return v[0] ** int(v[1])
+        return _power(v[0], int(v[1]))
     if op == "cast":
         return Fraction(v[0]) if t in ("ℚ", "ℝ") else int(v[0])
     if op == "sqrt":

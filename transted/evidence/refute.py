@@ -21,12 +21,12 @@ import z3
 from transted.budget import Budget
 from transted.evidence.evaluate import Value, assignments, evaluate, stops_at
 from transted.evidence.model import Evidence, Side, format_value
-from transted.evidence.smt import Encoder, check_sat, prove
+from transted.evidence.smt import Encoder, SolverResult, check_sat, prove
 from transted.evidence.terms import Term, Unsupported, rename_vars
 from transted.evidence.translate import Shape, shape_of
 from transted.opt.node import Node
 
-__all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify"]
+__all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify", "solve"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class RefuteOptions:
     ``timeout`` (the work itself is bounded by ``rlimit`` and ``samples``, which do not depend
     on machine load)."""
     call_timeout_ms: int = 1000
-    """z3 ``timeout`` per solver call (safety net; reported as ``timeout``)."""
+    """z3 ``timeout`` per solver call: a safety net only (a call it ends makes the pair a
+    ``timeout``); the answer of a call comes from ``rlimit``."""
     memory_mb: int = 256
     """z3 ``max_memory`` per solver call."""
     samples: int = 400
@@ -73,6 +74,25 @@ def left_ms(budget: Budget) -> float:
     """Milliseconds before ``budget``'s deadline (z3 takes its per-call timeout in ms)."""
     left = budget.remaining_time()
     return float("inf") if left is None else left * 1000
+
+
+def solve(enc: Encoder, formula: z3.BoolRef, budget: Budget, options: RefuteOptions, *,
+          valid: bool = False) -> SolverResult:
+    """One z3 call: is ``formula`` satisfiable (``valid``: is it valid, ``unsat`` meaning
+    proved)? The answer comes from the deterministic ``options.rlimit``; the wall clock
+    (``options.call_timeout_ms``, capped by what is left of ``budget``) is only a safety net,
+    and a call it ends marks ``budget``'s deadline reached, so the pair ends as ``timeout``
+    instead of taking this load-dependent ``unknown`` as its answer."""
+    left = left_ms(budget)
+    if left < 1:
+        budget.reach_deadline()
+        return SolverResult("unknown", reason="z3: timeout")
+    call = prove if valid else check_sat
+    res = call(enc, formula, timeout_ms=int(min(options.call_timeout_ms, left)),
+               memory_mb=options.memory_mb, rlimit=options.rlimit)
+    if res.reason == "z3: timeout":
+        budget.reach_deadline()
+    return res
 
 
 @dataclass
@@ -112,12 +132,10 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
             notes.append(f"z3: {e}")
             return None
         for q in queries:
-            left = left_ms(budget)
-            if left <= 0:
+            res = solve(enc, q, budget, options)
+            if res.reason == "z3: timeout":
                 notes.append("z3: timeout")
                 break
-            res = check_sat(enc, q, timeout_ms=int(min(options.call_timeout_ms, left)) or 1,
-                            memory_mb=options.memory_mb, rlimit=options.rlimit)
             if res.status == "sat" and res.model is not None:
                 witness = {k: v for k, v in res.model.items() if k in shape.vars}
                 confirm = _eval_or_none(body, witness)
@@ -174,9 +192,7 @@ def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bo
         formula = enc.encode(shape.prop())
     except Unsupported:
         return False
-    res = prove(enc, formula, timeout_ms=int(min(options.call_timeout_ms, left_ms(budget))) or 1,
-                memory_mb=options.memory_mb, rlimit=options.rlimit)
-    return res.status == "unsat"
+    return solve(enc, formula, budget, options, valid=True).status == "unsat"
 
 
 def refute(reference: Node, candidate: Node, options: RefuteOptions | None = None,

@@ -256,8 +256,9 @@ class TransTEDSimilarity(Metric):
             return
         if budget.deadline is not None and budget.remaining_time() == 0:
             raise PairTimeout(f"timeout: the pair passed max_time ({self.config.max_time:g} s)")
+        o = self.evidence_options
         raise PairTimeout(f"timeout: an evidence engine passed its safety net (budget_ms "
-                          f"{self.evidence_options.budget_ms:g} ms)")
+                          f"{o.budget_ms:g} ms, call_timeout_ms {o.call_timeout_ms} ms)")
 
     def _entail(self, budget: Budget) -> Entail | None:
         """Hypothesis entailment under the pair's budget (None with evidence off)."""

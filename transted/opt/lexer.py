@@ -9,7 +9,9 @@ table plus punctuation.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -66,16 +68,32 @@ def _id_rest(c: str) -> bool:
     return (_id_first(c) or c.isdigit() and c.isascii() or c in "'!?" or _is_subscript_alnum(c))
 
 
+def _by_first_char(symbols: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Symbols grouped by their first character, longest first (the longest match wins; a
+    symbol can only match where its first character is)."""
+    index: dict[str, list[str]] = {}
+    for s in sorted(symbols, key=len, reverse=True):
+        index.setdefault(s[0], []).append(s)
+    return {c: tuple(group) for c, group in index.items()}
+
+
+@functools.lru_cache(maxsize=32)
+def _symbol_index(symbols: frozenset[str]) -> tuple[dict[str, tuple[str, ...]],
+                                                    dict[str, tuple[str, ...]]]:
+    """(every symbol, the word symbols) by first character, built once per symbol table."""
+    every = _by_first_char(symbols | set(PUNCTUATION))
+    # tokens spelled like identifiers (a context's `notation "limsup" => …`): Lean reads
+    # one as the token when it is at least as long as the identifier there (Lean core
+    # src/Lean/Parser/Basic.lean, `identFn`/`isToken`)
+    words = _by_first_char(s for s in symbols - set(PUNCTUATION) - set(GLUED_NAMES)
+                           if _id_first(s[0]))
+    return every, words
+
+
 class _Lexer:
     def __init__(self, text: str, symbols: set[str]):
         self.text = text
-        self.symbols = sorted(set(symbols) | set(PUNCTUATION), key=len, reverse=True)
-        self.first_chars = {s[0] for s in self.symbols}
-        # tokens spelled like identifiers (a context's `notation "limsup" => …`): Lean reads
-        # one as the token when it is at least as long as the identifier there (Lean core
-        # src/Lean/Parser/Basic.lean, `identFn`/`isToken`)
-        self.word_symbols = sorted((s for s in set(symbols) - set(PUNCTUATION) - set(GLUED_NAMES)
-                                    if _id_first(s[0])), key=len, reverse=True)
+        self.symbols, self.word_symbols = _symbol_index(frozenset(symbols))
         self.pos = 0
 
     def error(self, reason: str, at: int | None = None) -> ParseError:
@@ -179,11 +197,12 @@ class _Lexer:
             kind, word = "ident", text[start:start + 2]
         elif (_id_first(c) or c == "«") and not (c == "_" and not self._ident_after_underscore()):
             kind, word = "ident", self.ident()
-            token = next((s for s in self.word_symbols if text.startswith(s, start)), None)
+            token = next((s for s in self.word_symbols.get(c, ()) if text.startswith(s, start)),
+                         None)
             if token is not None and len(token) >= len(word):
                 kind, word = "sym", token
-        elif c in self.first_chars:
-            word = next((s for s in self.symbols if text.startswith(s, start)), c)
+        elif c in self.symbols:
+            word = next((s for s in self.symbols[c] if text.startswith(s, start)), c)
             kind = "sym"
         elif ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF or c in "\ufffd\ufeff":
             raise self.error(f"unexpected control or invalid character U+{ord(c):04X}")
