@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 __all__ = ["Evidence", "EvidenceKind", "Side", "format_value", "EVIDENCE_VERSION"]
 
-EVIDENCE_VERSION = "2"  # 2: rlimit budgets, reference aligned by position when refuting
+EVIDENCE_VERSION = "3"  # 3: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 2: rlimit budgets, reference aligned by position when refuting
 """Bump when an encoding, the vacuity rule or the abstention rules change (goes into signatures)."""
 
 EvidenceKind = Literal["proved", "refuted", "none"]
