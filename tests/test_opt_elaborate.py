@@ -302,11 +302,14 @@ def test_scope_from_header_reads_opens_scopes_namespaces_and_options():
     s = scope_from_header("import Mathlib\nopen BigOperators Real -- comment\n"
                           "open scoped Nat\nopen Finset (card range)\nnamespace A.B\n"
                           "set_option autoImplicit false\ndef f (n : ℕ) := n")
-    assert s.opens == ("BigOperators", "Real") and s.scoped == ("Nat",)
-    assert s.explicit == {"card": "Finset.card", "range": "Finset.range"}
-    assert s.namespaces == ("A", "A.B") and not s.auto_implicit and s.declared == ("f",)
+    simple = [d.namespace for d in s.opens if not d.explicit]
+    explicit = {d.alias: d.target for d in s.opens if d.explicit}
+    assert simple == ["BigOperators", "Real"] and {"Nat", "Real", "A", "A.B"} <= s.scoped
+    assert explicit == {"card": "Finset.card", "range": "Finset.range"}
+    assert s.namespace == "A.B" and not s.auto_implicit and s.declared == ("A.B.f",)
     assert s.notation_active("Nat") and s.notation_active(None) and not s.notation_active("X")
-    assert scope_from_header("namespace A\nend A").namespaces == ()
+    assert scope_from_header("namespace A\nend A").namespace == ""
+    assert scope_from_header("section\nset_option autoImplicit false\nend").auto_implicit
     assert Scope().auto_implicit and Scope().relaxed_auto_implicit
 
 

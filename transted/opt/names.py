@@ -204,7 +204,15 @@ class NameTable:
     def notations_for(self, symbol: str) -> tuple[Notation, ...]:
         """Every notation whose first atom is ``symbol``, active or not (to say why one is
         inactive: which namespace would open it)."""
-        return tuple(n for n in self._notations if n.symbols and n.symbols[0] == symbol)
+        return self._by_symbol.get(symbol, ())
+
+    @cached_property
+    def _by_symbol(self) -> dict[str, tuple[Notation, ...]]:
+        index: dict[str, list[Notation]] = {}
+        for n in self._notations:
+            if n.symbols:
+                index.setdefault(n.symbols[0], []).append(n)
+        return {k: tuple(v) for k, v in index.items()}
 
 
 @dataclass(frozen=True)

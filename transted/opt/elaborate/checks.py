@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from transted.opt.elaborate.result import Issue
-from transted.opt.elaborate.tables import IMPLIED
+from transted.opt.elaborate.signatures import IMPLIED
 from transted.opt.elaborate.types import Meta, Ty, Type_, show
 
 if TYPE_CHECKING:
@@ -56,11 +56,11 @@ def _check_instance(el: Elaborator, cls: str, ty: Type_, path: Path) -> None:
     if any(t == ty and (c == cls or cls in IMPLIED.get(c, ()))
            for c, t in el.local_instances):
         return
-    has = el.tables.instances.has_instance(cls, ty)
+    has = el.tables.instances.has_instance(cls, ty, el.scope.scoped)
     if has is False:
-        el.issue("missing-instance", path, f"no {cls} instance at {show(ty)}")
+        el.issue("missing-instance", path, f"no {cls} instance at {show(ty)}", cls)
     elif has is None:
-        el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table")
+        el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table", cls)
 
 
 def _check_pow(el: Elaborator, base: Type_, exponent: Type_, path: Path) -> None:

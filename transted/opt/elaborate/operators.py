@@ -150,7 +150,7 @@ def _unify_tree(el: Elaborator, leaves: list[_Leaf], types: list[Type_], ops: li
     assert isinstance(best, Ty)
     root = ops[0] if ops else None
     if (root is not None and root[2] not in ("Pow", "Neg") and expected is not None
-            and expected == best and el.tables.instances.has_instance(root[2], best) is False):
+            and expected == best and el.tables.instances.has_instance(root[2], best, el.scope.scoped) is False):
         return None  # an inner operator without the instance is reported by its obligation
     for (_leaf, p), t in zip(leaves, types, strict=True):
         if el.metas.unify(t, best):
