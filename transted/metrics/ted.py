@@ -10,7 +10,14 @@ from typing import ClassVar, Literal
 
 from transted.errors import ParseError
 from transted.metrics.base import Metric, PairScore
-from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
+from transted.opt import (
+    Node,
+    Normalized,
+    OptOptions,
+    header_opens,
+    parse_statement_normalized,
+    parse_term,
+)
 from transted.pairs import Pair, Statement
 from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
@@ -34,18 +41,25 @@ def statement_tree_normalized(statement: Statement, options: OptOptions, *,
                               field: Field = "statement", source: str | None = None
                               ) -> tuple[Node, tuple[str, ...]]:
     """:func:`statement_tree` and the auto-bound implicit names of the statement."""
+    out = statement_normalized(statement, options, field=field, source=source)
+    return out.tree, out.auto_bound
+
+
+def statement_normalized(statement: Statement, options: OptOptions, *,
+                         field: Field = "statement", source: str | None = None) -> Normalized:
+    """One side as a :class:`~transted.opt.Normalized`: tree, auto-bound names and the
+    elaboration of the text as written (none for ``field="term"``)."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
         raise ValueError(f"`field`: the statement has no {field!r} text")
     try:
         if field == "term":
-            return parse_term(text, opens=header_opens(statement.header),
-                              split_binders=options.split_binders,
-                              canonical_names=options.canonical_names), ()
-        out = parse_statement_normalized(text, header=statement.header, options=options)
+            return Normalized(parse_term(text, opens=header_opens(statement.header),
+                                         split_binders=options.split_binders,
+                                         canonical_names=options.canonical_names), (), ())
+        return parse_statement_normalized(text, header=statement.header, options=options)
     except ParseError as e:
         raise (e.with_source(source) if source else e) from None
-    return out.tree, out.auto_bound
 
 
 class TEDSimilarity(Metric):
@@ -91,13 +105,20 @@ class TEDSimilarity(Metric):
     def trees_with_auto_bound(self, pair: Pair, *, sources: tuple[str, str] | None = None
                               ) -> tuple[Node, Node, dict[str, list[str]]]:
         """Both trees and the auto-bound implicits of each side (sides with none omitted)."""
+        ref, cand = self.normalized(pair, sources=sources)
+        auto = {k: list(v.auto_bound) for k, v in (("reference", ref), ("candidate", cand))
+                if v.auto_bound}
+        return ref.tree, cand.tree, auto
+
+    def normalized(self, pair: Pair, *, sources: tuple[str, str] | None = None
+                   ) -> tuple[Normalized, Normalized]:
+        """Both sides as :class:`~transted.opt.Normalized` (tree, auto-bound names, the
+        elaboration of the text as written); a parse error names ``sources``."""
         ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
-        ref, ref_auto = statement_tree_normalized(pair.reference, self.tree_options,
-                                                  field=self.field, source=ref_src)
-        cand, cand_auto = statement_tree_normalized(pair.candidate, self.tree_options,
-                                                    field=self.field, source=cand_src)
-        auto = {k: list(v) for k, v in (("reference", ref_auto), ("candidate", cand_auto)) if v}
-        return ref, cand, auto
+        return (statement_normalized(pair.reference, self.tree_options, field=self.field,
+                                     source=ref_src),
+                statement_normalized(pair.candidate, self.tree_options, field=self.field,
+                                     source=cand_src))
     def costed_edits(self, pair: Pair) -> list[CostedEdit]:
         """The edits behind this pair's distance, each with its cost class and cost
         (:func:`transted.ted.edits.costed_edits`; for ``--explain`` and ``disagreements.md``)."""
