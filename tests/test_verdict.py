@@ -28,8 +28,12 @@ def test_verdicts_and_evidence_override():
 
 def test_signature_carries_the_threshold_field():
     for name in ("ted", "bleu", "transted"):
-        sig = str(get_metric(name).signature)
-        rule = load_rules().get(name)
+        metric = get_metric(name)
+        sig = str(metric.signature)
+        # the shipped rule applies only to the computation it was derived for (its signature)
+        stored = load_rules().get(name)
+        rule = stored if stored and stored.signature == str(metric.base_signature) else None
+        assert rule == metric.decision_rule()
         assert f"|threshold:{rule.field()}" in sig if rule else "|threshold:none" in sig
     assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
 
@@ -39,7 +43,9 @@ def test_result_lines_carry_a_verdict():
     metric = get_metric("ted")
     result = metric.score_pair(pair)
     rule = metric.decision_rule()
-    assert rule is not None
+    if rule is None:  # no threshold shipped for this computation (its signature changed)
+        assert (result.verdict, result.decided_by) == (None, None)
+        return
     want = "equivalent" if result.score >= rule.threshold else "not-equivalent"
     assert (result.verdict, result.decided_by) == (want, "threshold")
 

@@ -80,13 +80,15 @@ def tree_fields(options: TreeOptions, *, field: str = "statement") -> dict[str, 
     """How a statement became an operator tree: parser version, notation table, tree shape and
     which text was parsed. Every tree-based metric and command puts exactly these fields."""
     from transted.opt import PARSER_VERSION
+    from transted.opt.elaborate import ELABORATION_VERSION, tables_version
     from transted.opt.normalize import NORMALIZE_VERSION, load_tables
 
     normalize = getattr(options, "normalize", False)
     norm = f"{NORMALIZE_VERSION}-{load_tables().sha256[:12]}" if normalize else "off"
     return {"parser": PARSER_VERSION, **notation_fields(),
             "proposition": options.proposition, "split-binders": options.split_binders,
-            "canonical-names": options.canonical_names, "norm": norm, "field": field}
+            "canonical-names": options.canonical_names, "norm": norm,
+            "elab": f"{ELABORATION_VERSION}-{tables_version()}", "field": field}
 
 
 @dataclass(frozen=True)

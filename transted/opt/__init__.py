@@ -44,15 +44,17 @@ def parse_statement(text: str, *, header: str | None = None, options: OptOptions
 
 def parse_statement_normalized(text: str, *, header: str | None = None,
                                options: OptOptions | None = None) -> Normalized:
-    """:func:`parse_statement` with the normalisation steps applied, the auto-bound names and
-    the elaboration of the tree as written (all empty when ``options.normalize`` is off)."""
+    """:func:`parse_statement` with the normalisation steps applied and the auto-bound names
+    (both empty when ``options.normalize`` is off), and the elaboration of the tree as
+    written under the header (always: the evidence reads it)."""
     options = options or OptOptions()
     decl = parse_declaration(text, header=header, split_binders=options.split_binders)
     tree = declaration_tree(decl, options)
+    elaboration = elaborate_declaration(tree, decl, header)
     if options.normalize:
-        result = normalize(tree, elaboration=elaborate_declaration(tree, decl, header))
+        result = normalize(tree, elaboration=elaboration)
     else:
-        result = Normalized(tree, (), ())
+        result = Normalized(tree, (), (), elaboration)
     if options.canonical_names:
         result = Normalized(canonicalize(result.tree), result.applied, result.auto_bound)
     return result

@@ -16,6 +16,7 @@ never assumed absent from Mathlib; the elaborator reports it as such.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -144,15 +145,20 @@ class _BundledInstances:
         return self.table.version
 
 
-SIGNATURES_VERSION = "1"
-"""Bump when :mod:`~transted.opt.elaborate.signatures` changes what a statement elaborates to."""
+def _signatures_digest() -> str:
+    """Content hash of the signature and notation tables (their reprs are deterministic)."""
+    from transted.opt.elaborate.signatures import IMPLIED, NAMED_NOTATIONS, NOTATIONS, SIGNATURES
+
+    text = repr([sorted(SIGNATURES.items()), sorted(NOTATIONS.items()),
+                 sorted(NAMED_NOTATIONS.items()), sorted(IMPLIED.items())])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
 @lru_cache(maxsize=1)
 def bundled_tables() -> Tables:
     """The bundled tables (the name table is read once per process, about 1 s)."""
     names, instances = _BundledNames(), _BundledInstances()
-    version = f"{names.version}|{instances.version}|sig-{SIGNATURES_VERSION}"
+    version = f"{names.version}+{instances.version}+sig-{_signatures_digest()}"
     return Tables(names, _BundledSignatures(), instances, version)
 
 
@@ -168,7 +174,9 @@ BUNDLED: Tables = _LazyTables()  # type: ignore[assignment]
 
 
 def tables_version() -> str:
-    """``mathlib-<commit>-<hash>|instances-<hash>|sig-<n>``: what the score signatures record."""
+    """``mathlib-<commit>-<hash>+instances-<hash>+sig-<hash>``: the tables the score signatures
+    record (the name table's Mathlib commit and content hash, the instance table's hash, the
+    signature/notation tables' hash)."""
     return bundled_tables().version
 
 
