@@ -253,17 +253,29 @@ def decide_terms(a: Term, b: Term, variables: dict[str, str], budget: Budget,
             tactic, procedure = procedure_for(a, b)
             proof = proof_of(procedure, parity=bool({"even", "odd"} & _op_names(a, b)),
                              conjuncts=(len(_conjuncts(a)), len(_conjuncts(b))))
-            return Closing([tactic], [procedure], proof, {"z3"})
-    if isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _CONNECTIVES:
-        parts = [decide_terms(x, y, variables, budget, options)
-                 for x, y in zip(a.args, b.args, strict=True)]
-        if all(p is not None for p in parts):
-            done = [p for p in parts if p is not None]
-            return Closing([_CONNECTIVES[a.op], *(t for p in done for t in p.tactics)],
-                           ["congruence", *(q for p in done for q in p.procedures)],
-                           congruence(a.op, [p.proof for p in done]),
-                           set().union(*(p.engines for p in done)))
-    return None
+            whole = Closing([tactic], [procedure], proof, {"z3"})
+            if proof is not None:
+                return whole
+            # no tactic covers the whole: the parts may each have one (congruence script)
+            parts = _componentwise(a, b, variables, budget, options)
+            return parts if parts is not None and parts.proof is not None else whole
+    return _componentwise(a, b, variables, budget, options)
+
+
+def _componentwise(a: Term, b: Term, variables: dict[str, str], budget: Budget,
+                   options: RefuteOptions) -> Closing | None:
+    """Both built by the same connective, each pair of parts closed: ``and_congr`` …"""
+    if not (isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _CONNECTIVES):
+        return None
+    parts = [decide_terms(x, y, variables, budget, options)
+             for x, y in zip(a.args, b.args, strict=True)]
+    if not all(p is not None for p in parts):
+        return None
+    done = [p for p in parts if p is not None]
+    return Closing([_CONNECTIVES[a.op], *(t for p in done for t in p.tactics)],
+                   ["congruence", *(q for p in done for q in p.procedures)],
+                   congruence(a.op, [p.proof for p in done]),
+                   set().union(*(p.engines for p in done)))
 
 
 def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> bool:
