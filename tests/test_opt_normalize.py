@@ -141,6 +141,7 @@ def test_auto_bound_matches_leans_goals(statement_rows):
     # names the pinned Mathlib no longer has (docs/NAMES.md): at this pin Lean binds them as
     # auto-bound implicits (relaxedAutoImplicit is on), where the statements' Mathlib had them
     renamed = {"exercise_1_5": ["Inf", "Sup"], "exercise_23_11": ["QuotientMap"],
+               "exercise_22_2a": ["QuotientMap"], "exercise_22_2b": ["QuotientMap"],
                "exercise_25_9": ["TopologicalGroup", "IsNormalSubgroup"]}
     assert found == {**lean, **artefacts, **renamed}
 

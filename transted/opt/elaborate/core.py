@@ -43,7 +43,7 @@ from transted.opt.elaborate.types import (
 )
 from transted.opt.header_scope import Scope
 from transted.opt.node import SLOT, Node
-from transted.opt.scope import binder_names, binder_type, head_name
+from transted.opt.scope import binder_names, binder_type, body_index, head_name
 
 __all__ = ["Elaborator", "Env"]
 
@@ -151,19 +151,48 @@ class Elaborator:
 
     # -- propositions and binders -------------------------------------------------------------
     def _arrow(self, node: Node, path: Path, env: Env) -> Type_:
+        """``A → B``: an implication (``A`` a proposition, an instance ``[C α]``, or a type
+        whose variable ``B`` does not use), or a function type when ``B`` is a type. Left
+        first, as Lean elaborates it (``A`` may fix the types ``B`` uses)."""
         left, right = node.children
-        if type_of_node(left, env) is not None:  # `(x : ℝ) → P` with x unused
+        if resolve.instance_binder(self, left, env) or \
+                self.read_type(left, (*path, 0), env) is not None:
             self.types[(*path, 0)] = SORT
-        elif resolve.instance_binder(self, left, env):  # `[Group G] → P`
-            self.types[(*path, 0)] = SORT
-        elif self._is_type_like(self._spawn().elab(left, (*path, 0), env, None)):
-            # `↥s → ℝ`: a function type over a set coerced to a type
+        elif type_of_node(right, env) is not None:
+            # `I → ℝ` with `I` a type the model cannot read: a function type (a structure on
+            # the right may be a Prop-valued class, `SeparableSpace X`: not decided here)
             self.issue("unsupported", (*path, 0), f"function type over {left}")
+            self.elab(left, (*path, 0), env, None)
+            self.types[(*path, 1)] = SORT
+            return SORT
+        elif self._is_type_like(self._spawn().elab(left, (*path, 0), env, None)):
+            # `↥s → P`: a binder over a set coerced to a type
+            self.issue("unsupported", (*path, 0), f"binder over {left}")
             return self.metas.fresh()
         else:
             self.ensure((*path, 0), self.elab(left, (*path, 0), env, PROP), PROP)
-        self.ensure((*path, 1), self.elab(right, (*path, 1), env, PROP), PROP)
+        result = self.metas.zonk(self.elab(right, (*path, 1), env, None))
+        if result == SORT:  # `ℕ → ℝ`: a function type
+            return SORT
+        if isinstance(result, Meta) and self.types.get((*path, 0)) == SORT:
+            # `ℕ → T` with `T` of unknown type: a function type or an implication
+            self.issue("unsupported", path, f"{node}: function type or implication (the "
+                       "type of its right side is not known)")
+            return self.metas.fresh()
+        self.ensure((*path, 1), result, PROP)
         return PROP
+
+    def read_type(self, node: Node, path: Path, env: Env) -> Ty | None:
+        """``node`` read as a type: ℕ … ``Finset ℕ``, a structure of the name table
+        (``Subgroup G``), a function type between such; None if it is not one."""
+        known = type_of_node(node, env)
+        if known is not None:
+            return known
+        if node.label == f"{S} → {S}":
+            dom = self.read_type(node.children[0], (*path, 0), env)
+            cod = self.read_type(node.children[1], (*path, 1), env)
+            return arrow(dom, cod) if dom is not None and cod is not None else None
+        return resolve.structure_type(self, node, path, env)
 
     def _is_type_like(self, t: Type_) -> bool:
         t = self.metas.zonk(t)
@@ -176,9 +205,11 @@ class Elaborator:
         declared = binder_type(binder)
         if declared is None and not binder.is_leaf:
             self.issue("unsupported", path, f"binder form {binder.label!r}")
-        ty: Type_ | None = type_of_node(declared, env) if declared is not None else None
+        type_path = (*path, len(binder.children) - 1)
+        ty: Type_ | None = (self.read_type(declared, type_path, env) if declared is not None
+                            else None)
         if declared is not None and ty is None:
-            ty = self._binder_type(declared, (*path, len(binder.children) - 1), env)
+            ty = self._binder_type(declared, type_path, env)
         for i, name in enumerate(names):
             t = ty if ty is not None else self.metas.fresh()
             if isinstance(t, Meta):
@@ -192,9 +223,6 @@ class Elaborator:
         name table knows (``Subgroup G``: an opaque type), a proposition (``∀ h : P, Q``, a
         hypothesis) if it elaborates to ``Prop``, else a type the tables do not model
         (opaque, with an ``unsupported`` issue)."""
-        opaque = resolve.structure_type(self, declared, path, env)
-        if opaque is not None:
-            return opaque
         trial = self._spawn()
         if self.metas.zonk(trial.elab(declared, path, env, None)) == PROP:
             self.ensure(path, self.elab(declared, path, env, PROP), PROP)
@@ -213,14 +241,15 @@ class Elaborator:
 
     def _quantifier(self, node: Node, path: Path, env: Env) -> Type_:
         inner = self.bind(node.children[0], (*path, 0), env)
-        self.ensure((*path, 1), self.elab(node.children[1], (*path, 1), inner, PROP), PROP)
+        body = self.metas.zonk(self.elab(node.children[1], (*path, 1), inner, None))
+        if body == SORT and node.label == f"∀ {S}, {S}":  # `Π a, f a`: a dependent type
+            return SORT
+        self.ensure((*path, 1), body, PROP)
         return PROP
 
     # -- expected types -----------------------------------------------------------------------
     def _ascription(self, node: Node, path: Path, env: Env) -> Type_:
-        target = type_of_node(node.children[1], env)
-        if target is None:
-            target = resolve.structure_type(self, node.children[1], (*path, 1), env)
+        target = self.read_type(node.children[1], (*path, 1), env)
         if target is None:
             self.issue("unsupported", (*path, 1), f"type {node.children[1]} not modelled")
             self.elab(node.children[0], (*path, 0), env, None)
@@ -263,7 +292,15 @@ class Elaborator:
         head = head_name(node.label, len(node.children))
         if head is None:
             self.issue("unsupported", path, f"construct {node.label!r}")
-            self.elab_children(node, path, env)
+            inner = env
+            if body_index(node.label) is not None:  # a binding notation (`∫ x in a..b, f x`)
+                inner = self.bind(node.children[0], (*path, 0), env)
+                self.binder_metas = [b for b in self.binder_metas if b[0][:len(path) + 1]
+                                     != (*path, 0)]  # its binder's type is not the point
+            for i, c in enumerate(node.children):
+                if i or inner is env:
+                    self.elab(c, (*path, i), inner if i else env,
+                              SORT if type_of_node(c, inner) is not None else None)
             return self.metas.fresh()
         if head in env:
             return self._local_call(env[head], node, path, env)

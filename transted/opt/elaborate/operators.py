@@ -134,6 +134,15 @@ def _unify_tree(el: Elaborator, leaves: list[_Leaf], types: list[Type_], ops: li
     """``applyCoe`` at the maximal type; None when the root operator has no homogeneous
     instance at a maximal type that came from ``expected`` (the caller retries without)."""
     best, uncomparable = _max_type(el, types, expected)
+    if uncomparable:
+        outside = [(p, el.metas.zonk(t)) for (_leaf, p), t in zip(leaves, types, strict=True)
+                   if not el.metas.unknown(t) and coe_known(el.metas.zonk(t),
+                                                            el.metas.zonk(t)) is None]
+        if outside:  # a type the coercion tables do not know: Lean may find a coercion
+            p, t = outside[0]
+            el.issue("undecided-instance", p, f"coercions between {show(t)} and the other "
+                     "operands: a type the tables do not know")
+            return el.metas.fresh()
     if uncomparable or best is None:
         shared = types[0]
         for (_leaf, p), t in zip(leaves[1:], types[1:], strict=True):

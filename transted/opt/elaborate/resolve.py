@@ -94,10 +94,14 @@ def _resolved(el: Elaborator, full: str, kind: str, fields: tuple[str, ...], nod
             el.issue("unsupported", path, f"field access .{'.'.join(fields)} on {full}", full)
         el.elab_children(node, path, env)
         return el.metas.fresh()
-    if kind in _TYPE_KINDS:  # `Subgroup G` used as a term: a type
+    if kind in _TYPE_KINDS and el.tables.signatures.signature(full) is None:
+        # a structure/class/inductive applied: a type (`Subgroup G`) or a proposition
+        # (`Continuous f`, `Irreducible p` are Prop-valued structures); the table cannot say
         el.constants[path] = full
+        el.issue("unsupported", path, f"{full} is a {kind} whose type is not in the "
+                 "signature table", full)
         el.elab_children(node, path, env)
-        return SORT
+        return el.metas.fresh()
     return el.constant(full, node, path, env, expected)
 
 
@@ -161,7 +165,7 @@ def field(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | No
     fname = m.group(1)
     receiver = el.metas.zonk(el.elab(node.children[0], (*path, 0), env, None))
     namespace = TYPE_NAMESPACES.get(receiver.head) if isinstance(receiver, Ty) else None
-    if isinstance(receiver, Ty) and namespace is None and "." in receiver.head:
+    if isinstance(receiver, Ty) and namespace is None and is_identifier(receiver.head):
         namespace = receiver.head  # an opaque structure type (`Subgroup G` → Subgroup)
     if namespace is None:
         el.issue("unsupported", path, f"field {fname} of a value of type {show(receiver)}",
@@ -171,8 +175,11 @@ def field(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | No
     full = f"{namespace}.{fname}"
     sig = el.tables.signatures.signature(full)
     if sig is None:
-        el.constants[path] = full
-        el.issue("unsupported", path, f"the type of {full} is not in the signature table", full)
+        known = el.tables.names.resolve(full, el.scope)
+        if known.status == "resolved" and not known.fields:
+            el.constants[path] = full
+        el.issue("unsupported", path, f"the type of {full} is not in the signature table "
+                 "(dot notation on a type the model reads only by name)", full)
         el.elab_children(node, path, env, 1)
         return el.metas.fresh()
     assert isinstance(receiver, Ty)
