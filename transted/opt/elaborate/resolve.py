@@ -31,7 +31,7 @@ from transted.opt.elaborate.result import MEANING_KINDS
 from transted.opt.elaborate.signatures import NAMED_NOTATIONS
 from transted.opt.elaborate.tables import is_identifier
 from transted.opt.elaborate.type_nodes import type_of_node
-from transted.opt.elaborate.types import SORT, Ty, Type_, show
+from transted.opt.elaborate.types import Ty, Type_, show
 from transted.opt.labels import FIELD_APPLICATION, SLOT
 from transted.opt.node import Node
 from transted.opt.scope import head_name
