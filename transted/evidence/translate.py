@@ -101,7 +101,10 @@ class _Lower:
         self.el = el
 
     def type_of(self, path: Path) -> str:
-        return _number_type(self.el.nodes[path].type)
+        info = self.el.nodes.get(path)
+        if info is None:
+            raise Unsupported(f"no elaborated type at {'/'.join(map(str, path))}")
+        return _number_type(info.type)
 
     def constant(self, path: Path) -> str | None:
         info = self.el.nodes.get(path)
@@ -177,6 +180,14 @@ class _Lower:
         return Big(_BIG[node.label], var, vtype, lo, hi, self.num(body, (*path, 2)), typ,
                    _INTERVALS[coll])
 
+    def _proof_binder(self, binder: Node, path: Path) -> bool:
+        """``(h : P)`` / ``(_ : P)`` with ``P`` a proposition: ``∀`` over it is ``P → …``."""
+        named = self.el.nodes.get((*path, 0))
+        if named is not None:
+            return named.type == Ty("Proof")
+        declared = self.el.nodes.get((*path, 1))
+        return declared is not None and declared.type == Ty("Prop")
+
     @staticmethod
     def _binder(binder: Node, path: Path) -> tuple[str, Path]:
         if binder.is_leaf:
@@ -239,8 +250,7 @@ class _Lower:
 
     def quantifier(self, node: Node, path: Path) -> Term:
         binder, body = node.children
-        if binder.label == TYPED_BINDER and self.el.nodes.get((*path, 0, 0)) is not None and \
-                self.el.nodes[(*path, 0, 0)].type == Ty("Proof"):
+        if binder.label == TYPED_BINDER and self._proof_binder(binder, (*path, 0)):
             if node.label != FORALL:
                 raise Unsupported("∃ over a proof")
             return Op("imp", (self.prop(binder.children[1], (*path, 0, 1)),
@@ -316,7 +326,12 @@ def shape_of(statement: Node | Elaboration) -> Shape:
     path: Path = ()
     hyp_paths: list[Path] = []
     while True:
-        if node.label == FORALL and node.children[0].label == TYPED_BINDER:
+        if node.label == FORALL and node.children[0].label == TYPED_BINDER and \
+                low._proof_binder(node.children[0], (*path, 0)):  # `∀ (_ : P), Q` is `P → Q`
+            shape.hyp_trees.append(node.children[0].children[1])
+            hyp_paths.append((*path, 0, 1))
+            node, path = node.children[1], (*path, 1)
+        elif node.label == FORALL and node.children[0].label == TYPED_BINDER:
             name = node.children[0].children[0].label
             info = el.nodes.get((*path, 0, 0))
             typ = info.type if info is not None else None
