@@ -63,7 +63,8 @@ def _statement_form(el: Elaborator, tree: Node) -> None:
     env: Env = {}
     for i, binder in enumerate(tree.children[:-1]):
         if binder.label.startswith("["):  # an instance argument `[C α]`
-            instance_binder(el, binder.children[-1], env)
+            if binder.children:
+                instance_binder(el, binder.children[-1], env)
             continue
         env = el.bind(binder, (i,), env)
     last = len(tree.children) - 1

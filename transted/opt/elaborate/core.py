@@ -269,6 +269,10 @@ class Elaborator:
             return meta
         if label in ("True", "False"):
             return PROP
+        if label == "sorry":  # `sorryAx _`: a term of any type (Lean's pretty-printer shows it
+            # where it could not print the elaborated term), not an identifier to auto-bind
+            self.issue("unsupported", path, "sorry stands for a term of unknown type", label)
+            return self.metas.fresh()
         if label in env:
             return env[label]
         if type_of_node(node, env) is not None:  # `ℝ` as an argument (`IsAlgebraic ℚ x`)
