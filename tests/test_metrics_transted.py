@@ -136,3 +136,15 @@ def test_a_proof_by_the_search_carries_an_unverified_script(dev_pairs):
     detail = get_metric("transted").score_pair(pair).details["evidence_detail"]
     assert detail["kind"] == "proved" and detail["script_status"] == "unverified"
     assert detail["procedures"] == ["rewriting"] and detail["script"][-1] == "rfl"
+
+
+def test_auto_bound_names_block_a_proof_only_across_scopes():
+    # miniF2F-style statements where Lean itself auto-binds `k`: under one header the two
+    # sides read every name alike, so identical trees are one statement
+    text = "theorem t (n : ℕ) (h₀ : 0 < n) : k ^ n ≥ 0 := by sorry"
+    result = get_metric("transted").score_pair(_pair(text, text, HEADER))
+    assert result.details["evidence"] == "proved"
+    # across headers a name missing from the table could be a constant on one side only
+    other = get_metric("transted").score_pair(_pair(text, text, HEADER, "import Mathlib\n"))
+    assert other.details["evidence"] == "none"
+    assert "auto-bound" in other.details["evidence_detail"]["reason"]

@@ -29,10 +29,18 @@ def elaboration_details(reference: Normalized, candidate: Normalized
 
 
 def search_blocking_issues(reference: Normalized, candidate: Normalized) -> str | None:
-    """Why a goal the search closed is not a proof (None: it is): the first issue of either
-    side that says Lean rejects or re-reads the statement."""
+    """Why a goal the search closed is not a proof (None: it is).
+
+    Any issue that says Lean rejects a side blocks (a statement Lean rejects is neither
+    provable nor equal to another). An auto-bound name blocks only when the two sides were
+    resolved in different scopes: under one scope, a name the table misses is missed on both
+    sides alike, and a goal closed for every value of the variable holds for the constant too.
+    """
+    same_scope = (reference.elaboration is not None and candidate.elaboration is not None
+                  and reference.elaboration.scope == candidate.elaboration.scope)
     for side, norm in (("reference", reference), ("candidate", candidate)):
         issues = norm.elaboration.meaning_issues if norm.elaboration is not None else ()
+        issues = tuple(i for i in issues if not (same_scope and i.kind == "auto-bound"))
         if issues:
             return f"the {side} does not elaborate as written (elaboration: {issues[0]})"
     return None

@@ -70,7 +70,7 @@ def elaborate_declaration(tree: Node, decl: Declaration, header: str | None) -> 
     except ParseError as e:
         found = elaborate(tree, Scope())
         issue = Issue("unsupported", (), f"header not read: {e.reason}")
-        return Elaboration(found.tree, found.nodes, (issue, *found.issues))
+        return Elaboration(found.tree, found.nodes, (issue, *found.issues), found.scope)
     return elaborate(tree, scope)
 
 

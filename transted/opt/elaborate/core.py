@@ -360,7 +360,7 @@ class Elaborator:
     def result(self, tree: Node) -> Elaboration:
         nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p))
                  for p, t in self.types.items()}
-        return Elaboration(tree, nodes, tuple(self.issues))
+        return Elaboration(tree, nodes, tuple(self.issues), self.scope)
 
     def _coercion(self, path: Path) -> Type_ | None:
         target = self.coercions.get(path)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from transted.opt.elaborate.types import Type_, show
+from transted.opt.header_scope import Scope
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import head_name
 
@@ -74,6 +75,8 @@ class Elaboration:
     tree: Node
     nodes: Mapping[Path, NodeType]
     issues: tuple[Issue, ...]
+    scope: Scope | None = None
+    """The scope the names were resolved in (the header's)."""
 
     @property
     def ok(self) -> bool:
