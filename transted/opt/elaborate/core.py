@@ -45,7 +45,12 @@ from transted.opt.header_scope import Scope
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import binder_names, binder_type, body_index, head_name
 
-__all__ = ["Elaborator", "Env"]
+__all__ = ["Elaborator", "Env", "MAX_DEPTH"]
+
+MAX_DEPTH = 150
+"""Tree depth the elaborator descends (about 5 Python frames a level stay inside the default
+recursion limit); statements nest at most 17 levels in tests/data, operator chains are read
+iteratively (``operators._collect``)."""
 
 Env = dict[str, Type_]
 S = SLOT
@@ -106,7 +111,11 @@ class Elaborator:
 
     # -- the walk ---------------------------------------------------------------------------
     def elab(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
-        t = self._dispatch(node, path, env, expected)
+        if len(path) > MAX_DEPTH:  # a long left-associated chain the parser does not nest
+            self.issue("unsupported", path, f"nested deeper than {MAX_DEPTH} levels")
+            t: Type_ = self.metas.fresh()
+        else:
+            t = self._dispatch(node, path, env, expected)
         self.types[path] = t
         return t
 

@@ -50,17 +50,21 @@ def is_operator(label: str) -> bool:
 
 def _collect(node: Node, path: Path, leaves: list[_Leaf], ops: list[_Op],
              exponents: dict[Path, _Leaf]) -> None:
-    label = node.label
-    if label in BINOPS or label in UNOPS:
-        ops.append((node, path, BINOPS.get(label) or UNOPS[label]))
-        for i, child in enumerate(node.children):
-            _collect(child, (*path, i), leaves, ops, exponents)
-    elif label == POW:
-        ops.append((node, path, "Pow"))
-        _collect(node.children[0], (*path, 0), leaves, ops, exponents)
-        exponents[path] = (node.children[1], (*path, 1))
-    else:
-        leaves.append((node, path))
+    """The operator nodes and the leaves (left to right) of the tree at ``node``; iterative,
+    since a long ``a + b + c + …`` chain is as deep as it is long."""
+    stack: list[tuple[Node, Path]] = [(node, path)]
+    while stack:
+        current, p = stack.pop()
+        label = current.label
+        if label in BINOPS or label in UNOPS:
+            ops.append((current, p, BINOPS.get(label) or UNOPS[label]))
+            stack.extend(reversed([(c, (*p, i)) for i, c in enumerate(current.children)]))
+        elif label == POW:
+            ops.append((current, p, "Pow"))
+            exponents[p] = (current.children[1], (*p, 1))
+            stack.append((current.children[0], (*p, 0)))
+        else:
+            leaves.append((current, p))
 
 
 def op_tree(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
