@@ -37,6 +37,8 @@ SAME = [
      "theorem t (l : List ℕ) (f : ℕ → ℕ) : List.sum (List.map f l) = 0"),
     ("theorem t (n : ℕ) : (Finset.range n).sum (fun i => i) = 0",
      "theorem t (n : ℕ) : Finset.sum (Finset.range n) (fun i => i) = 0"),
+    # a structure field the name table knows: the structure is its only explicit argument
+    ("theorem t (d : ℚ) : d.den = 1", "theorem t (d : ℚ) : Rat.den d = 1"),
     # binder sugar: `∀ (_ : p), q` is `p → q`
     ("theorem t : ∀ (k : ℕ) (_ : k ≠ 0), 0 < k", "theorem t : ∀ k : ℕ, k ≠ 0 → 0 < k"),
     ("theorem t : ∀ (k) (_ : k ≠ 0), 0 < k", "theorem t : ∀ k ≠ 0, 0 < k"),

@@ -257,12 +257,24 @@ class _Normalizer:
         fname = m.group(1)
         ns = self.receiver_namespace(node.children[0], original.children[0], (*path, 0), env)
         field = self.t.fields.get(ns or "", {}).get(fname)
+        if field is None and len(node.children) == 1 and self._projection(path):
+            field, ns = Field(None, 0), self.el.nodes[path].constant.rpartition(".")[0]  # type: ignore[union-attr]
         if ns is None or field is None or field.self_index > len(node.children) - 1:
             return node  # not a listed declaration, or a partial application: as written
         recv, rest = node.children[0], list(node.children[1:])
         rest.insert(field.self_index, recv)
         self.applied.append(f"x.{fname} is {ns}.{fname}")
         return Node(application(f"{ns}.{fname}", len(rest)), tuple(rest))
+
+    def _projection(self, path: Path) -> bool:
+        """The elaboration resolved ``x.f`` to a structure field ``T.f`` (its only explicit
+        argument is the structure: ``d.den`` is ``Rat.den d``)."""
+        from transted.opt.names import load_name_table
+
+        info = self.el.nodes.get(path)
+        full = info.constant if info is not None else None
+        return full is not None and full in load_name_table() and \
+            load_name_table().constant(full).kind == "field"
 
     def _typed_by_ascription(self, name: str, body: Node) -> tuple[Node, Node] | None:
         """``∃ x, x < (1 : ℝ) ∧ P`` is ``∃ x : ℝ, x < 1 ∧ P``: the homogeneous relation
