@@ -10,7 +10,8 @@ which shows a ``↑`` for each coercion the elaborator inserted. So:
   issues are such is counted "rejected (false alarm)"; ``unsupported``/``undecided-instance``/
   ``uninferred`` are abstentions;
 * on statements elaborated without an issue, the number of ``↑`` Lean printed should equal
-  the number of coercions the model inserted.
+  the number of coercions the model inserted; the same for the dev pairs' sides against their
+  ``pretty`` field (Lean's pretty-printed statement).
 
 Run from the repository root: ``PYTHONPATH=. python benchmarks/elaboration_fidelity.py``
 (``--show KIND`` prints the statements with that issue kind, ``--show casts`` the cast-count
@@ -27,8 +28,10 @@ from pathlib import Path
 from transted.errors import TranstedError
 from transted.opt import OptOptions, parse_statement_normalized
 from transted.opt.elaborate.types import coe_steps
+from transted.pairs import read_pairs
 
 FILES = ("tests/data/statements/minif2f.jsonl", "tests/data/statements/proofnet.jsonl")
+DEV = "tests/data/gted/proofnet.jsonl"
 _REJECTING = ("missing-instance", "type-mismatch", "ambiguous", "scoped-notation", "unknown-name",
               "auto-bound")
 
@@ -76,6 +79,38 @@ def main() -> None:
     print(f"statements with an issue that says Lean rejects or re-reads them: {meaning} "
           "(every statement here compiled in Lean; see --show KIND)")
     print("↑ count vs Lean's goal, on elaborated statements:", dict(casts))
+    print("↑ count vs Lean's `pretty` text of the dev pairs (tests/data/gted), on sides "
+          "elaborated with no issue:", dict(dev_pretty_casts(args.show == "casts")))
+
+
+def dev_pretty_casts(show: bool) -> Counter[str]:
+    """Each dev side's statement elaborated under its header against Lean's pretty-printed
+    form of it (the ``pretty`` field shows a ``↑`` for every coercion Lean inserted)."""
+    out: Counter[str] = Counter()
+    for pair in read_pairs(DEV):
+        for side in ("reference", "candidate"):
+            st = getattr(pair, side)
+            if st.pretty is None:
+                continue
+            try:
+                e = parse_statement_normalized(st.statement, header=st.header,
+                                               options=OptOptions(normalize=False)).elaboration
+            except TranstedError:
+                out["parse error"] += 1
+                continue
+            assert e is not None
+            if e.issues:
+                out["with an issue"] += 1
+                continue
+            lean = st.pretty.count("↑")
+            ours = sum(coe_steps(n.type, n.coerced_to) for _p, _n, n in e.walk()
+                       if n is not None and n.coerced_to is not None)
+            out["equal" if lean == ours else "differ"] += 1
+            out["with ↑ (Lean)"] += lean > 0
+            if show and lean != ours:
+                print(f"{pair.id} {side}: Lean ↑×{lean}, ours ×{ours}\n  {e.render()}\n"
+                      f"  {st.pretty}")
+    return out
 
 
 if __name__ == "__main__":
