@@ -365,3 +365,15 @@ def test_notation_symbols_and_locals_are_never_auto_bound():
     # a binder named π is the local, even where the notation is active
     e = E("(π : ℝ) (h : π > 3) : π > 2", "open Real")
     assert e.ok and all(n.constant is None for _p, _n, n in e.walk() if n is not None)
+
+
+def test_a_term_level_open_scopes_only_its_term():
+    """`open X in e` (Lean core Term.open) opens X for e alone; an unknown namespace is
+    Lean's `unknown namespace` error."""
+    inside = elaborate_statement("theorem t : open Real in sqrt 2 > 1 := sorry")
+    assert not inside.issues
+    assert "Real.sqrt" in {n.constant for n in inside.nodes.values()}
+    outside = elaborate_statement("theorem t (h : sqrt 2 > 1) : open Real in sqrt 2 > 1 := sorry")
+    assert [i.name for i in outside.issues if i.kind == "auto-bound"] == ["sqrt"]
+    unknown = elaborate_statement("theorem t : open NoSuchSpace in 1 = 1 := sorry")
+    assert [i.kind for i in unknown.issues] == ["unknown-name"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from transted.errors import ParseError
 
-__all__ = ["OpenDecl", "Scope", "read_header"]
+__all__ = ["OpenDecl", "Scope", "read_header", "open_in"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,18 @@ def read_header(header: str | None, is_namespace: Callable[[str], bool]) -> Scop
         elif keyword == "end" and stack:
             scope = stack.pop().scope
     return scope
+
+
+def open_in(scope: Scope, body: str, is_namespace: Callable[[str], bool]) -> Scope:
+    """``scope`` with ``open <body>`` applied (a term-level ``open … in e``: Lean core
+    ``Term.open``, elaborated as the command's ``elabOpenDecl`` for ``e`` only).
+
+    Raises
+    ------
+    transted.errors.ParseError
+        for a body Lean would refuse (as :func:`read_header`).
+    """
+    return _open(scope, body, is_namespace, f"open {body} in", 0)
 
 
 def _enter_namespace(scope: Scope, name: str) -> Scope:

@@ -165,3 +165,13 @@ the slots of the arguments after the receiver)."""
 def field_label(name: str, arity: int) -> str:
     """``x.f`` applied to ``arity`` further arguments: ``<SLOT>.f <SLOT> …``."""
     return f"{SLOT}.{name}" + f" {SLOT}" * arity
+
+
+TERM_OPEN = re.compile(r"^open ((?:scoped )?\S+(?: \S+)*) in " + re.escape(SLOT) + r"$")
+"""A term-level ``open X in e`` (Lean core ``Term.open``): group 1 the ``open`` command's body.
+The names of ``e`` are kept as written; the elaborator reads them with ``X`` opened."""
+
+
+def term_open_label(body: str) -> str:
+    """``open <body> in <SLOT>``."""
+    return f"open {body} in {SLOT}"

@@ -54,6 +54,7 @@ from transted.opt.labels import (
     NE,
     NOT,
     SLOT,
+    TERM_OPEN,
     THEOREM,
     TYPED_BINDER,
     application,
@@ -154,6 +155,8 @@ class _Normalizer:
 
     # -- the pass ---------------------------------------------------------------------------
     def run(self, node: Node, path: Path, env: dict[str, Node], bound: frozenset[str]) -> Node:
+        if TERM_OPEN.match(node.label):  # the elaboration read the names under the open
+            return self.run(node.children[0], (*path, 0), env, bound)
         kids = self.children(node, path, env, bound)
         return self.rewrite(node, Node(node.label, kids), path, env, bound)
 

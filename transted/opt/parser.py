@@ -14,7 +14,13 @@ from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError, TooDeep
 from transted.opt import big_operators, binders, brackets, patterns, set_builder, trailers
-from transted.opt.labels import FIELD_APPLICATION, NAMED_APPLICATION, SLOT, field_label
+from transted.opt.labels import (
+    FIELD_APPLICATION,
+    NAMED_APPLICATION,
+    SLOT,
+    field_label,
+    term_open_label,
+)
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
 from transted.opt.notation import MAX_PREC, NotationTable, load_notation
@@ -366,12 +372,14 @@ class TermParser:
 
     def scoped_term(self, word: str) -> Node:
         """``open A B in e`` and ``set_option o v in e`` as terms (Lean core
-        src/Lean/Parser/Term.lean ``Term.open``/``Term.set_option``): ``e`` read with the
-        namespaces opened for names; an option changes no tree."""
+        src/Lean/Parser/Term.lean ``Term.open``/``Term.set_option``): ``open`` keeps its node
+        (``open A B in <SLOT>``: the elaborator reads ``e``'s names with the namespaces opened,
+        the normaliser then drops it); an option changes no tree."""
         self.advance()
         opened: list[str] = []
+        scoped = False
         if word == "open":
-            self.accept("scoped")
+            scoped = self.accept("scoped") is not None
             while self.tok.kind == "ident" and self.tok.text != "in":
                 opened.append(self.advance().text)
             if not opened:
@@ -382,12 +390,10 @@ class TermParser:
                 raise self.error("expected a value after the option's name")
             self.advance()
         self.expect("in")
-        saved = self.opens
-        self.opens = tuple(sorted(set(saved) | set(opened), key=len, reverse=True))
-        try:
-            return self.expr(0)
-        finally:
-            self.opens = saved
+        body = self.expr(0)
+        if word != "open":
+            return body
+        return Node(term_open_label(" ".join(["scoped", *opened] if scoped else opened)), (body,))
 
     def skip_tactic_block(self) -> None:
         """Skip ``by …`` inside a term up to the enclosing closer (its content is a proof)."""

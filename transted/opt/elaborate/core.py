@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from transted.errors import ParseError
 from transted.opt.elaborate import checks, forms, operators, resolve
 from transted.opt.elaborate.result import Elaboration, Issue, IssueKind, NodeType, Path
 from transted.opt.elaborate.signatures import NOTATIONS, instantiate
@@ -41,7 +42,8 @@ from transted.opt.elaborate.types import (
     coe_known,
     show,
 )
-from transted.opt.header_scope import Scope
+from transted.opt.header_scope import Scope, open_in
+from transted.opt.labels import TERM_OPEN
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import binder_names, binder_type, body_index, head_name
 
@@ -147,6 +149,8 @@ class Elaborator:
             return forms.dvd(self, node, path, env)
         if label in (f"{S} ∈ {S}", f"{S} ∉ {S}"):
             return forms.mem(self, node, path, env)
+        if m := TERM_OPEN.match(label):
+            return self._open_in(m.group(1), node, path, env, expected)
         if label in _MODEQ:
             for i, c in enumerate(kids):
                 self.ensure((*path, i), self.elab(c, (*path, i), env, _MODEQ[label]),
@@ -239,6 +243,25 @@ class Elaborator:
         self.elab(declared, path, env, None)  # its names still resolve (normalisation reads them)
         self.issue("unsupported", path, f"binder type {declared} not modelled")
         return Ty(str(declared))
+
+    def _open_in(self, body: str, node: Node, path: Path, env: Env,
+                 expected: Type_ | None) -> Type_:
+        """``open X in e`` (Lean core ``Term.open``): ``e`` elaborated with ``X`` opened; a
+        namespace the table does not know is an error in Lean (``unknown namespace``)."""
+        try:
+            inner = open_in(self.scope, body, self.tables.names.is_namespace)
+        except ParseError as e:
+            self.issue("unsupported", path, f"term-level open not read: {e.reason}")
+            inner = self.scope
+        unknown = inner.unknown_namespaces[len(self.scope.unknown_namespaces):]
+        if unknown:
+            self.issue("unknown-name", path, f"open {body}: unknown namespace {unknown[0]}",
+                       unknown[0])
+        outer, self.scope = self.scope, inner
+        try:
+            return self.elab(node.children[0], (*path, 0), env, expected)
+        finally:
+            self.scope = outer
 
     def _spawn(self) -> Elaborator:
         """A scratch elaborator on a copy of the metavariables (for trials)."""

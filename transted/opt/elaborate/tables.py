@@ -44,6 +44,8 @@ class Resolution:
 class NameResolver(Protocol):
     def resolve(self, name: str, scope: Scope) -> Resolution: ...
 
+    def is_namespace(self, name: str) -> bool: ...
+
     def notation_symbol(self, symbol: str, scope: Scope) -> bool | None:
         """Whether ``symbol`` starts a Mathlib notation: True active, False inactive (scoped
         in a namespace the header does not open), None no such notation."""
@@ -96,6 +98,9 @@ class _BundledNames:
             return Resolution("ambiguous", tuple(c.name for c in found.candidates),
                               kinds=tuple(c.kind for c in found.candidates))
         return Resolution("unknown", (), self._why_unknown(name, scope))
+
+    def is_namespace(self, name: str) -> bool:
+        return self.table.is_namespace(name)
 
     def _why_unknown(self, name: str, scope: Scope) -> str:
         opened = [d.namespace for d in scope.opens if not d.explicit]
