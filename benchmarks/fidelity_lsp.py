@@ -5,7 +5,8 @@ Run: ``python benchmarks/fidelity_lsp.py [PAIRS.jsonl]`` (default: the bundled d
 Three rows: our trees without normalisation; normalised (:mod:`transted.opt.normalize`) against
 the raw LSP trees, which are Lean's *delaborated* surface (they keep ``≠ > √ |·|``, so the
 reducible unfoldings move away from them); and normalised against the LSP trees put through the
-same table-driven steps (no auto-bound binders: the LSP trees' binders are not ours).
+same table-driven steps under the same header (its names resolved by the same name table; no
+auto-bound binders: the LSP trees' binders are not ours).
 Both trees are in statement form (a ``theorem`` root), as GTED's are; GTED's extra ``: <SLOT>``
 node above the type is the one structural convention the mapping keeps, so a perfect match
 costs at least that node.
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from transted.errors import TranstedError
 from transted.opt import OptOptions, parse_statement
+from transted.opt.elaborate import scope_from_header
 from transted.opt.lsp_trees import lsp_tree_to_node
 from transted.opt.normalize import normalize
 from transted.pairs import read_pairs
@@ -42,8 +44,8 @@ def fidelity(path: Path, norm: bool, norm_lsp: bool) -> None:
         for side in ("reference", "candidate"):
             st = getattr(pair, side)
             lsp = lsp_tree_to_node(pair.meta["lsp_trees"][side])
-            if norm_lsp:
-                lsp = normalize(lsp, auto_implicit=False).tree
+            if norm_lsp:  # Lean printed the names under the header's opens: resolve them there
+                lsp = normalize(lsp, scope=scope_from_header(st.header), auto_implicit=False).tree
             try:
                 ours = parse_statement(st.pretty, header=st.header, options=options)
             except TranstedError as e:

@@ -136,3 +136,30 @@ def test_a_shared_definition_only_one_tree_names_is_unfolded_there():
     r = transted.load_metric("ted").score_pair(pair(ref, cand, reference_helper=helper))
     assert r.score == 1.0
     assert r.details["context"] == {"reference": {"unfolded": ["I"]}}
+
+
+def test_each_side_is_elaborated_in_its_context_on_the_metrics_path():
+    """The elaboration the evidence and the closing gate read is made after the context:
+    its definitions are declared names (a kept one is a gap, never auto-bound) and its
+    ``set_option autoImplicit false`` makes an unknown name an error, as in Lean."""
+    strict = "set_option autoImplicit false\n\ntheorem t : x + 0 = x := sorry"
+    both = transted.load_metric("ted").pair_trees(pair("theorem t : x + 0 = x := sorry", strict))
+    ref, cand = both.elaborations
+    assert ref is not None and cand is not None
+    assert [i.kind for i in ref.issues] == ["auto-bound"]
+    assert {i.kind for i in cand.issues} == {"unknown-name"}
+    other = RECURSIVE.replace("2 + f n", "3 + f n")
+    kept = transted.load_metric("ted").pair_trees(
+        pair(f"{RECURSIVE}\n\n{USES_F}", f"{other}\n\n{USES_F}"))
+    ref, cand = kept.elaborations
+    assert ref is not None and cand is not None
+    assert "f′" not in str(ref.tree) and "f′" in str(cand.tree)  # the compared trees' rename
+    for side in (ref, cand):
+        assert not side.auto_bound and "unsupported" in {i.kind for i in side.issues}
+
+
+def test_a_side_rejected_in_its_context_is_never_proved():
+    strict = "set_option autoImplicit false\n\ntheorem t : x + 0 = x := sorry"
+    r = transted.load_metric("transted").score_pair(pair(strict, strict))
+    assert r.details["evidence"] != "proved"
+    assert {i["kind"] for i in r.details["elaboration"]["candidate"]} == {"unknown-name"}

@@ -85,3 +85,66 @@ def test_lean_provider_without_a_recording_is_unavailable_not_a_score(dev_pairs)
     metric = get_metric("transted", provider="lean", backend=ReplayBackend([]))
     result = metric.score_pair(dev_pairs[0])
     assert result.status == "unavailable" and result.score is None
+
+
+def _pair(ref: str, cand: str, ref_header: str, cand_header: str | None = None) -> Pair:
+    return Pair(id="p", reference=Statement(statement=ref, header=ref_header),
+                candidate=Statement(statement=cand, header=cand_header or ref_header))
+
+
+def test_a_protected_name_under_open_is_not_the_constant():
+    # BEq dev (Ireland-Rosen 12.12, labelled not equivalent): Real.pi is protected, so under
+    # `open Real` a bare `pi` is an auto-bound implicit, not Real.pi
+    pair = _pair("theorem t : IsAlgebraic ℚ (Real.sin (Real.pi / 12)) := by sorry",
+                 "theorem t : IsAlgebraic ℚ (sin (pi / 12)) := by sorry", HEADER)
+    result = get_metric("transted").score_pair(pair)
+    assert result.details["evidence"] != "proved" and result.score < 1.0
+    issue = result.details["elaboration"]["candidate"][-1]
+    assert issue["kind"] == "auto-bound" and issue["name"] == "pi"
+    assert "protected" in issue["message"]
+    # with `π` (the notation `open Real` activates) it is the same statement
+    same = _pair("theorem t : IsAlgebraic ℚ (Real.sin (Real.pi / 12)) := by sorry",
+                 "theorem t : IsAlgebraic ℚ (sin (π / 12)) := by sorry", HEADER)
+    assert get_metric("transted").score_pair(same).score == 1.0
+
+
+def test_an_ambiguous_overload_is_not_closed():
+    # ProofNet-Verified dev pnv/38: under `open Subgroup`, `closure` is _root_.closure or
+    # Subgroup.closure; the tables cannot settle it, so no claim (and no identity)
+    header = "import Mathlib\nopen Fintype Subgroup Set Polynomial Ideal\n"
+    pair = _pair("theorem t {G : Type*} [Group G] (H : Subgroup G) : "
+                 "Subgroup.closure ((H : Set G) \\ {1}) = H := by sorry",
+                 "theorem t {G : Type*} [Group G] (H : Subgroup G) : "
+                 "closure ((H : Set G) \\ {1}) = H := by sorry", header)
+    result = get_metric("transted").score_pair(pair)
+    assert result.details["evidence"] == "none" and result.score < 1.0
+    kinds = {(i["kind"], i["name"]) for i in result.details["elaboration"]["candidate"]}
+    assert ("ambiguous", "closure") in kinds
+
+
+def test_identical_statements_lean_rejects_are_not_proved():
+    # both sides use `Finset.Icc` over ℝ (no LocallyFiniteOrder ℝ): the same tree, but the
+    # statement does not elaborate, so the closed goal is no proof
+    text = "theorem t (x : ℝ) (h : x ∈ Finset.Icc (0 : ℝ) 1) : x ≤ 1 := by sorry"
+    result = get_metric("transted").score_pair(_pair(text, text, HEADER))
+    assert result.details["status"] == "found" and result.details["evidence"] == "none"
+    assert "does not elaborate" in result.details["evidence_detail"]["reason"]
+
+
+def test_a_proof_by_the_search_carries_an_unverified_script(dev_pairs):
+    pair = next(p for p in dev_pairs if p.id == "proofnet/exercise_1_1b/4")
+    detail = get_metric("transted").score_pair(pair).details["evidence_detail"]
+    assert detail["kind"] == "proved" and detail["script_status"] == "unverified"
+    assert detail["procedures"] == ["rewriting"] and detail["script"][-1] == "rfl"
+
+
+def test_auto_bound_names_block_a_proof_only_across_scopes():
+    # miniF2F-style statements where Lean itself auto-binds `k`: under one header the two
+    # sides read every name alike, so identical trees are one statement
+    text = "theorem t (n : ℕ) (h₀ : 0 < n) : k ^ n ≥ 0 := by sorry"
+    result = get_metric("transted").score_pair(_pair(text, text, HEADER))
+    assert result.details["evidence"] == "proved"
+    # across headers a name missing from the table could be a constant on one side only
+    other = get_metric("transted").score_pair(_pair(text, text, HEADER, "import Mathlib\n"))
+    assert other.details["evidence"] == "none"
+    assert "auto-bound" in other.details["evidence_detail"]["reason"]

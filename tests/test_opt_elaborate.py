@@ -302,11 +302,14 @@ def test_scope_from_header_reads_opens_scopes_namespaces_and_options():
     s = scope_from_header("import Mathlib\nopen BigOperators Real -- comment\n"
                           "open scoped Nat\nopen Finset (card range)\nnamespace A.B\n"
                           "set_option autoImplicit false\ndef f (n : ℕ) := n")
-    assert s.opens == ("BigOperators", "Real") and s.scoped == ("Nat",)
-    assert s.explicit == {"card": "Finset.card", "range": "Finset.range"}
-    assert s.namespaces == ("A", "A.B") and not s.auto_implicit and s.declared == ("f",)
+    simple = [d.namespace for d in s.opens if not d.explicit]
+    explicit = {d.alias: d.target for d in s.opens if d.explicit}
+    assert simple == ["BigOperators", "Real"] and {"Nat", "Real", "A", "A.B"} <= s.scoped
+    assert explicit == {"card": "Finset.card", "range": "Finset.range"}
+    assert s.namespace == "A.B" and not s.auto_implicit and s.declared == ("A.B.f",)
     assert s.notation_active("Nat") and s.notation_active(None) and not s.notation_active("X")
-    assert scope_from_header("namespace A\nend A").namespaces == ()
+    assert scope_from_header("namespace A\nend A").namespace == ""
+    assert scope_from_header("section\nset_option autoImplicit false\nend").auto_implicit
     assert Scope().auto_implicit and Scope().relaxed_auto_implicit
 
 
@@ -320,3 +323,57 @@ def test_unification_defaults_and_coercions():
     assert s.unify(x, y) and s.default() and s.zonk(x) == FLOAT
     assert has_coe(Ty("ℕ"), Ty("ℝ")) and not has_coe(Ty("ℤ"), Ty("ℕ"))
     assert not has_coe(Ty("ℝ"), Ty("ℝ"))
+
+
+# -- names resolved by the header (bundled Mathlib name table) --------------------------------
+def test_a_protected_name_is_not_reached_through_open():
+    # Mathlib: `protected noncomputable def Real.pi`; `open Real (pi)` names it explicitly
+    e = E("(x : ℝ) (h : x = pi) : x > 3", "open Real")
+    assert kinds(e) == ["auto-bound"] and "protected" in e.issues[0].message
+    assert e.issues[0].name == "pi"
+    assert E("(x : ℝ) (h : x = pi) : x > 3", "open Real (pi)").ok
+    assert kinds(E("(x : ℝ) (h : x = pi) : x > 3",
+                   "set_option autoImplicit false\nopen Real")) == ["unknown-name"]
+
+
+def test_overloads_are_settled_by_types_or_reported():
+    # `Real.sqrt x` with x : ℝ elaborates, `Nat.sqrt x` cannot (no ℝ → ℕ coercion): settled
+    e = E("(x : ℝ) : sqrt x = 2", "open Nat Real")
+    assert e.ok and e.at(find(e, f"sqrt {SLOT}")).constant == "Real.sqrt"
+    # with n : ℕ both elaborate (`Real.sqrt ↑n`): ambiguous, as Lean reports it
+    e = E("(n : ℕ) : sqrt n = 2", "open Nat Real")
+    assert kinds(e)[0] == "ambiguous" and e.issues[0].name == "sqrt"
+    # `_root_.Prime p` and `Nat.Prime p` both elaborate for p : ℕ under `open Nat`
+    assert kinds(E("(p : ℕ) : Prime p", "open Nat"))[0] == "ambiguous"
+    assert E("(p : ℕ) : Prime p").ok
+
+
+def test_an_overload_the_tables_cannot_type_is_not_settled():
+    # pnv/38: `closure` under `open Subgroup` is _root_.closure or Subgroup.closure; neither
+    # signature is in the table, so the model does not pick one
+    e = E("{G : Type*} [Group G] (H : Subgroup G) : closure ((H : Set G) \\ {1}) = H",
+          "open Fintype Subgroup Set Polynomial Ideal")
+    ambiguous = [i for i in e.issues if i.kind == "ambiguous"]
+    assert ambiguous and ambiguous[0].name == "closure"
+    assert "Subgroup.closure" in ambiguous[0].message
+
+
+def test_notation_symbols_and_locals_are_never_auto_bound():
+    # `𝓝` is Mathlib notation (scoped in Topology): not a variable, not typed by the model
+    e = E("(x : ℝ) : Filter.Tendsto (fun y => y) (𝓝 x) (𝓝 x)", "open Topology")
+    assert "auto-bound" not in kinds(e) and "unsupported" in kinds(e)
+    # a binder named π is the local, even where the notation is active
+    e = E("(π : ℝ) (h : π > 3) : π > 2", "open Real")
+    assert e.ok and all(n.constant is None for _p, _n, n in e.walk() if n is not None)
+
+
+def test_a_term_level_open_scopes_only_its_term():
+    """`open X in e` (Lean core Term.open) opens X for e alone; an unknown namespace is
+    Lean's `unknown namespace` error."""
+    inside = elaborate_statement("theorem t : open Real in sqrt 2 > 1 := sorry")
+    assert not inside.issues
+    assert "Real.sqrt" in {n.constant for n in inside.nodes.values()}
+    outside = elaborate_statement("theorem t (h : sqrt 2 > 1) : open Real in sqrt 2 > 1 := sorry")
+    assert [i.name for i in outside.issues if i.kind == "auto-bound"] == ["sqrt"]
+    unknown = elaborate_statement("theorem t : open NoSuchSpace in 1 = 1 := sorry")
+    assert [i.kind for i in unknown.issues] == ["unknown-name"]

@@ -124,13 +124,22 @@ def test_big_operator_in_and_mem_spellings_agree():
 def test_open_namespaces_resolve_names():
     plain = parse_statement("theorem t (x : ℝ) : log x ≤ x := sorry", header="open Real")
     qualified = parse_statement("theorem t (x : ℝ) : Real.log x ≤ x := sorry", header="open Real")
-    assert plain == qualified
-    unopened = parse_statement("theorem t (x : ℝ) : Real.log x ≤ x := sorry")
+    assert plain == qualified == parse_statement("theorem t (x : ℝ) : Real.log x ≤ x := sorry")
+    unopened = parse_statement("theorem t (x : ℝ) : log x ≤ x := sorry")  # `log` auto-bound
     assert unopened != plain
+    # the parser itself keeps names as written: the header resolves them
+    raw = OptOptions(normalize=False)
+    assert parse_statement("theorem t (x : ℝ) : Real.log x ≤ x := sorry", header="open Real",
+                           options=raw) != parse_statement("theorem t (x : ℝ) : log x ≤ x",
+                                                           header="open Real", options=raw)
 
 
 def test_field_notation_on_a_bound_variable():
-    assert parse_term("∀ x : ℝ, x.tan = tan x").children[1] == T("{<SLOT> = <SLOT>{tan <SLOT>{x}}{tan <SLOT>{x}}}")
+    # `x.tan` is marked as field notation: it is `Real.tan x` because x : ℝ, not because of
+    # the name, so it stays apart from a written `tan x`
+    assert parse_term("∀ x : ℝ, x.tan = tan x").children[1] == T("{<SLOT> = <SLOT>{<SLOT>.tan{x}}{tan <SLOT>{x}}}")
+    assert parse_term("∀ s : Finset ℕ, s.sum f = 0").children[1] == T(
+        "{<SLOT> = <SLOT>{<SLOT>.sum <SLOT>{s}{f}}{0}}")
 
 
 def test_proposition_form_is_the_theorem_type():

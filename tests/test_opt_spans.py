@@ -63,7 +63,7 @@ def test_binder_notations_span_what_they_read():
     assert implication.children[0].children[1].span == at(text, "0")
     le = implication.children[1]
     assert le.span == at(text, "x.abs ≤ y") and le.infix_operator(text) == at(text, "≤")
-    assert le.children[0].node.label == "abs <SLOT>" and le.children[0].span == at(text, "x.abs")
+    assert le.children[0].node.label == "<SLOT>.abs" and le.children[0].span == at(text, "x.abs")
 
 
 def test_a_declaration_gives_binder_groups_colon_and_conclusion():

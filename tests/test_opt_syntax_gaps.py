@@ -81,9 +81,14 @@ def test_fun_with_match_alternatives():
 
 
 def test_term_level_open_in_opens_names():
-    """Term.open: `open Real in e` reads `e` with Real opened."""
-    assert parse_statement("theorem t :\n    open Real in\n    Real.sqrt 4 = 2") == \
-        parse_statement("theorem t : sqrt 4 = 2")
+    """Term.open: `open Real in e` reads `e` with Real opened (the elaborator resolves its
+    names under the open; the normalised tree has them in full)."""
+    assert parse_statement("theorem t :\n    open Real in\n    sqrt 4 = 2") == \
+        parse_statement("theorem t : Real.sqrt 4 = 2")
+    assert parse_statement("theorem t : open Nat in sqrt 4 = 2") != \
+        parse_statement("theorem t : open Real in sqrt 4 = 2")
+    assert parse_statement("theorem t : open Real in Real.sqrt 4 = 2") == \
+        parse_statement("theorem t : Real.sqrt 4 = 2")
     assert parse_statement("theorem t : set_option maxRecDepth 1000 in 1 = 1") == \
         parse_statement("theorem t : 1 = 1")
 

@@ -61,9 +61,9 @@ CASES = [
     ("Set.mem_Iic", {}, "x ∈ Set.Iic b", "x ≤ b"),
     ("Set.mem_Ioi", {}, "x ∈ Set.Ioi a", "a < x"),
     ("Set.mem_Iio", {}, "x ∈ Set.Iio b", "x < b"),
-    ("Finset.mem_Icc", {}, "x ∈ Finset.Icc a b", "a ≤ x ∧ x ≤ b"),
-    ("Finset.mem_Ico", {}, "x ∈ Finset.Ico a b", "a ≤ x ∧ x < b"),
-    ("Finset.mem_range", {}, "m ∈ Finset.range n", "m < n"),
+    ("Finset.mem_Icc", {"x": "ℕ"}, "x ∈ Finset.Icc a b", "a ≤ x ∧ x ≤ b"),
+    ("Finset.mem_Ico", {"x": "ℤ"}, "x ∈ Finset.Ico a b", "a ≤ x ∧ x < b"),
+    ("Finset.mem_range", {"m": "ℕ"}, "m ∈ Finset.range n", "m < n"),
     ("Finset.range_eq_Ico", {}, "Finset.range n", "Finset.Ico 0 n"),
     ("Finset.sum_range", {}, "∑ i ∈ Finset.range n, f i", "∑ i : Fin n, f ↑i"),
     ("Finset.prod_range", {}, "∏ i ∈ Finset.range n, f i", "∏ i : Fin n, f ↑i"),
@@ -113,6 +113,11 @@ def test_unfolding_rule_rewrites_the_typed_side_back(name, env, instance, expect
     ("Int.even_iff", N, "n % 2 = 0"),
     ("Nat.dvd_iff_mod_eq_zero", {"n": "ℤ", "k": "ℤ"}, "n % k = 0"),
     ("Nat.even_iff", N, "Even n"),                      # the untyped side shows no type
+    # a Finset interval needs a LocallyFiniteOrder (ℕ, ℤ; not ℝ, not an unknown type), and
+    # Finset.range n is a Finset ℕ: the rules do not fire where the statement may not elaborate
+    ("Finset.mem_Icc", {"x": "ℝ"}, "x ∈ Finset.Icc a b"),
+    ("Finset.mem_Icc", {}, "x ∈ Finset.Icc a b"),
+    ("Finset.mem_range", {"m": "ℝ"}, "m ∈ Finset.range n"),
 ])
 def test_unfolding_rule_does_not_fire_off_its_type(name, env, instance):
     assert _apply(name, instance, env) == [] and _apply_backward(name, instance, env) == []

@@ -121,3 +121,30 @@ def test_path_is_a_shortest_path_in_the_exported_graph(tmp_path):
     dot = tmp_path / "g.dot"
     write_graph(result, dot)
     assert dot.read_text().startswith("digraph")
+
+
+class RenameProvider:
+    """A toy provider that changes nothing: the goal stays as given."""
+
+    name = "none"
+
+    def options(self):
+        return {}
+
+    def moves(self, state):
+        return iter(())
+
+
+def test_a_distance_of_zero_is_not_a_closed_goal():
+    # cost=semantic renames numerals of the same value for free (2 ↔ 2.0), yet `7 / 2 = 3`
+    # is about ℕ and `7 / 2.0 = 3` about Float: distance 0, but the goal is not closed
+    from transted.metrics.registry import get_metric
+
+    ted = get_metric("transted", cost="semantic").distance
+    lhs, rhs = parse_term("7 / 2 = 3"), parse_term("7 / 2.0 = 3")
+    result = search(lhs, rhs, RenameProvider(), ted=ted)
+    assert result.distance == 0 and result.status == "exhausted"
+    # identical canonical sides (bound names aside) are closed, by rfl
+    same = search(parse_term("∀ x : ℕ, x = x"), parse_term("∀ y : ℕ, y = y"), RenameProvider(),
+                  ted=ted)
+    assert same.status == "found" and same.script == ["rfl"]

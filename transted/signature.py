@@ -88,13 +88,15 @@ def tree_fields(options: TreeOptions, *, field: str = "statement") -> dict[str, 
     was parsed. Every tree-based metric and command puts exactly these fields."""
     from transted.extraction.statement import EXTRACTION_VERSION
     from transted.opt import PARSER_VERSION
+    from transted.opt.elaborate import ELABORATION_VERSION, tables_version
     from transted.opt.normalize import NORMALIZE_VERSION, load_tables
 
     normalize = getattr(options, "normalize", False)
     norm = f"{NORMALIZE_VERSION}-{load_tables().sha256[:12]}" if normalize else "off"
     return {"extract": EXTRACTION_VERSION, "parser": PARSER_VERSION, **notation_fields(),
             "proposition": options.proposition, "split-binders": options.split_binders,
-            "canonical-names": options.canonical_names, "norm": norm, "field": field}
+            "canonical-names": options.canonical_names, "norm": norm,
+            "elab": f"{ELABORATION_VERSION}-{tables_version()}", "field": field}
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from transted.evidence.decide import decide_pair
 from transted.evidence.model import EVIDENCE_VERSION, Evidence, format_value
 from transted.evidence.refute import RefuteOptions, engine_budget, falsify, refute
 from transted.evidence.translate import shape_of
+from transted.opt.elaborate import Elaboration
 from transted.opt.node import Node
 
 __all__ = ["pair_evidence", "statement_evidence", "evidence_signature", "REFUTED_SCORE_CAP",
@@ -22,9 +23,12 @@ def evidence_signature(options: RefuteOptions) -> str:
     return f"evidence:{EVIDENCE_VERSION}|{options.signature()}|refuted-cap:{REFUTED_SCORE_CAP:g}"
 
 
-def pair_evidence(reference: Node, candidate: Node, options: RefuteOptions | None = None,
-                  budget: Budget | None = None) -> Evidence:
-    """``refuted`` / ``proved`` / ``none`` for two proposition-form trees, within the budget.
+def pair_evidence(reference: Node | Elaboration, candidate: Node | Elaboration,
+                  options: RefuteOptions | None = None, budget: Budget | None = None) -> Evidence:
+    """``refuted`` / ``proved`` / ``none`` for two proposition-form statements, within the
+    budget. A statement is its elaboration (the tree as written under its header: the
+    metric's case) or a tree (elaborated with no header); any elaboration issue of either
+    makes the engines abstain with the issue as the reason.
 
     The engines run under :func:`~transted.evidence.refute.engine_budget` (the safety net
     ``options.budget_ms``, ended earlier by the pair's ``budget``). Refutation gets the first
@@ -45,7 +49,8 @@ def pair_evidence(reference: Node, candidate: Node, options: RefuteOptions | Non
     return Evidence(kind="none", reason=reason, ms=stage.elapsed() * 1000)
 
 
-def statement_evidence(statement: Node, options: RefuteOptions | None = None) -> Evidence:
+def statement_evidence(statement: Node | Elaboration,
+                       options: RefuteOptions | None = None) -> Evidence:
     """Is one statement false? ``refuted`` with a witness (failing side ``candidate``), else none.
 
     Run on benchmark theorems this must never answer ``refuted``: each such answer is an

@@ -29,6 +29,13 @@ from transted.evidence.evaluate import assignments, evaluate
 from transted.evidence.lean_text import to_lean
 from transted.evidence.model import Evidence
 from transted.evidence.refute import RefuteOptions, engine_budget, left_ms, solve
+from transted.evidence.scripts import (
+    SCRIPT_STATUS,
+    Procedure,
+    congruence,
+    proof_of,
+    z3_comment,
+)
 from transted.evidence.smt import Encoder
 from transted.evidence.terms import (
     NUMBER_TYPES,
@@ -43,10 +50,16 @@ from transted.evidence.terms import (
     rename_vars,
 )
 from transted.evidence.translate import Shape, shape_of, translate_prop
+from transted.opt.elaborate import Elaboration, Ty
+from transted.opt.elaborate.type_nodes import type_of_node
 from transted.opt.node import Node
 
+Statement = Node | Elaboration
+"""A proposition-form statement: its elaboration (the tree as written under its header), or a
+tree elaborated with no header."""
+
 __all__ = ["Closing", "decide_terms", "decide_trees", "decide_pair", "is_contingent",
-           "same_polynomial", "tactic_for"]
+           "same_polynomial", "tactic_for", "procedure_for"]
 
 _CONNECTIVES = {"and": "and_congr", "or": "or_congr", "imp": "imp_congr", "iff": "iff_congr",
                 "not": "not_congr"}
@@ -55,10 +68,13 @@ _RELATIONS = ("eq", "ne", "lt", "le")
 
 @dataclass
 class Closing:
-    """How a component goal was closed: Lean tactic names and script lines, engines used."""
+    """How a component goal ``A ↔ B`` was closed: the Lean tactic names and procedures of its
+    decided parts, a Lean proof term of ``A ↔ B`` (None when a part was decided by z3 with no
+    tactic claimed), and the engines used."""
 
     tactics: list[str] = field(default_factory=list)
-    script: list[str] = field(default_factory=list)
+    procedures: list[str] = field(default_factory=list)
+    proof: str | None = "Iff.rfl"
     engines: set[str] = field(default_factory=set)
 
 
@@ -152,32 +168,64 @@ def _linear(term: Term) -> bool:
             return False
         if isinstance(t, Op) and t.op in ("div", "mod", "pow") and free_vars(t.args[1]):
             return False
-        if isinstance(t, Op) and t.op == "pow" and free_vars(t.args[0]):
+        if isinstance(t, Op) and t.op in ("pow", "dvd") and free_vars(t.args[0]):
             return False
     return True
 
 
-def tactic_for(a: Term, b: Term) -> tuple[str, list[str]]:
-    """The Lean tactic that decides ``a ↔ b`` in its fragment, and the script line(s)."""
-    goal = f"{to_lean(a)} ↔ {to_lean(b)}"
+_SPECIAL = frozenset({"sqrt", "abs", "min", "max", "floor", "ceil", "fact", "gcd", "lcm",
+                      "prime", "inv"})
+
+
+def _conjuncts(term: Term) -> list[Term]:
+    if isinstance(term, Op) and term.op == "and":
+        return _conjuncts(term.args[0]) + _conjuncts(term.args[1])
+    return [term]
+
+
+def _field_atoms(term: Term) -> bool:
+    """Every variable a ℚ/ℝ variable used as itself (no cast of a ℕ/ℤ variable), no
+    division by a variable: linarith's atoms."""
+    return all(not (isinstance(t, Var) and t.type not in ("ℚ", "ℝ"))
+               and not (isinstance(t, Op) and t.op == "cast") for t in _ops(term))
+
+
+def procedure_for(a: Term, b: Term) -> tuple[str, Procedure]:
+    """The Lean tactic and the procedure (:mod:`~transted.evidence.scripts`) whose fragment
+    holds ``a ↔ b``, once z3 has shown it valid."""
     nodes = _ops(a) + _ops(b)
     ops = {t.op for t in nodes if isinstance(t, Op)}
     types = {t.type for t in nodes if isinstance(t, (Var, Num))}
-    quantified = any(isinstance(t, (Quant, Big)) for t in nodes)
-    special = ops & {"sqrt", "abs", "min", "max", "floor", "ceil", "fact", "gcd", "lcm", "prime",
-                     "inv"}
-    if quantified or special:
-        return "z3", [f"-- {goal}: decided by z3; no single Lean tactic is claimed"]
-    if types <= {"ℕ", "ℤ"} and _linear(a) and _linear(b):
-        pre = "simp only [Nat.even_iff, Nat.odd_iff, Int.even_iff, Int.odd_iff]; " \
-            if ops & {"even", "odd"} else ""
-        return "omega", [f"have : {goal} := by {pre}omega"]
-    atoms = all(isinstance(t, Op) and t.op in _RELATIONS for t in (a, b))
-    if atoms and _linear(a) and _linear(b):
-        return "linarith", [f"have : {goal} := by constructor <;> intro h <;> linarith"]
-    if atoms:
-        return "nlinarith", [f"have : {goal} := by constructor <;> intro h <;> nlinarith"]
-    return "z3", [f"-- {goal}: decided by z3; no single Lean tactic is claimed"]
+    if any(isinstance(t, (Quant, Big)) for t in nodes) or ops & _SPECIAL:
+        return "z3", "z3"
+    linear = _linear(a) and _linear(b)
+    if types <= {"ℕ", "ℤ"} and linear:
+        return "omega", "linear-int"
+    sides = (_conjuncts(a), _conjuncts(b))
+    atoms = all(isinstance(t, Op) and t.op in ("eq", "lt", "le") for side in sides for t in side)
+    if atoms and linear and _field_atoms(a) and _field_atoms(b):
+        single = len(sides[0]) == len(sides[1]) == 1
+        return "linarith", "linear-field" if single else "linear-field-system"
+    if atoms and len(sides[0]) == len(sides[1]) == 1 and _field_atoms(a) and _field_atoms(b):
+        return "nlinarith", "polynomial"
+    return "z3", "z3"
+
+
+def tactic_for(a: Term, b: Term) -> tuple[str, list[str]]:
+    """The Lean tactic that decides ``a ↔ b`` in its fragment, and the script line(s)."""
+    tactic, procedure = procedure_for(a, b)
+    proof = proof_of(procedure, parity=bool({"even", "odd"} & _op_names(a, b)),
+                     conjuncts=(len(_conjuncts(a)), len(_conjuncts(b))))
+    return tactic, [_script_line(a, b, proof)]
+
+
+def _op_names(a: Term, b: Term) -> set[str]:
+    return {t.op for t in _ops(a) + _ops(b) if isinstance(t, Op)}
+
+
+def _script_line(a: Term, b: Term, proof: str | None) -> str:
+    goal = f"{to_lean(a)} ↔ {to_lean(b)}"
+    return z3_comment(goal) if proof is None else f"have : {goal} := {proof}"
 
 
 # -- decision ------------------------------------------------------------------------------
@@ -186,33 +234,45 @@ def decide_terms(a: Term, b: Term, variables: dict[str, str], budget: Budget,
     """Close ``a = b`` (propositions over ``variables``) or return None."""
     options = options or RefuteOptions()
     if a == b:
-        return Closing(["rfl"], [], set())
+        return Closing(["rfl"], ["identical"], "Iff.rfl", set())
     if left_ms(budget) <= 0 or not (free_vars(a) or free_vars(b)):
         return None  # a closed component is never contingent: only `rfl` closes it
     contingent: bool | None = None
     if same_polynomial(a, b):
         contingent = is_contingent(a, variables, budget, options)
         if contingent:
-            return Closing(["ring_nf"], [f"have : {to_lean(a)} ↔ {to_lean(b)} := by ring_nf"],
+            return Closing(["ring_nf"], ["ring-normal-form"], proof_of("ring-normal-form"),
                            {"sympy"})
     if _equivalent(a, b, budget, options):
         if contingent is None:
             contingent = is_contingent(a, variables, budget, options)
         if contingent:
-            tactic, script = tactic_for(a, b)
-            return Closing([tactic], script, {"z3"})
-    if isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _CONNECTIVES:
-        parts = [decide_terms(x, y, variables, budget, options)
-                 for x, y in zip(a.args, b.args, strict=True)]
-        if all(p is not None for p in parts):
-            out = Closing([_CONNECTIVES[a.op]], [], set())
-            for p in parts:
-                assert p is not None
-                out.tactics += p.tactics
-                out.script += p.script
-                out.engines |= p.engines
-            return out
-    return None
+            tactic, procedure = procedure_for(a, b)
+            proof = proof_of(procedure, parity=bool({"even", "odd"} & _op_names(a, b)),
+                             conjuncts=(len(_conjuncts(a)), len(_conjuncts(b))))
+            whole = Closing([tactic], [procedure], proof, {"z3"})
+            if proof is not None:
+                return whole
+            # no tactic covers the whole: the parts may each have one (congruence script)
+            parts = _componentwise(a, b, variables, budget, options)
+            return parts if parts is not None and parts.proof is not None else whole
+    return _componentwise(a, b, variables, budget, options)
+
+
+def _componentwise(a: Term, b: Term, variables: dict[str, str], budget: Budget,
+                   options: RefuteOptions) -> Closing | None:
+    """Both built by the same connective, each pair of parts closed: ``and_congr`` …"""
+    if not (isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _CONNECTIVES):
+        return None
+    parts = [decide_terms(x, y, variables, budget, options)
+             for x, y in zip(a.args, b.args, strict=True)]
+    if not all(p is not None for p in parts):
+        return None
+    done = [p for p in parts if p is not None]
+    return Closing([_CONNECTIVES[a.op], *(t for p in done for t in p.tactics)],
+                   ["congruence", *(q for p in done for q in p.procedures)],
+                   congruence(a.op, [p.proof for p in done]),
+                   set().union(*(p.engines for p in done)))
 
 
 def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> bool:
@@ -229,20 +289,23 @@ def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
                  ) -> Closing | None:
     """The search's goal ``lhs = rhs`` (proposition trees) with the goal's locals in
     ``context`` (name → type, as a string ``"ℝ"`` or a type tree, e.g.
-    ``State.local_types()``); locals of other types stay unknown (their use abstains).
+    ``State.local_types()``). Both sides are elaborated with those locals (names as the
+    normaliser wrote them: in full); any elaboration issue, or a local outside ℕ ℤ ℚ ℝ in
+    use, abstains.
     ``budget``: the engines' stage (default: :func:`engine_budget` of ``options``)."""
     options = options or RefuteOptions()
-    env: dict[str, str] = {}
+    env: dict[str, Ty] = {}
     for name, typ in context.items():
-        label = typ.label if isinstance(typ, Node) and typ.is_leaf else typ
-        if isinstance(label, str) and label in NUMBER_TYPES:
-            env[name] = label
+        ty = type_of_node(typ, env) if isinstance(typ, Node) else Ty(typ) if typ else None
+        if ty is not None:
+            env[name] = ty
     try:
         a, b = translate_prop(lhs, env), translate_prop(rhs, env)
     except Unsupported:
         return None
-    return decide_terms(a, b, env, budget if budget is not None else engine_budget(options),
-                        options)
+    variables = {n: t.head for n, t in env.items() if not t.args and t.head in NUMBER_TYPES}
+    return decide_terms(a, b, variables,
+                        budget if budget is not None else engine_budget(options), options)
 
 
 def _conj(terms: list[Term | None] | list[Term]) -> Term:
@@ -262,7 +325,7 @@ def _align(ref: Shape, cand: Shape) -> dict[str, str] | None:
     return None
 
 
-def decide_pair(reference: Node, candidate: Node, options: RefuteOptions | None = None,
+def decide_pair(reference: Statement, candidate: Statement, options: RefuteOptions | None = None,
                 budget: Budget | None = None) -> Evidence:
     """``proved`` when hypotheses (as a conjunction) and conclusions are closed pairwise."""
     options = options or RefuteOptions()
@@ -292,8 +355,14 @@ def decide_pair(reference: Node, candidate: Node, options: RefuteOptions | None 
         return Evidence(kind="none", reason="statements are identical terms (nothing decided)",
                         ms=budget.elapsed() * 1000)
     tactics = [t for c in closings for t in c.tactics]
-    script = [line for c in closings for line in c.script]
+    pairs = ((_conj(ref.hyps), _conj(cand_hyps)), (ref.concl, cand_concl))
+    script = [_script_line(a, b, c.proof) for (a, b), c in zip(pairs, closings, strict=True)
+              if a is not None and b is not None]
+    script.append("-- hypotheses ↔ and conclusions ↔ above give the statements' ↔ "
+                  "(forall_congr, imp_congr)")
     engines = sorted(set().union(*(c.engines for c in closings)))
     return Evidence(kind="proved", engine="+".join(engines) or None, tactics=tactics,
-                    script=script, reason="hypotheses and conclusions closed componentwise",
+                    procedures=[p for c in closings for p in c.procedures], script=script,
+                    script_status=SCRIPT_STATUS,
+                    reason="hypotheses and conclusions closed componentwise",
                     ms=budget.elapsed() * 1000)

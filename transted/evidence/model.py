@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 __all__ = ["Evidence", "EvidenceKind", "Side", "format_value", "EVIDENCE_VERSION"]
 
-EVIDENCE_VERSION = "3"  # 3: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 2: rlimit budgets, reference aligned by position when refuting
+EVIDENCE_VERSION = "4"  # 4: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 3: lowering of the shared elaboration, abstains on its issues; 2: rlimit budgets
 """Bump when an encoding, the vacuity rule or the abstention rules change (goes into signatures)."""
 
 EvidenceKind = Literal["proved", "refuted", "none"]
@@ -42,6 +42,10 @@ class Evidence(BaseModel):
     """Lean tactic lines that would close the goal (proved only; not checked offline)."""
     tactics: list[str] = []
     """The Lean tactic each decided component is named after (``omega``, ``linarith``, …)."""
+    procedures: list[str] = []
+    """The procedure that decided each part (:data:`transted.evidence.scripts.PROCEDURES`)."""
+    script_status: Literal["unverified"] | None = None
+    """``unverified``: an offline script, never replayed in Lean (proved only)."""
     reason: str | None = None
     """Why the engines abstained or timed out (none), or what was shown (refuted/proved)."""
     ms: float = 0.0

@@ -24,6 +24,7 @@ from transted.evidence.model import Evidence, Side, format_value
 from transted.evidence.smt import Encoder, SolverResult, check_sat, prove
 from transted.evidence.terms import Term, Unsupported, rename_vars
 from transted.evidence.translate import Shape, shape_of
+from transted.opt.elaborate import Elaboration
 from transted.opt.node import Node
 
 __all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify", "solve"]
@@ -195,12 +196,14 @@ def _statement_valid(shape: Shape, budget: Budget, options: RefuteOptions) -> bo
     return solve(enc, formula, budget, options, valid=True).status == "unsat"
 
 
-def refute(reference: Node, candidate: Node, options: RefuteOptions | None = None,
+def refute(reference: Node | Elaboration, candidate: Node | Elaboration,
+           options: RefuteOptions | None = None,
            budget: Budget | None = None) -> Evidence:
     """``refuted`` with a witness if the two statements provably differ in truth, else ``none``.
 
-    Both arguments are proposition-form trees (``transted.opt.parse_statement``); ``budget``
-    is the engines' stage (default: :func:`engine_budget` of ``options``).
+    Both arguments are proposition-form statements: elaborations (the tree as written under its
+    header, :attr:`transted.opt.Normalized.elaboration`) or trees (elaborated with no header);
+    ``budget`` is the engines' stage (default: :func:`engine_budget` of ``options``).
     """
     options = options or RefuteOptions()
     budget = budget if budget is not None else engine_budget(options)

@@ -1,42 +1,40 @@
-"""Operator trees → typed terms, elaborated as Lean elaborates them.
+"""Elaborated statements → typed terms: a lowering of the shared elaboration, no inference.
 
-Types come only from what the statement writes: binder annotations ``(x : ℝ)``, ascriptions
-``(e : ℤ)``, and functions with a fixed result type (``Real.sqrt`` → ℝ, ``⌊x⌋`` → ℤ, ``n !`` →
-ℕ). An arithmetic tree (``+ - * / %``, unary ``-``, ``⁻¹``, the base of ``^``) and the two sides
-of a relation are elaborated at one type, as Lean's ``binop%``/``binrel%`` elaborator does
-(Lean core ``Lean/Elab/Extra.lean``): the largest of the leaves' types and the expected type,
-with ``↑`` coercions inserted at the leaves (``Nat.cast``, ``Int.cast``, ``Rat.cast``); a tree
-of numerals alone defaults to ℕ (``instOfNatNat`` is the default instance). The exponent of
-``^`` is elaborated on its own (a numeral exponent is ℕ: ``Monoid.npow``). Anything else
-(an untyped variable, a function we do not model, ℂ, a ``zpow``/``rpow``) raises
-:class:`~transted.evidence.terms.Unsupported` with the reason: the engines abstain.
+The types, coercions and constants come from :mod:`transted.opt.elaborate` (Lean's
+``binop%``/``binrel%`` with leaves at their own type, expected types pushed into ascriptions
+and function arguments, names resolved by the header; docs/ELABORATION.md). This module only
+reads them: every node's term is built at the node's elaborated type, a ``cast`` is inserted
+exactly where the elaboration puts a ``↑`` (``coerced_to``), and each constant maps to the
+term operator with its Lean meaning (docs/EVIDENCE.md). A statement with any elaboration issue
+(unknown name, auto-bound implicit, ambiguous overload, missing instance, a construct the
+model does not type) is not lowered at all; a type outside ℕ ℤ ℚ ℝ or a constant without a
+term operator raises :class:`~transted.evidence.terms.Unsupported` with the reason: the
+engines abstain.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from transted.evidence.terms import NUMBER_TYPES, PROP, Big, Num, Op, Quant, Term, Unsupported, Var
+from transted.opt.elaborate import Elaboration, Path, Scope, Ty, elaborate, show
 from transted.opt.labels import (
-    ABS,
     ADD,
     AND,
     ARROW,
     ASCRIPTION,
-    CEIL,
     COE,
     DIV,
     DVD,
     EQ,
     EXISTS,
-    FLOOR,
     FORALL,
     GE,
     GT,
     IFF,
-    INV,
     LE,
     LT,
     MEM,
@@ -50,275 +48,238 @@ from transted.opt.labels import (
     POW,
     SUB,
     TYPED_BINDER,
-    application,
     bounded_binder_label,
-    postfix,
-    prefix,
 )
 from transted.opt.node import Node
 
-__all__ = ["Shape", "shape_of", "translate_prop", "Env"]
+__all__ = ["Shape", "shape_of", "translate_prop", "Env", "lower_prop"]
 
 Env = dict[str, str]
 _ARITH = {ADD: "add", SUB: "sub", MUL: "mul", DIV: "div", MOD: "mod"}
 _RELS = {EQ: ("eq", False), NE: ("ne", False), LT: ("lt", False), LE: ("le", False),
-         GT: ("lt", True), GE: ("le", True), DVD: ("dvd", False)}
+         GT: ("lt", True), GE: ("le", True)}
 _LOGIC = {AND: "and", OR: "or", ARROW: "imp", IFF: "iff"}
-_SQRT = {prefix("√"), application("Real.sqrt", 1)}
-_BARE_SQRT = application("sqrt", 1)
-_ABS = {ABS, application("abs", 1)}
-_FLOOR = {FLOOR, application("Int.floor", 1)}
-_CEIL = {CEIL, application("Int.ceil", 1)}
-_FACT = {postfix("!"), application("Nat.factorial", 1), application("factorial", 1)}
-_NAT2 = {application(f, 2): op for f, op in (("Nat.gcd", "gcd"), ("gcd", "gcd"),
-                                             ("Nat.lcm", "lcm"), ("lcm", "lcm"))}
-_MINMAX = {application("min", 2): "min", application("max", 2): "max"}
-_PRED = {application("Nat.Prime", 1): "prime", application("Prime", 1): "prime",
-         application("Even", 1): "even", application("Odd", 1): "odd"}
-_RANGE = {application("Finset.range", 1), application("range", 1)}
-_ICC = {application(f"{ns}{kind}", 2): kind == "Ico"
-        for kind in ("Icc", "Ico") for ns in ("Finset.", "", "Set.")}
 _BIG = {bounded_binder_label("∑", "∈"): "sum", bounded_binder_label("∏", "∈"): "prod"}
 _QUANT = {FORALL: "forall", EXISTS: "exists"}
 _NUMERAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+_FUNCTIONS = {"Real.sqrt": "sqrt", "abs": "abs", "Min.min": "min", "Max.max": "max",
+              "Int.floor": "floor", "Int.ceil": "ceil", "Nat.factorial": "fact",
+              "Nat.gcd": "gcd", "Nat.lcm": "lcm", "Inv.inv": "inv", "Int.emod": "mod",
+              "Int.ediv": "div"}
+"""Constants with a term operator (their Lean meaning: docs/EVIDENCE.md; ``Int.emod``/``Int.ediv``
+are what ``%``/``/`` on ℤ mean)."""
+_PREDICATES = {"Nat.Prime": "prime", "Prime": "prime", "Even": "even", "Odd": "odd"}
+_MEMBERSHIP = {"Finset.range": None, "Finset.Icc": (False, False), "Finset.Ico": (False, True),
+               "Finset.Ioc": (True, False), "Finset.Ioo": (True, True), "Set.Icc": (False, False),
+               "Set.Ico": (False, True), "Set.Ioc": (True, False), "Set.Ioo": (True, True)}
+"""``x ∈ s`` by ``Finset.mem_range``/``Finset.mem_Icc``…/``Set.mem_Icc``…: (strict lower, strict
+upper); ``Finset.range n`` is ``x < n``."""
+_INTERVALS = {"Finset.range": True, "Finset.Icc": False, "Finset.Ico": True}
+"""Index sets of ∑/∏ modelled by :class:`Big` (value: upper bound excluded)."""
 
 
-def _order(t: str) -> int:
-    return NUMBER_TYPES.index(t)
+def _number_type(t: object) -> str:
+    if isinstance(t, Ty) and not t.args and t.head in NUMBER_TYPES:
+        return t.head
+    raise Unsupported(f"type {show(t) if isinstance(t, Ty) else t} is not modelled")  # type: ignore[arg-type]
 
 
 def _cast(term: Term, target: str) -> Term:
     if term.type == target:
         return term
-    if term.type not in NUMBER_TYPES or _order(term.type) > _order(target):
+    if term.type not in NUMBER_TYPES or NUMBER_TYPES.index(term.type) > NUMBER_TYPES.index(target):
         raise Unsupported(f"no coercion from {term.type} to {target}")
     if isinstance(term, Num):
         return Num(term.value, target)
     return Op("cast", (term,), target)
 
 
-def _scalar(typ: Node | None) -> str | None:
-    if typ is not None and typ.is_leaf and typ.label in NUMBER_TYPES:
-        return typ.label
-    return None
+class _Lower:
+    """Terms of one elaborated statement, read off its node types."""
 
+    def __init__(self, el: Elaboration) -> None:
+        self.el = el
 
-class _Elab:
-    def __init__(self, env: Env) -> None:
-        self.env = env
+    def type_of(self, path: Path) -> str:
+        info = self.el.nodes.get(path)
+        if info is None:
+            raise Unsupported(f"no elaborated type at {'/'.join(map(str, path))}")
+        return _number_type(info.type)
 
-    # -- arithmetic regions --------------------------------------------------------------
-    def leaves(self, node: Node, out: list[Node]) -> None:
-        if node.label in _ARITH or node.label in (NEG, INV):
-            for c in node.children:
-                self.leaves(c, out)
-        elif node.label == POW:
-            self.leaves(node.children[0], out)
-        else:
-            out.append(node)
+    def constant(self, path: Path) -> str | None:
+        info = self.el.nodes.get(path)
+        return None if info is None else info.constant
 
-    def region_type(self, nodes: list[Node], expected: str | None) -> str | None:
-        leaves: list[Node] = []
-        for n in nodes:
-            self.leaves(n, leaves)
-        types = [t for t in (self.leaf_type(x) for x in leaves) if t is not None]
-        if expected is not None:
-            types.append(expected)
-        if not types and any(x.label == COE for x in leaves):
-            raise Unsupported("↑ with no target type in sight (Lean leaves it to unification)")
-        return max(types, key=_order) if types else None
+    # -- numbers ------------------------------------------------------------------------------
+    def num(self, node: Node, path: Path) -> Term:
+        """The term of ``node`` at its elaborated type, with the ``↑`` Lean puts on it."""
+        term = self._num(node, path)
+        target = self.el.nodes[path].coerced_to
+        return term if target is None else _cast(term, _number_type(target))
 
-    def leaf_type(self, node: Node) -> str | None:
-        """The leaf's own type, or None if it takes the region's type (numeral, ``↑x``)."""
-        label = node.label
-        if node.is_leaf:
-            if _NUMERAL.match(label):
-                return None
-            if label in self.env:
-                return self.env[label]
-            raise Unsupported(f"identifier {label!r} has no modelled type")
-        if label == COE:
-            return None
-        if label == ASCRIPTION:
-            t = _scalar(node.children[1])
-            if t is None:
-                raise Unsupported(f"ascription to {node.children[1]}")
-            return t
-        if label in _SQRT or (label == _BARE_SQRT):
-            return "ℝ"
-        if label in _FLOOR or label in _CEIL:
-            return "ℤ"
-        if label in _FACT or label in _NAT2:
-            return "ℕ"
-        if label in _ABS or label in _MINMAX:
-            return self.region_type(list(node.children), None)
-        if label in _BIG:
-            var, vtype = self.big_index(node)
-            return _Elab({**self.env, var: vtype}).region_type([node.children[2]], None)
-        raise Unsupported(f"no model for {label!r}")
-
-    def num(self, node: Node, typ: str) -> Term:
-        """Elaborate ``node`` (part of an arithmetic region) at type ``typ``."""
-        label = node.label
-        op = _ARITH.get(label)
-        if op is not None:
-            if op == "mod" and typ not in ("ℕ", "ℤ"):
+    def _num(self, node: Node, path: Path) -> Term:
+        label, kids = node.label, node.children
+        typ = self.type_of(path)
+        if label in _ARITH:
+            if label == MOD and typ not in ("ℕ", "ℤ"):
                 raise Unsupported(f"% on {typ}")
-            a, b = (self.num(c, typ) for c in node.children)
-            return Op(op, (a, b), typ)
+            return Op(_ARITH[label], tuple(self.num(c, (*path, i)) for i, c in enumerate(kids)),
+                      typ)
         if label == NEG:
             if typ == "ℕ":
                 raise Unsupported("negation on ℕ")
-            return Op("neg", (self.num(node.children[0], typ),), typ)
-        if label == INV:
-            if typ not in ("ℚ", "ℝ"):
-                raise Unsupported(f"⁻¹ on {typ}")
-            return Op("inv", (self.num(node.children[0], typ),), typ)
+            return Op("neg", (self.num(kids[0], (*path, 0)),), typ)
         if label == POW:
-            base = self.num(node.children[0], typ)
-            exp_type = self.region_type([node.children[1]], None) or "ℕ"
-            if exp_type != "ℕ":
-                raise Unsupported(f"power with a {exp_type} exponent (zpow/rpow)")
-            return Op("pow", (base, self.num(node.children[1], "ℕ")), typ)
-        if node.is_leaf and _NUMERAL.match(label):
-            if "." in label and typ in ("ℕ", "ℤ"):
-                raise Unsupported(f"decimal {label} in {typ}")
-            return Num(Fraction(label), typ)
-        return _cast(self.leaf(node, typ), typ)
-
-    def leaf(self, node: Node, typ: str) -> Term:
-        label, kids = node.label, node.children
-        if node.is_leaf:
-            return Var(label, self.leaf_type(node) or typ)
-        if label == COE:
-            return self.arith([kids[0]], None)
-        if label == ASCRIPTION:
-            t = self.leaf_type(node)
-            assert t is not None
-            return self.arith([kids[0]], t)
-        if label in _SQRT or label == _BARE_SQRT:
-            if label == _BARE_SQRT and self.region_type([kids[0]], None) != "ℝ":
-                raise Unsupported("`sqrt` on a non-ℝ argument (Nat.sqrt or Real.sqrt?)")
-            return Op("sqrt", (self.arith([kids[0]], "ℝ"),), "ℝ")
-        if label in _FLOOR or label in _CEIL:
-            arg = self.arith([kids[0]], None)
-            if arg.type not in ("ℚ", "ℝ"):
-                raise Unsupported("floor/ceil of a non-field value")
-            return Op("floor" if label in _FLOOR else "ceil", (arg,), "ℤ")
-        if label in _FACT:
-            arg = self.arith([kids[0]], "ℕ")
-            if arg.type != "ℕ":
-                raise Unsupported(f"factorial of a {arg.type} value")
-            return Op("fact", (arg,), "ℕ")
-        if label in _NAT2:
-            if self.region_type(list(kids), None) not in ("ℕ", None):
-                raise Unsupported("gcd/lcm on a non-ℕ type (Int.gcd or GCDMonoid.gcd?)")
-            return Op(_NAT2[label], tuple(self.arith([c], "ℕ") for c in kids), "ℕ")
-        if label in _ABS or label in _MINMAX:
-            t = self.region_type(list(kids), None) or typ
-            if label in _ABS and t == "ℕ":
-                raise Unsupported("|x| on ℕ")
-            op = "abs" if label in _ABS else _MINMAX[label]
-            return Op(op, tuple(self.num(c, t) for c in kids), t)
+            exponent = self.num(kids[1], (*path, 1))
+            if exponent.type != "ℕ":
+                raise Unsupported(f"power with a {exponent.type} exponent (zpow/rpow)")
+            return Op("pow", (self.num(kids[0], (*path, 0)), exponent), typ)
+        if label in (COE, ASCRIPTION):  # the child carries its own ↑ (or was unified)
+            return self.num(kids[0], (*path, 0))
         if label in _BIG:
-            return self.big(node, typ)
-        raise Unsupported(f"no model for {label!r}")
+            return self.big(node, path, typ)
+        if node.is_leaf:
+            return self.leaf(node, path, typ)
+        return self.function(node, path, typ)
 
-    def arith(self, nodes: list[Node], expected: str | None) -> Term:
-        t = self.region_type(nodes, expected) or "ℕ"
-        if t not in NUMBER_TYPES:
-            raise Unsupported(f"type {t}")
-        return self.num(nodes[0], t)
+    def leaf(self, node: Node, path: Path, typ: str) -> Term:
+        if _NUMERAL.match(node.label):
+            if "." in node.label and typ in ("ℕ", "ℤ"):
+                raise Unsupported(f"decimal {node.label} in {typ}")
+            return Num(Fraction(node.label), typ)
+        if self.constant(path) is not None:
+            raise Unsupported(f"no model for the constant {self.constant(path)}")
+        return Var(node.label, typ)
 
-    # -- big operators -------------------------------------------------------------------
-    def big_index(self, node: Node) -> tuple[str, str]:
-        binder, finset = node.children[0], node.children[1]
-        declared = _scalar(binder.children[1]) if binder.label == TYPED_BINDER else None
-        name = binder.children[0].label if binder.label == TYPED_BINDER else binder.label
-        if not binder.is_leaf and binder.label != TYPED_BINDER:
-            raise Unsupported("big-operator binder pattern")
-        if finset.label in _RANGE:
-            return name, declared or "ℕ"
-        if finset.label in _ICC:
-            t = self.region_type(list(finset.children), declared) or "ℕ"
-            if t not in ("ℕ", "ℤ"):
-                raise Unsupported("interval over a non-integer type")
-            return name, t
-        raise Unsupported(f"big operator over {finset.label!r}")
+    def function(self, node: Node, path: Path, typ: str) -> Term:
+        name = self.constant(path)
+        op = _FUNCTIONS.get(name or "")
+        if op is None or (node.label.startswith("<SLOT>.") and len(node.children) != 1):
+            raise Unsupported(f"no model for {name or node.label!r}")
+        args = tuple(self.num(c, (*path, i)) for i, c in enumerate(node.children))
+        if op in ("floor", "ceil") and args[0].type not in ("ℚ", "ℝ"):
+            raise Unsupported(f"{name} of a {args[0].type} value")
+        if (op == "inv" and typ not in ("ℚ", "ℝ")) or (op == "abs" and typ == "ℕ"):
+            raise Unsupported(f"{name} on {typ}")
+        if op in ("mod", "div") and typ != "ℤ":
+            raise Unsupported(f"{name} on {typ}")
+        return Op(op, args, typ)
 
-    def big(self, node: Node, typ: str) -> Term:
-        var, vtype = self.big_index(node)
-        finset = node.children[1]
-        if finset.label in _RANGE:
-            if vtype != "ℕ":
-                raise Unsupported("Finset.range index typed other than ℕ")
+    def big(self, node: Node, path: Path, typ: str) -> Term:
+        binder, collection, body = node.children
+        var, var_path = self._binder(binder, (*path, 0))
+        vtype = self.type_of(var_path)
+        coll = self.constant((*path, 1))
+        if coll not in _INTERVALS or vtype not in ("ℕ", "ℤ"):
+            raise Unsupported(f"big operator over {coll or collection.label!r}")
+        if coll == "Finset.range":
             lo: Term = Num(Fraction(0), "ℕ")
-            hi = self.arith([finset.children[0]], "ℕ")
-            open_hi = True
+            hi = self.num(collection.children[0], (*path, 1, 0))
         else:
-            lo, hi = (self.arith([c], vtype) for c in finset.children)
-            open_hi = _ICC[finset.label]
-        inner = _Elab({**self.env, var: vtype})
-        body = inner.num(node.children[2], typ)
-        return Big(_BIG[node.label], var, vtype, lo, hi, body, typ, open_hi)
+            lo, hi = (self.num(c, (*path, 1, i)) for i, c in enumerate(collection.children))
+        return Big(_BIG[node.label], var, vtype, lo, hi, self.num(body, (*path, 2)), typ,
+                   _INTERVALS[coll])
 
-    # -- propositions --------------------------------------------------------------------
-    def prop(self, node: Node) -> Term:
+    def _proof_binder(self, binder: Node, path: Path) -> bool:
+        """``(h : P)`` / ``(_ : P)`` with ``P`` a proposition: ``∀`` over it is ``P → …``."""
+        named = self.el.nodes.get((*path, 0))
+        if named is not None:
+            return named.type == Ty("Proof")
+        declared = self.el.nodes.get((*path, 1))
+        return declared is not None and declared.type == Ty("Prop")
+
+    @staticmethod
+    def _binder(binder: Node, path: Path) -> tuple[str, Path]:
+        if binder.is_leaf:
+            return binder.label, path
+        if binder.label == TYPED_BINDER and binder.children[0].is_leaf:
+            return binder.children[0].label, (*path, 0)
+        raise Unsupported(f"binder pattern {binder.label!r}")
+
+    # -- propositions ---------------------------------------------------------------------------
+    def prop(self, node: Node, path: Path) -> Term:
         label, kids = node.label, node.children
         if node.is_leaf and label in ("True", "False"):
             return Op(label.lower(), (), PROP)
         if label in _LOGIC:
-            return Op(_LOGIC[label], (self.prop(kids[0]), self.prop(kids[1])), PROP)
+            return Op(_LOGIC[label], (self.prop(kids[0], (*path, 0)), self.prop(kids[1], (*path, 1))),
+                      PROP)
         if label == NOT:
-            return Op("not", (self.prop(kids[0]),), PROP)
-        if label in _RELS:
+            return Op("not", (self.prop(kids[0], (*path, 0)),), PROP)
+        if label in _RELS or label == DVD:
+            a, b = (self.num(c, (*path, i)) for i, c in enumerate(kids))
+            if a.type != b.type:
+                raise Unsupported(f"{label}: operands of types {a.type} and {b.type}")
+            if label == DVD:
+                if a.type not in ("ℕ", "ℤ"):
+                    raise Unsupported(f"∣ on {a.type}")
+                return Op("dvd", (a, b), PROP)
             op, swap = _RELS[label]
-            t = self.region_type(list(kids), None) or "ℕ"
-            if op == "dvd" and t not in ("ℕ", "ℤ"):
-                raise Unsupported(f"∣ on {t}")
-            a, b = (self.num(c, t) for c in kids)
             return Op(op, (b, a) if swap else (a, b), PROP)
-        if label in _PRED:
-            arg = self.arith([kids[0]], None)
-            if arg.type not in ("ℕ", "ℤ") or (_PRED[label] == "prime" and arg.type != "ℕ"):
-                raise Unsupported(f"{label} on {arg.type}")
-            return Op(_PRED[label], (arg,), PROP)
         if label == MODEQ:
-            a, b, n = (self.arith([c], "ℕ") for c in kids)
+            a, b, n = (self.num(c, (*path, i)) for i, c in enumerate(kids))
             if {a.type, b.type, n.type} != {"ℕ"}:
                 raise Unsupported("Nat.ModEq on a non-ℕ operand")
             return Op("eq", (Op("mod", (a, n), "ℕ"), Op("mod", (b, n), "ℕ")), PROP)
         if label == MEM:
-            return self.member(kids[0], kids[1])
+            return self.member(kids[0], kids[1], path)
         if label in _QUANT:
-            binder = kids[0]
-            if binder.label != TYPED_BINDER:
-                raise Unsupported("binder without a type annotation")
-            name, typ = binder.children[0].label, _scalar(binder.children[1])
-            if typ is None:
-                if _QUANT[label] == "forall":  # `∀ h : P, Q` with a Prop binder is `P → Q`
-                    return Op("imp", (self.prop(binder.children[1]), self.prop(kids[1])), PROP)
-                raise Unsupported(f"quantifier over {binder.children[1]}")
-            body = _Elab({**self.env, name: typ}).prop(kids[1])
-            return Quant(_QUANT[label], name, typ, body)
-        raise Unsupported(f"no model for proposition {label!r}")
+            return self.quantifier(node, path)
+        pred = _PREDICATES.get(self.constant(path) or "")
+        if pred is not None and len(kids) == 1:
+            arg = self.num(kids[0], (*path, 0))
+            if arg.type not in ("ℕ", "ℤ") or (pred == "prime" and arg.type != "ℕ"):
+                raise Unsupported(f"{self.constant(path)} on {arg.type}")
+            return Op(pred, (arg,), PROP)
+        raise Unsupported(f"no model for proposition {self.constant(path) or label!r}")
 
-    def member(self, elem: Node, finset: Node) -> Term:
-        if finset.label in _RANGE:
-            t = self.region_type([elem, finset.children[0]], None) or "ℕ"
-            return Op("lt", (self.num(elem, t), self.num(finset.children[0], t)), PROP)
-        if finset.label in _ICC:
-            lo_n, hi_n = finset.children
-            t = self.region_type([elem, lo_n, hi_n], None) or "ℕ"
-            x, lo, hi = self.num(elem, t), self.num(lo_n, t), self.num(hi_n, t)
-            upper = Op("lt" if _ICC[finset.label] else "le", (x, hi), PROP)
-            return Op("and", (Op("le", (lo, x), PROP), upper), PROP)
-        raise Unsupported(f"membership in {finset.label!r}")
+    def member(self, elem: Node, coll: Node, path: Path) -> Term:
+        kind = self.constant((*path, 1))
+        if kind not in _MEMBERSHIP:
+            raise Unsupported(f"membership in {kind or coll.label!r}")
+        x = self.num(elem, (*path, 0))
+        bounds = [self.num(c, (*path, 1, i)) for i, c in enumerate(coll.children)]
+        if any(b.type != x.type for b in bounds):
+            raise Unsupported("membership: element and bounds of different types")
+        strict = _MEMBERSHIP[kind]
+        if strict is None:  # Finset.range n
+            return Op("lt", (x, bounds[0]), PROP)
+        lower = Op("lt" if strict[0] else "le", (bounds[0], x), PROP)
+        upper = Op("lt" if strict[1] else "le", (x, bounds[1]), PROP)
+        return Op("and", (lower, upper), PROP)
+
+    def quantifier(self, node: Node, path: Path) -> Term:
+        binder, body = node.children
+        if binder.label == TYPED_BINDER and self._proof_binder(binder, (*path, 0)):
+            if node.label != FORALL:
+                raise Unsupported("∃ over a proof")
+            return Op("imp", (self.prop(binder.children[1], (*path, 0, 1)),
+                              self.prop(body, (*path, 1))), PROP)
+        name, var_path = self._binder(binder, (*path, 0))
+        return Quant(_QUANT[node.label], name, self.type_of(var_path), self.prop(body, (*path, 1)))
 
 
-def translate_prop(node: Node, env: Env) -> Term:
-    """The proposition ``node`` as a term; raises Unsupported with the reason."""
-    return _Elab(dict(env)).prop(node)
+def lower_prop(el: Elaboration, path: Path = ()) -> Term:
+    """The proposition at ``path`` of an issue-free elaboration as a term."""
+    if el.issues:
+        raise Unsupported(_issue_reason(el))
+    node = el.tree
+    for i in path:
+        node = node.children[i]
+    return _Lower(el).prop(node, path)
+
+
+def translate_prop(node: Node, env: Mapping[str, str | Ty], scope: Scope | None = None) -> Term:
+    """The proposition ``node`` (names as written, read under ``scope``, or in full) with the
+    locals ``env`` (name → number type) as a term; raises Unsupported with the reason."""
+    locals_ = {k: v if isinstance(v, Ty) else Ty(v) for k, v in env.items()}
+    return lower_prop(elaborate(node, scope or Scope(), locals=locals_))
+
+
+def _issue_reason(el: Elaboration) -> str:
+    shown = "; ".join(f"elaboration: {i}" for i in el.issues[:3])
+    more = len(el.issues) - 3
+    return shown + (f" (and {more} more)" if more > 0 else "")
 
 
 @dataclass
@@ -327,7 +288,8 @@ class Shape:
 
     ``vars`` are the leading universally bound number variables (in order), ``hyp_trees``/
     ``concl_tree`` the components as trees; ``hyps``/``concl`` their terms, or None with the
-    reason in ``errors`` when a component cannot be modelled.
+    reason in ``errors`` when a component cannot be modelled (any elaboration issue of the
+    statement is one).
     """
 
     vars: dict[str, str] = field(default_factory=dict)
@@ -353,37 +315,53 @@ class Shape:
         return body
 
 
-def shape_of(tree: Node) -> Shape:
-    """Peel the leading ``∀ (x : T)`` and ``H →`` of a proposition-form tree."""
+def shape_of(statement: Node | Elaboration) -> Shape:
+    """Peel the leading ``∀ (x : T)`` and ``H →`` of a proposition-form statement: an
+    :class:`Elaboration` (the metric's: the tree as written under its header), or a tree,
+    elaborated here with no header (names as written there, or in full)."""
+    el = statement if isinstance(statement, Elaboration) else elaborate(statement, Scope())
     shape = Shape()
-    node = tree
+    low = _Lower(el)
+    node: Node = el.tree
+    path: Path = ()
+    hyp_paths: list[Path] = []
     while True:
-        if node.label == FORALL and node.children[0].label == TYPED_BINDER:
-            name, tnode = node.children[0].children
-            typ = _scalar(tnode)
-            if typ is None:  # a named hypothesis used later, a function, a set, a type …
-                shape.errors.append(f"variable {name.label} : {tnode} is not a number")
-            elif name.label in shape.vars:
-                shape.errors.append(f"variable {name.label} bound twice")
+        if node.label == FORALL and node.children[0].label == TYPED_BINDER and \
+                low._proof_binder(node.children[0], (*path, 0)):  # `∀ (_ : P), Q` is `P → Q`
+            shape.hyp_trees.append(node.children[0].children[1])
+            hyp_paths.append((*path, 0, 1))
+            node, path = node.children[1], (*path, 1)
+        elif node.label == FORALL and node.children[0].label == TYPED_BINDER:
+            name = node.children[0].children[0].label
+            info = el.nodes.get((*path, 0, 0))
+            typ = info.type if info is not None else None
+            if not (isinstance(typ, Ty) and not typ.args and typ.head in NUMBER_TYPES):
+                shape.errors.append(f"variable {name} : {node.children[0].children[1]} is not a "
+                                    "number")
+            elif name in shape.vars:
+                shape.errors.append(f"variable {name} bound twice")
             else:
-                shape.vars[name.label] = typ
-            node = node.children[1]
+                shape.vars[name] = typ.head
+            node, path = node.children[1], (*path, 1)
         elif node.label == ARROW:
             shape.hyp_trees.append(node.children[0])
-            node = node.children[1]
+            hyp_paths.append((*path, 0))
+            node, path = node.children[1], (*path, 1)
         else:
             break
     shape.concl_tree = node
-    env = dict(shape.vars)
-    for h in shape.hyp_trees:
-        shape.hyps.append(_try(h, env, shape.errors))
-    shape.concl = _try(node, env, shape.errors)
+    if el.issues:
+        shape.errors.insert(0, _issue_reason(el))
+        return shape
+    for tree, p in zip(shape.hyp_trees, hyp_paths, strict=True):
+        shape.hyps.append(_try(low, tree, p, shape.errors))
+    shape.concl = _try(low, node, path, shape.errors)
     return shape
 
 
-def _try(node: Node, env: Env, errors: list[str]) -> Term | None:
+def _try(low: _Lower, node: Node, path: Path, errors: list[str]) -> Term | None:
     try:
-        return translate_prop(node, env)
+        return low.prop(node, path)
     except Unsupported as e:
         errors.append(str(e))
         return None

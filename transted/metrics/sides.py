@@ -26,7 +26,7 @@ output, in their context, with the context's definitions unfolded or compared.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from transted.errors import InvalidCandidate, ParseError, TooDeep
@@ -34,6 +34,7 @@ from transted.extraction.model import Extraction
 from transted.extraction.statement import Prepared, prepare
 from transted.opt import OptOptions
 from transted.opt.context import Context, read_context
+from transted.opt.elaborate import Elaboration
 from transted.opt.in_context import InContext, parse_in_context
 from transted.opt.node import Node
 from transted.opt.scope import canonicalize, free_names
@@ -60,6 +61,9 @@ class PairTrees:
     reference: Node
     candidate: Node
     auto_bound: dict[str, list[str]] = field(default_factory=dict)
+    elaborations: tuple[Elaboration | None, Elaboration | None] = (None, None)
+    """Each side's elaboration (:attr:`transted.opt.in_context.InContext.elaboration`; the
+    candidate's tree carries the same ``f′`` renames as :attr:`candidate`)."""
     details: dict[str, Any] = field(default_factory=dict)
     """``extraction`` (per side, when the text was more than one bare declaration) and
     ``context`` (definitions unfolded, compared, abstained on; variables joined)."""
@@ -100,7 +104,12 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
         shared -= one_sided
     renames, compared = _compare(ref, cand, agree)
     cand_tree = rename_constants(cand.parsed.tree, renames)
+    cand_elaboration = cand.parsed.elaboration
+    if cand_elaboration is not None and renames:
+        cand_elaboration = replace(cand_elaboration,
+                                   tree=rename_constants(cand_elaboration.tree, renames))
     out = PairTrees(ref.parsed.tree, cand_tree,
+                    elaborations=(ref.parsed.elaboration, cand_elaboration),
                     renamed=renames, headers=(ref.prepared.header, cand.prepared.header))
     out.auto_bound = {k: list(v.parsed.auto_bound) for k, v in
                       (("reference", ref), ("candidate", cand)) if v.parsed.auto_bound}

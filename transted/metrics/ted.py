@@ -12,7 +12,14 @@ from typing import ClassVar, Literal
 from transted.errors import InputError, ParseError, TooDeep
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.sides import PairTrees, pair_trees
-from transted.opt import Node, OptOptions, header_opens, parse_statement_normalized, parse_term
+from transted.opt import (
+    Node,
+    Normalized,
+    OptOptions,
+    header_opens,
+    parse_statement_normalized,
+    parse_term,
+)
 from transted.pairs import Pair, Statement
 from transted.signature import tree_fields
 from transted.ted import DEFAULT_BACKEND, TreeEditDistance
@@ -39,6 +46,14 @@ def statement_tree_normalized(statement: Statement, options: OptOptions, *,
                               field: Field = "statement", source: str | None = None
                               ) -> tuple[Node, tuple[str, ...]]:
     """:func:`statement_tree` and the auto-bound implicit names of the statement."""
+    out = statement_normalized(statement, options, field=field, source=source)
+    return out.tree, out.auto_bound
+
+
+def statement_normalized(statement: Statement, options: OptOptions, *,
+                         field: Field = "statement", source: str | None = None) -> Normalized:
+    """One side as a :class:`~transted.opt.Normalized`: tree, auto-bound names and the
+    elaboration of the text as written (none for ``field="term"``)."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:
         where = f"{source}: " if source else ""
@@ -46,13 +61,12 @@ def statement_tree_normalized(statement: Statement, options: OptOptions, *,
                          "(Lean's pretty-printed form); score it with field=statement")
     try:
         if field == "term":
-            return parse_term(text, opens=header_opens(statement.header),
-                              split_binders=options.split_binders,
-                              canonical_names=options.canonical_names), ()
-        out = parse_statement_normalized(text, header=statement.header, options=options)
+            return Normalized(parse_term(text, opens=header_opens(statement.header),
+                                         split_binders=options.split_binders,
+                                         canonical_names=options.canonical_names), (), ())
+        return parse_statement_normalized(text, header=statement.header, options=options)
     except (ParseError, TooDeep) as e:
         raise (e.with_source(source) if source else e) from None
-    return out.tree, out.auto_bound
 
 
 class TEDSimilarity(Metric):
@@ -134,22 +148,33 @@ class TEDSimilarity(Metric):
     def trees_with_auto_bound(self, pair: Pair, *, sources: tuple[str, str] | None = None
                               ) -> tuple[Node, Node, dict[str, list[str]]]:
         """Both trees and the auto-bound implicits of each side (sides with none omitted)."""
+        ref, cand = self.normalized(pair, sources=sources)
+        auto = {k: list(v.auto_bound) for k, v in (("reference", ref), ("candidate", cand))
+                if v.auto_bound}
+        return ref.tree, cand.tree, auto
+
+    def normalized(self, pair: Pair, *, sources: tuple[str, str] | None = None
+                   ) -> tuple[Normalized, Normalized]:
+        """Both sides as :class:`~transted.opt.Normalized` (tree, auto-bound names, the
+        elaboration each tree was normalised from); a parse error names ``sources``."""
         if self.field == "statement":
             both = self.pair_trees(pair, sources=sources)
-            return both.reference, both.candidate, both.auto_bound
+            ref_el, cand_el = both.elaborations
+            return (Normalized(both.reference, (), tuple(both.auto_bound.get("reference", ())),
+                               ref_el),
+                    Normalized(both.candidate, (), tuple(both.auto_bound.get("candidate", ())),
+                               cand_el))
         ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
-        ref, ref_auto = statement_tree_normalized(pair.reference, self.tree_options,
-                                                  field=self.field, source=ref_src)
-        cand, cand_auto = statement_tree_normalized(pair.candidate, self.tree_options,
-                                                    field=self.field, source=cand_src)
-        auto = {k: list(v) for k, v in (("reference", ref_auto), ("candidate", cand_auto)) if v}
-        return ref, cand, auto
+        return (statement_normalized(pair.reference, self.tree_options, field=self.field,
+                                     source=ref_src),
+                statement_normalized(pair.candidate, self.tree_options, field=self.field,
+                                     source=cand_src))
 
     def pair_trees(self, pair: Pair, *, sources: tuple[str, str] | None = None) -> PairTrees:
         """Both sides extracted from the text as written and read in their context
-        (:func:`transted.metrics.sides.pair_trees`): the trees, auto-bound names and the
-        ``extraction``/``context`` details. Raises :class:`~transted.errors.InvalidCandidate`
-        for a confidently invalid candidate."""
+        (:func:`transted.metrics.sides.pair_trees`): the trees, auto-bound names, elaborations
+        and the ``extraction``/``context`` details. Raises
+        :class:`~transted.errors.InvalidCandidate` for a confidently invalid candidate."""
         last = self._last
         if last is not None and last[0] is pair and last[1] == sources:
             return last[2]  # the search, the score and the details read one pair's trees once

@@ -37,13 +37,16 @@ from transted.evidence import (
     Evidence,
     RefuteOptions,
     apply_score_rule,
+    elaboration_details,
     evidence_signature,
     pair_evidence,
+    search_blocking_issues,
+    search_evidence,
 )
 from transted.evidence.entail import entails
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import Field, TEDSimilarity
-from transted.opt import Node
+from transted.opt import Node, Normalized
 from transted.pairs import Pair
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, SearchResult, search_state
@@ -67,6 +70,9 @@ from transted.verdict.residual import Entail
 from transted.verdict.rules import verdict_field
 
 __all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES", "DEFAULT_PROVIDERS"]
+
+Sides = tuple[Normalized, Normalized]
+"""Reference and candidate: tree, auto-bound names and the elaboration of each as written."""
 
 PROVIDER_ALIASES: dict[str, tuple[str, ...]] = {
     "offline": ("offline",), "lean": ("lean",), "both": ("lean", "offline")}
@@ -199,14 +205,16 @@ class TransTEDSimilarity(Metric):
     # -- scoring -----------------------------------------------------------------------------
     def search(self, pair: Pair) -> tuple[SearchResult, int]:
         """The search result for ``pair`` and max(|T1|, |T2|) of its original trees."""
-        result, ref, cand, _budget = self._search(pair)
+        result, ref, cand, _budget, _sides = self._search(pair)
         return result, max(ref.size(), cand.size())
 
-    def _search(self, pair: Pair) -> tuple[SearchResult, Node, Node, Budget]:
+    def _search(self, pair: Pair) -> tuple[SearchResult, Node, Node, Budget, Sides]:
         """The search result, the two original trees (parsed once per pair: the score's
-        normaliser and the evidence use them too) and the pair's budget."""
+        normaliser and the evidence use them too), the pair's budget and both sides with
+        their elaborations."""
         budget = self.config.budget()  # the per-pair deadline starts before parsing
-        ref, cand = self.ted.trees(pair)
+        sides = self.ted.normalized(pair)
+        ref, cand = sides[0].tree, sides[1].tree
         raw = tree_distance(ref, cand, self.distance)
         self.open()
         start = prepare_start(self.providers, pair, State(ref, cand), budget)
@@ -218,7 +226,7 @@ class TransTEDSimilarity(Metric):
         else:
             result = search_state(start, self.providers, config=self.config, raw_distance=raw,
                                   budget=budget, ted=self.distance)
-        return result, ref, cand, budget
+        return result, ref, cand, budget, sides
 
     def _norm(self, ref: Node, cand: Node) -> float:
         """The similarity's normaliser: max(|T1|, |T2|) under unit cost, the dearer
@@ -226,7 +234,7 @@ class TransTEDSimilarity(Metric):
         return statement_norm(self.ted.ted, self.cost_name, ref, cand)
 
     def _score(self, pair: Pair) -> PairScore:
-        result, ref, cand, budget = self._search(pair)
+        result, ref, cand, budget, sides = self._search(pair)
         self._raise_if_timed_out(budget)
         # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
         norm = self._norm(ref, cand)
@@ -235,8 +243,11 @@ class TransTEDSimilarity(Metric):
             "distance": result.distance, "ted_distance": result.start_distance,
             "status": result.status, "script": result.script,
             "expanded": result.stats["expanded"], "size": max(ref.size(), cand.size())}
-        ev = self._evidence(ref, cand, result, budget)
+        ev = self._evidence(sides, result, budget)
         self._raise_if_timed_out(budget)
+        issues = elaboration_details(*sides)
+        if issues:
+            details["elaboration"] = issues
         details["graded_score"] = similarity
         details["evidence"] = ev.kind
         # the engines' time stays off the line: a result line is the same bytes on every run
@@ -266,8 +277,7 @@ class TransTEDSimilarity(Metric):
             return None
         return partial(entails, options=self.evidence_options, budget=budget)
 
-    def _evidence(self, ref: Node, cand: Node, result: SearchResult, budget: Budget
-                  ) -> Evidence:
+    def _evidence(self, sides: Sides, result: SearchResult, budget: Budget) -> Evidence:
         """Pair-level evidence merged with the providers' findings and the search's proof.
 
         Definite findings that contradict each other (a soundness bug somewhere) give
@@ -278,7 +288,8 @@ class TransTEDSimilarity(Metric):
         if self.evidence and budget.remaining_time() == 0:
             notes.append("the pair's deadline (max_time) passed before the evidence engines ran")
         elif self.evidence:
-            ev = pair_evidence(ref, cand, self.evidence_options, budget)
+            ref_side, cand_side = (n.elaboration or n.tree for n in sides)
+            ev = pair_evidence(ref_side, cand_side, self.evidence_options, budget)
             ms = ev.ms
             if ev.kind != "none":
                 found.append(ev)
@@ -296,8 +307,11 @@ class TransTEDSimilarity(Metric):
                 reason=str(d.get("reason") or d.get("issue") or
                            f"reported by the {p.provider} provider")))
         if result.status == "found":
-            found.append(Evidence(kind="proved", engine="search", script=list(result.script),
-                                  reason="the search closed the goal"))
+            blocking = search_blocking_issues(*sides)
+            if blocking:
+                notes.append(f"the search closed the goal, but {blocking}")
+            else:
+                found.append(search_evidence(result.script))
         kinds = {e.kind for e in found}
         if len(kinds) > 1:
             why = "; ".join(f"{e.kind} by {e.engine}: {e.reason}" for e in found)
@@ -312,6 +326,6 @@ class TransTEDSimilarity(Metric):
         return self.explanation(pair).renderable()
 
     def explanation(self, pair: Pair) -> Explanation:
-        result, ref, cand, _budget = self._search(pair)
+        result, ref, cand, _budget, _sides = self._search(pair)
         return explain(result, self._norm(ref, cand), self.ted.ted)
 

@@ -15,17 +15,20 @@ from transted.opt.declaration import (
     header_opens,
     parse_declaration,
 )
+from transted.opt.elaborate import elaborate_declaration
 from transted.opt.labels import SLOT
 from transted.opt.node import Node
-from transted.opt.normalize import Normalized, header_declarations, normalize
+from transted.opt.normalize import Normalized, normalize
 from transted.opt.parser import MAX_TREE_DEPTH, TermParser
 from transted.opt.scope import canonicalize
 
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
-           "header_opens", "parse_statement_normalized", "Normalized"]
+           "header_opens", "parse_statement_normalized", "Normalized", "elaborate_declaration"]
 
-PARSER_VERSION = "2"
-"""Bump when the trees the parser produces can change (it goes into score signatures)."""
+PARSER_VERSION = "3"
+"""Bump when the trees the parser produces can change (it goes into score signatures).
+2: pattern binders, set-builder readings, binder groups; 3: names as written (no opened
+prefix dropped), generalized field notation marked."""
 
 
 def parse_statement(text: str, *, header: str | None = None, options: OptOptions | None = None) -> Node:
@@ -44,15 +47,20 @@ def parse_statement(text: str, *, header: str | None = None, options: OptOptions
 def parse_statement_normalized(text: str, *, header: str | None = None,
                                options: OptOptions | None = None) -> Normalized:
     """:func:`parse_statement` with the normalisation steps applied and the auto-bound names
-    (both empty when ``options.normalize`` is off)."""
+    (both empty when ``options.normalize`` is off), and the elaboration of the tree as
+    written under the header (always: the evidence reads it)."""
     options = options or OptOptions()
     decl = parse_declaration(text, header=header, split_binders=options.split_binders)
     tree = declaration_tree(decl, options)
-    check_declaration_depth(tree, decl, text)  # before normalisation, which recurses
-    result = normalize(tree, opens=decl.opens,
-                                                declared=header_declarations(header)) if options.normalize else Normalized(tree, (), ())
+    check_declaration_depth(tree, decl, text)  # before elaboration and normalisation
+    elaboration = elaborate_declaration(tree, decl, header)
+    if options.normalize:
+        result = normalize(tree, elaboration=elaboration)
+    else:
+        result = Normalized(tree, (), (), elaboration)
     if options.canonical_names:
-        result = Normalized(canonicalize(result.tree), result.applied, result.auto_bound)
+        result = Normalized(canonicalize(result.tree), result.applied, result.auto_bound,
+                            result.elaboration)
     return result
 
 

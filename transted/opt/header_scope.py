@@ -9,6 +9,9 @@ Models Lean's ``elabOpenDecl`` (src/Lean/Elab/Open.lean): ``open A B`` resolves 
 open excluding ``x`` and activates; ``open A renaming x → y`` adds explicit ``y ↦ A.x``.
 ``namespace A.B`` activates ``A`` and ``A.B``; ``end`` undoes what its section/namespace did;
 ``open … in`` on the header's last command scopes the statement that follows.
+``set_option autoImplicit``/``relaxedAutoImplicit`` lines set whether an unknown identifier of
+the statement becomes an auto-bound implicit (Lean core ``src/Lean/Elab/AutoBound.lean``: both
+options ``defValue := true``; Mathlib turns them off only for its own files).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from transted.errors import ParseError
 
-__all__ = ["OpenDecl", "Scope", "read_header"]
+__all__ = ["OpenDecl", "Scope", "read_header", "open_in"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,12 @@ class Scope:
     """Namespaces the header opens that the table does not know: Lean reports an error."""
     declared: tuple[str, ...] = ()
     """Names the header itself declares (``def is_topology …``), with their namespace."""
+    auto_implicit: bool = True
+    relaxed_auto_implicit: bool = True
+
+    def notation_active(self, namespace: str | None) -> bool:
+        """Whether a notation ``scoped`` in ``namespace`` (None: a global one) is usable."""
+        return namespace is None or namespace in self.scoped
 
 
 @dataclass
@@ -62,6 +71,7 @@ _DECLARATION = re.compile(
     r"(?:def|abbrev|theorem|lemma|structure|class|inductive|instance|opaque|axiom)\s+"
     r"([^\s:({\[]+)")
 _COMMAND = re.compile(r"^(open|namespace|section|noncomputable\s+section|end)\b(.*)$")
+_OPTION = re.compile(r"^set_option\s+(autoImplicit|relaxedAutoImplicit)\s+(true|false)\b")
 
 
 def read_header(header: str | None, is_namespace: Callable[[str], bool]) -> Scope:
@@ -86,6 +96,11 @@ def read_header(header: str | None, is_namespace: Callable[[str], bool]) -> Scop
             full = name if d.group(1).startswith("_root_.") or not scope.namespace \
                 else f"{scope.namespace}.{name}"
             scope = replace(scope, declared=(*scope.declared, full))
+        if o := _OPTION.match(line):
+            on = o.group(2) == "true"
+            scope = (replace(scope, auto_implicit=on) if o.group(1) == "autoImplicit"
+                     else replace(scope, relaxed_auto_implicit=on))
+            continue
         if not m:
             if line and pending_in is not None:
                 scope, pending_in = pending_in, None  # `open … in` scoped that command only
@@ -106,6 +121,18 @@ def read_header(header: str | None, is_namespace: Callable[[str], bool]) -> Scop
         elif keyword == "end" and stack:
             scope = stack.pop().scope
     return scope
+
+
+def open_in(scope: Scope, body: str, is_namespace: Callable[[str], bool]) -> Scope:
+    """``scope`` with ``open <body>`` applied (a term-level ``open … in e``: Lean core
+    ``Term.open``, elaborated as the command's ``elabOpenDecl`` for ``e`` only).
+
+    Raises
+    ------
+    transted.errors.ParseError
+        for a body Lean would refuse (as :func:`read_header`).
+    """
+    return _open(scope, body, is_namespace, f"open {body} in", 0)
 
 
 def _enter_namespace(scope: Scope, name: str) -> Scope:

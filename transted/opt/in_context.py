@@ -1,5 +1,7 @@
 """A statement read in its context: notations declared, ``variable`` binders joined, the
-context's definitions unfolded (:mod:`transted.opt.unfold`), then normalised.
+context's definitions unfolded (:mod:`transted.opt.unfold`), elaborated under the header's
+scope (:mod:`transted.opt.elaborate`; the context's definitions are its declared names), then
+normalised from that elaboration.
 
 This is :func:`transted.opt.parse_statement_normalized` for a statement that comes with
 declarations before it (:mod:`transted.opt.context`); with an empty context both give the
@@ -20,8 +22,9 @@ from transted.opt.declaration import (
     read_declaration,
     with_variables,
 )
+from transted.opt.elaborate import Elaboration, elaborate_declaration
 from transted.opt.node import Node
-from transted.opt.normalize import Normalized, header_declarations, normalize
+from transted.opt.normalize import Normalized, normalize
 from transted.opt.parser import TermParser
 from transted.opt.scope import canonicalize, free_names
 from transted.opt.unfold import Unfolding, make_resolver, unfold
@@ -36,6 +39,9 @@ class InContext:
     unfolding: Unfolding
     variables: tuple[str, ...]
     """The ``variable`` names joined to the statement's binders."""
+    elaboration: Elaboration | None = None
+    """The elaboration of the unfolded tree (names as written) the tree was normalised from
+    (the evidence and the search's closing rule read its issues)."""
 
 
 def parse_in_context(text: str, *, header: str | None = None, context: Context | None = None,
@@ -63,15 +69,14 @@ def parse_in_context(text: str, *, header: str | None = None, context: Context |
     joined = tuple(n for g in decl.binders[:len(decl.binders) - own] for n in g.names)
     tree = declaration_tree(decl, options)
     tree, unfolding = unfold(tree, context, make_resolver(context, header), keep=keep)
+    elaboration = elaborate_declaration(tree, decl, header, declared=tuple(context.definitions),
+                                        auto_implicit=context.auto_implicit)
     if options.normalize:
-        kept = {s for spellings in unfolding.kept.values() for s in spellings}
-        declared = (*header_declarations(header), *context.definitions, *sorted(kept))
-        result = normalize(tree, opens=decl.opens, declared=declared,
-                           auto_implicit=context.auto_implicit)
+        result = normalize(tree, elaboration=elaboration)
     else:
-        result = Normalized(tree, (), ())
+        result = Normalized(tree, (), (), elaboration)
     out = canonicalize(result.tree) if options.canonical_names else result.tree
-    return InContext(out, result.auto_bound, unfolding, joined)
+    return InContext(out, result.auto_bound, unfolding, joined, elaboration)
 
 
 def _check_variables(decl: Declaration, context: Context) -> None:

@@ -61,6 +61,9 @@ class InstanceTable:
                             for op, by_type in data["operations"].items()
                             for t, e in by_type.items()}
         self.requirements: dict[str, str] = data["requirements"]
+        complete = data.get("complete") or {}
+        self._complete_types = frozenset(complete.get("types", ()))
+        self._complete_classes = frozenset(complete.get("classes", ()))
 
     def canonical_type(self, type_name: str) -> str | None:
         """``Real``/``ℝ`` → ``ℝ``; ``Finset ℕ`` → ``Finset α``; unknown types → None."""
@@ -91,6 +94,16 @@ class InstanceTable:
         for inst in candidates:
             if inst.scoped is None or inst.scoped in scoped:
                 return inst
+        return None
+
+    def has(self, type_name: str, cls: str, *, scoped: frozenset[str] = frozenset()) -> bool | None:
+        """True: Lean finds an instance; False: the table is complete for ``cls`` at this type
+        (``complete:`` in the YAML) and lists none; None: the table cannot say."""
+        if self.find(type_name, cls, scoped=scoped) is not None:
+            return True
+        canonical = self.canonical_type(type_name)
+        if canonical in self._complete_types and cls in self._complete_classes:
+            return False
         return None
 
     def operation(self, type_name: str, op: str) -> Operation | None:

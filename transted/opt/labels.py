@@ -156,3 +156,22 @@ BINDER_HEADS = ("∀ ", "∃ ", "∃! ", "fun ", "∑ ", "∏ ", "∑' ", "∏' 
 
 NAMED_APPLICATION = re.compile(r"^([^\s<]\S*)((?: " + re.escape(SLOT) + r")+)$")
 """A named application label: group 1 is the head, group 2 the slots."""
+FIELD_APPLICATION = re.compile(r"^" + re.escape(SLOT) + r"\.([^\s.<]\S*)((?: " + re.escape(SLOT)
+                               + r")*)$")
+"""Generalized field notation ``x.f a …``: ``<SLOT>.f <SLOT> …`` (group 1 the field, group 2
+the slots of the arguments after the receiver)."""
+
+
+def field_label(name: str, arity: int) -> str:
+    """``x.f`` applied to ``arity`` further arguments: ``<SLOT>.f <SLOT> …``."""
+    return f"{SLOT}.{name}" + f" {SLOT}" * arity
+
+
+TERM_OPEN = re.compile(r"^open ((?:scoped )?\S+(?: \S+)*) in " + re.escape(SLOT) + r"$")
+"""A term-level ``open X in e`` (Lean core ``Term.open``): group 1 the ``open`` command's body.
+The names of ``e`` are kept as written; the elaborator reads them with ``X`` opened."""
+
+
+def term_open_label(body: str) -> str:
+    """``open <body> in <SLOT>``."""
+    return f"open {body} in {SLOT}"

@@ -86,10 +86,9 @@ class NameTable:
     def __init__(self, data: dict) -> None:
         self.header: dict = data["header"]
         self._files: list[str] = data["files"]
-        self._decls: dict[str, tuple[str, str, int, int]] = {}
-        for row in data["decls"]:
-            name, kind, flags, file, line = row.split("\t")
-            self._decls[name] = (kind, flags, int(file), int(line))
+        # name → the rest of its row (kind, flags, file, line), decoded when asked: a worker
+        # process loads the table once per start, and most rows are never looked at
+        self._decls: dict[str, str] = dict(row.split("\t", 1) for row in data["decls"])
         self._aliases: dict[str, list[str]] = {}
         for alias, target, _file, _line in data["aliases"]:
             self._aliases.setdefault(alias, []).append(target)
@@ -108,9 +107,15 @@ class NameTable:
     def _namespaces(self) -> frozenset[str]:
         out: set[str] = set()
         for name in [*self._decls, *self._aliases]:
-            parts = name.split(".")
-            out.update(".".join(parts[:i]) for i in range(1, len(parts)))
+            ns = name.rpartition(".")[0]
+            while ns and ns not in out:  # a known prefix has its own prefixes already
+                out.add(ns)
+                ns = ns.rpartition(".")[0]
         return frozenset(out)
+
+    def _row(self, name: str) -> tuple[str, str, int, int]:
+        kind, flags, file, line = self._decls[name].split("\t")
+        return kind, flags, int(file), int(line)
 
     def is_namespace(self, name: str) -> bool:
         return name in self._namespaces
@@ -121,12 +126,12 @@ class NameTable:
     def constant(self, name: str, fields: tuple[str, ...] = ()) -> Constant:
         if name not in self._decls:  # declared by the statement's header
             return Constant(name, "header", "header", fields)
-        kind, _flags, file, line = self._decls[name]
+        kind, _flags, file, line = self._row(name)
         where = f"{self._files[file]}:{line}" if line else self._files[file]
         return Constant(name, KINDS[kind], where, fields)
 
     def is_protected(self, name: str) -> bool:
-        return name in self._decls and "p" in self._decls[name][1]
+        return name in self._decls and "p" in self._row(name)[1]
 
     def scope(self, header: str | None) -> Scope:
         """The scope a statement under ``header`` is elaborated in."""
@@ -204,14 +209,22 @@ class NameTable:
     def notations_for(self, symbol: str) -> tuple[Notation, ...]:
         """Every notation whose first atom is ``symbol``, active or not (to say why one is
         inactive: which namespace would open it)."""
-        return tuple(n for n in self._notations if n.symbols and n.symbols[0] == symbol)
+        return self._by_symbol.get(symbol, ())
+
+    @cached_property
+    def _by_symbol(self) -> dict[str, tuple[Notation, ...]]:
+        index: dict[str, list[Notation]] = {}
+        for n in self._notations:
+            if n.symbols:
+                index.setdefault(n.symbols[0], []).append(n)
+        return {k: tuple(v) for k, v in index.items()}
 
 
 @dataclass(frozen=True)
 class _Known:
     """The environment: the table's declarations and the header's own."""
 
-    table: dict[str, tuple[str, str, int, int]]
+    table: dict[str, str]
     header: frozenset[str]
 
     def __contains__(self, name: object) -> bool:

@@ -8,16 +8,22 @@ in ``docs/NORMALISATION.md``:
 * ``GT.gt``/``GE.ge``/``Superset``/``SSuperset``: ``a > b`` is ``b < a`` (operands swapped);
 * ``Ne``/``∉``: ``a ≠ b`` is ``¬(a = b)``;
 * notation synonyms: ``√x`` is ``Real.sqrt x``, ``|x|`` is ``abs x``, ``π`` is ``Real.pi`` …;
-* generalized field notation: ``x.f`` with ``x : T …`` is ``T.f … x …`` for the declarations
-  ``T.f`` of a shipped table, the receiver at the position of ``T.f``'s first explicit
-  argument of type ``T``;
+* names: a name the header resolves (:mod:`transted.opt.elaborate`, the bundled Mathlib name
+  table) is written in full (``sqrt`` under ``open Real`` is ``Real.sqrt``); an ambiguous or
+  unknown one stays as written;
+* generalized field notation (only where written as ``x.f``): ``x.f`` with ``x : T …`` is
+  ``T.f … x …`` for the declarations ``T.f`` of a shipped table, the receiver at the position
+  of ``T.f``'s first explicit argument of type ``T``; a plain ``f x`` is never rewritten;
 * ``∀ (_ : P), Q`` (or a name unused in ``Q``) is ``P → Q`` (Lean's arrow is that pi type);
-* auto-bound implicits: a free single-letter name becomes an implicit binder (Lean's
-  ``autoImplicit``), reported in :attr:`Normalized.auto_bound`.
+* auto-bound implicits: the names the elaboration found Lean would bind (``autoImplicit``,
+  ``relaxedAutoImplicit``, both on unless the header turns them off) become implicit
+  binders, reported in :attr:`Normalized.auto_bound`.
 
 Soundness: every step maps a term to a term Lean elaborates to the same expression, so two
-different statements never become equal. Names are written fully qualified in the tables and
-shortened under ``open`` exactly as the parser shortens them.
+different statements never become equal. The steps read the elaboration of the tree as
+written: a notation is expanded only where the header makes it active, a bound variable
+named ``π`` or ``e`` is never touched, and two names meet only when they resolve to the same
+constant.
 """
 
 from __future__ import annotations
@@ -31,12 +37,16 @@ from typing import Any
 
 import yaml
 
+from transted.opt.elaborate import Elaboration, Path, Scope, elaborate
+from transted.opt.elaborate.resolve import TYPE_NAMESPACES
+from transted.opt.elaborate.types import Ty
 from transted.opt.labels import (
     AND,
     ARROW,
     ASCRIPTION,
     EQ,
     EXISTS,
+    FIELD_APPLICATION,
     FORALL,
     IMPLICIT_BINDER,
     LE,
@@ -44,6 +54,7 @@ from transted.opt.labels import (
     NE,
     NOT,
     SLOT,
+    TERM_OPEN,
     THEOREM,
     TYPED_BINDER,
     application,
@@ -51,18 +62,14 @@ from transted.opt.labels import (
 from transted.opt.node import Node
 from transted.opt.scope import binder_names, body_index, free_names, head_name
 
-__all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION",
-           "auto_bound", "header_declarations", "is_auto_bound_name"]
+__all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
 
-NORMALIZE_VERSION = "1"
+NORMALIZE_VERSION = "2"  # 2: reads the elaboration (names resolved by the header, field notation)
 """Bump when the normalised trees can change (it goes into the parser's signature field)."""
 
 _HOMOGENEOUS = frozenset((EQ, LT, LE, NE))
 _NUMERAL = re.compile(r"^[0-9]+(?:\.[0-9]+)?$")
 _TYPED = re.compile(rf"^[{{⦃(\[]?{SLOT}(?: {SLOT})* : {SLOT}[}}⦄)\]]?$")
-_SCALAR_TYPES = frozenset({"ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "ℍ", "NNReal", "ℝ≥0", "ℝ≥0∞", "EReal",
-                           "Prop", "Type", "Sort"})
-_AUTO_SUFFIX = re.compile(r"^[0-9₀-₉ₐ-ₜ_']*$")
 
 
 @dataclass(frozen=True)
@@ -81,8 +88,6 @@ class NormalizationTables:
     type_namespaces: dict[str, str]
     fields: dict[str, dict[str, Field]]
     results: dict[str, str]
-    constants: dict[str, tuple[str, ...]]
-    notations: frozenset[str]
     sha256: str
 
 
@@ -99,35 +104,26 @@ def load_tables() -> NormalizationTables:
         negations={e["from"]: e["to"] for e in data["negations"]},
         type_namespaces=dict(data["type_namespaces"]), fields=fields,
         results=dict(data["results"]),
-        constants={k: tuple(v or ()) for k, v in data["constants"].items()},
-        notations=frozenset(data.get("notations") or ()),
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
 @dataclass(frozen=True)
 class Normalized:
-    """A normalised tree, the names of the steps that changed it and the auto-bound names."""
+    """A normalised tree, the names of the steps that changed it, the auto-bound names, and
+    the elaboration of the tree as written (its issues say where the tree is not Lean's
+    statement: the evidence and the search's closing rule read them)."""
 
     tree: Node
     applied: tuple[str, ...]
     auto_bound: tuple[str, ...]
-
-
-def _shorten(name: str, opens: tuple[str, ...]) -> str:
-    # the parser's TermParser.resolve: the longest opened namespace prefix is dropped
-    for ns in sorted(opens, key=len, reverse=True):
-        if name.startswith(ns + ".") and len(name) > len(ns) + 1:
-            return name[len(ns) + 1:]
-    return name
+    elaboration: Elaboration | None = None
 
 
 class _Normalizer:
-    def __init__(self, tables: NormalizationTables, opens: tuple[str, ...]):
+    def __init__(self, tables: NormalizationTables, elaboration: Elaboration):
         self.t = tables
-        self.opens = opens
+        self.el = elaboration
         self.applied: list[str] = []
-        # full names of the heads this pass produced, keyed by their shortened label head
-        self.full: dict[str, str] = {}
 
     # -- types ------------------------------------------------------------------------------
     def namespace_of_type(self, typ: Node) -> str | None:
@@ -135,31 +131,22 @@ class _Normalizer:
         if label in self.t.type_namespaces:
             return self.t.type_namespaces[label]
         head = head_name(label, len(typ.children)) if typ.children else label
-        if head is None:
-            return None
-        full = self._unshorten(head)
-        return self.t.type_namespaces.get(full)
+        return None if head is None else self.t.type_namespaces.get(head)
 
-    def _unshorten(self, name: str) -> str:
-        if name in self.t.type_namespaces or "." in name:
-            return name
-        for ns in self.opens:
-            if f"{ns}.{name}" in self.t.results or ns in self.t.type_namespaces.values() and \
-                    name in self.t.fields.get(ns, {}):
-                return f"{ns}.{name}"
-        return name
-
-    def receiver_namespace(self, node: Node, env: dict[str, Node]) -> str | None:
-        if node.is_leaf:
-            typ = env.get(node.label)
-            if typ is not None:
-                return self.namespace_of_type(typ)
-            full = self.full.get(node.label) or self._unshorten(node.label)
-            return self.t.results.get(full)
-        head = head_name(node.label, len(node.children))
-        if head is None:
+    def receiver_namespace(self, receiver: Node, written: Node, path: Path,
+                           env: dict[str, Node]) -> str | None:
+        """The namespace of the receiver's type: from the elaboration, else from its declared
+        binder type, else from the result of the (normalised) function it applies
+        (``(Finset.range n).sum``, ``(l.map f).sum``)."""
+        info = self.el.nodes.get(path)
+        if info is not None and isinstance(info.type, Ty) and info.type.head in TYPE_NAMESPACES:
+            return TYPE_NAMESPACES[info.type.head]
+        if written.is_leaf and written.label in env:
+            return self.namespace_of_type(env[written.label])
+        full = receiver.label if receiver.is_leaf else head_name(receiver.label,
+                                                                 len(receiver.children))
+        if full is None:
             return None
-        full = self.full.get(head) or self._unshorten(head)
         if full in self.t.results:
             return self.t.results[full]
         ns, _, f = full.rpartition(".")
@@ -167,35 +154,37 @@ class _Normalizer:
         return field.result if field else None
 
     # -- the pass ---------------------------------------------------------------------------
-    def run(self, node: Node, env: dict[str, Node], bound: frozenset[str]) -> Node:
-        kids = self.children(node, env, bound)
-        node = Node(node.label, kids)
-        return self.rewrite(node, env, bound)
+    def run(self, node: Node, path: Path, env: dict[str, Node], bound: frozenset[str]) -> Node:
+        if TERM_OPEN.match(node.label):  # the elaboration read the names under the open
+            return self.run(node.children[0], (*path, 0), env, bound)
+        kids = self.children(node, path, env, bound)
+        return self.rewrite(node, Node(node.label, kids), path, env, bound)
 
-    def children(self, node: Node, env: dict[str, Node], bound: frozenset[str]) -> tuple[Node, ...]:
+    def children(self, node: Node, path: Path, env: dict[str, Node],
+                 bound: frozenset[str]) -> tuple[Node, ...]:
         if not node.children:
             return ()
         if node.label == THEOREM:  # statement form: a binder scopes over later siblings
             out = []
             env2, bound2 = dict(env), set(bound)
-            for child in node.children:
-                out.append(self.run(child, env2, frozenset(bound2)))
+            for i, child in enumerate(node.children):
+                out.append(self.run(child, (*path, i), env2, frozenset(bound2)))
                 if child is not node.children[-1]:
                     self._bind(child, env2, bound2)
             return tuple(out)
         idx = body_index(node.label)
         if idx is None:
-            return tuple(self.run(c, env, bound) for c in node.children)
+            return tuple(self.run(c, (*path, i), env, bound) for i, c in enumerate(node.children))
         binder = node.children[0]
         env2, bound2 = dict(env), set(bound)
         self._bind(binder, env2, bound2)
         out = []
         for i, c in enumerate(node.children):
             if i == 0:
-                out.append(self.run(c, env, bound) if not c.is_leaf else c)
+                out.append(self.run(c, (*path, 0), env, bound) if not c.is_leaf else c)
             else:
-                out.append(self.run(c, env2, frozenset(bound2)) if i == idx
-                           else self.run(c, env, bound))
+                out.append(self.run(c, (*path, i), env2, frozenset(bound2)) if i == idx
+                           else self.run(c, (*path, i), env, bound))
         return tuple(out)
 
     @staticmethod
@@ -211,7 +200,8 @@ class _Normalizer:
             else:
                 env.pop(n, None)
 
-    def rewrite(self, node: Node, env: dict[str, Node], bound: frozenset[str]) -> Node:
+    def rewrite(self, original: Node, node: Node, path: Path, env: dict[str, Node],
+                bound: frozenset[str]) -> Node:
         label, kids = node.label, node.children
         if label in self.t.swaps and len(kids) == 2:
             self.applied.append(self.t.swaps[label].replace(SLOT, "·") + " (swap)")
@@ -219,10 +209,9 @@ class _Normalizer:
         if label in self.t.negations and len(kids) == 2:
             self.applied.append(label.replace(SLOT, "·") + " (negation)")
             return Node(NOT, (Node(self.t.negations[label], kids),))
-        syn = self.t.synonyms.get(label)
-        if syn is not None and label not in bound:
-            self.applied.append(label.replace(SLOT, "·"))
-            return self._named(syn, kids)
+        resolved = self._resolved(node, path, bound)
+        if resolved is not None:
+            return resolved
         if label in (FORALL, EXISTS) and len(kids) == 2 and kids[0].is_leaf:
             typed = self._typed_by_ascription(kids[0].label, kids[1])
             if typed is not None:
@@ -235,9 +224,60 @@ class _Normalizer:
                 if name == "_" or name not in free_names(kids[1]):
                     self.applied.append("∀ (_ : P), Q is P → Q")
                     return Node(ARROW, (binder.children[1], kids[1]))
-        if kids:
-            return self._field(node, env, bound)
+        if FIELD_APPLICATION.match(label):
+            return self._field(original, node, path, env)
         return node
+
+    def _resolved(self, node: Node, path: Path, bound: frozenset[str]) -> Node | None:
+        """A name, a named application or a notation whose constant the elaboration resolved:
+        written with the constant's full name (so ``sqrt`` under ``open Real`` and
+        ``Real.sqrt`` meet, and ``Real.sqrt``/``Nat.sqrt`` under ``open Nat Real`` do not); a
+        notation synonym only where the notation was active and is not a bound variable."""
+        info = self.el.nodes.get(path)
+        full = info.constant if info is not None else None
+        if full is None or node.label in bound:
+            return None
+        syn = self.t.synonyms.get(node.label)
+        if syn is not None:
+            target = head_name(syn, len(node.children)) if node.children else syn
+            if target != full:
+                return None
+            self.applied.append(node.label.replace(SLOT, "·"))
+            return Node(syn, node.children)
+        head = node.label if node.is_leaf else head_name(node.label, len(node.children))
+        if head is None or head == full or head in bound:
+            return None
+        self.applied.append("name resolved by the header")
+        return Node(application(full, len(node.children)) if node.children else full,
+                    node.children)
+
+    def _field(self, original: Node, node: Node, path: Path, env: dict[str, Node]) -> Node:
+        """``x.f a …`` is ``T.f … x …`` when the receiver's type is ``T …`` and ``T.f`` is a
+        listed declaration (the receiver goes at ``T.f``'s first explicit argument of type
+        ``T``, the table's ``self``)."""
+        m = FIELD_APPLICATION.match(node.label)
+        assert m is not None
+        fname = m.group(1)
+        ns = self.receiver_namespace(node.children[0], original.children[0], (*path, 0), env)
+        field = self.t.fields.get(ns or "", {}).get(fname)
+        if field is None and len(node.children) == 1 and self._projection(path):
+            field, ns = Field(None, 0), self.el.nodes[path].constant.rpartition(".")[0]  # type: ignore[union-attr]
+        if ns is None or field is None or field.self_index > len(node.children) - 1:
+            return node  # not a listed declaration, or a partial application: as written
+        recv, rest = node.children[0], list(node.children[1:])
+        rest.insert(field.self_index, recv)
+        self.applied.append(f"x.{fname} is {ns}.{fname}")
+        return Node(application(f"{ns}.{fname}", len(rest)), tuple(rest))
+
+    def _projection(self, path: Path) -> bool:
+        """The elaboration resolved ``x.f`` to a structure field ``T.f`` (its only explicit
+        argument is the structure: ``d.den`` is ``Rat.den d``)."""
+        from transted.opt.names import load_name_table
+
+        info = self.el.nodes.get(path)
+        full = info.constant if info is not None else None
+        return full is not None and full in load_name_table() and \
+            load_name_table().constant(full).kind == "field"
 
     def _typed_by_ascription(self, name: str, body: Node) -> tuple[Node, Node] | None:
         """``∃ x, x < (1 : ℝ) ∧ P`` is ``∃ x : ℝ, x < 1 ∧ P``: the homogeneous relation
@@ -259,110 +299,24 @@ class _Normalizer:
                 return Node(TYPED_BINDER, (Node(name), other.children[1])), new_body
         return None
 
-    def _named(self, full_label: str, kids: tuple[Node, ...]) -> Node:
-        head = head_name(full_label, len(kids)) if kids else full_label
-        if head is None:
-            return Node(full_label, kids)
-        short = _shorten(head, self.opens)
-        self.full[short] = head
-        return Node(application(short, len(kids)) if kids else short, kids)
 
-    def _field(self, node: Node, env: dict[str, Node], bound: frozenset[str]) -> Node:
-        head = head_name(node.label, len(node.children))
-        if head is None or "." in head or head in bound:
-            return node
-        ns = self.receiver_namespace(node.children[0], env)
-        if ns is None:
-            return node
-        field = self.t.fields.get(ns, {}).get(head)
-        if field is None:
-            return node
-        if field.self_index and ns in self.opens:
-            return node  # `f a l` may be the opened `T.f a l` written out, not dot notation
-        if field.self_index > len(node.children) - 1:
-            return node  # partial application: leave as written
-        recv, rest = node.children[0], list(node.children[1:])
-        rest.insert(field.self_index, recv)
-        self.applied.append(f"x.{head} is {ns}.{head}")
-        full = f"{ns}.{head}"
-        short = _shorten(full, self.opens)
-        self.full[short] = full
-        return Node(application(short, len(rest)), tuple(rest))
-
-
-def _statement_free(tree: Node) -> list[str]:
-    """Free names in first-occurrence order (statement form binds across siblings)."""
-    if tree.label == THEOREM:
-        bound: set[str] = set()
-        out: list[str] = []
-        for child in tree.children:
-            for n in _ordered(child, free_names(child)):
-                if n not in bound and n not in out:
-                    out.append(n)
-            if child is not tree.children[-1]:
-                bound.update(binder_names(child) or
-                             [c.label for c in child.children[:-1] if c.is_leaf])
-        return [n for n in out if n not in bound]
-    return _ordered(tree, free_names(tree))
-
-
-def _universe_names(tree: Node) -> set[str]:
-    """Leaves under ``Type _``/``Sort _``: universe levels, not term-level implicits."""
-    out: set[str] = set()
-    for n in tree.preorder():
-        if n.children and n.label.split(" ", 1)[0] in ("Type", "Sort"):
-            out.update(m.label for m in n.preorder() if m.is_leaf)
-    return out
-
-
-def _ordered(tree: Node, names: frozenset[str]) -> list[str]:
-    seen: list[str] = []
-    names = names - _universe_names(tree)
-    for n in tree.preorder():
-        for cand in (n.label, head_name(n.label, len(n.children)) if n.children else None):
-            if cand in names and cand not in seen:
-                seen.append(cand)
-    return seen
-
-
-def is_auto_bound_name(name: str) -> bool:
-    """Lean's ``isValidAutoBoundImplicitName`` without ``relaxedAutoImplicit``: one letter
-    followed only by digits, subscripts, ``_`` or ``'``."""
-    return (bool(name) and name[0].isalpha() and name not in _SCALAR_TYPES
-            and bool(_AUTO_SUFFIX.match(name[1:])))
-
-
-_HEADER_DECL = re.compile(r"^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*"
-                          r"(?:def|abbrev|theorem|lemma|instance|structure|inductive|class|axiom"
-                          r"|opaque)\s+([^\s:({\[]+)", re.MULTILINE)
-
-
-def header_declarations(header: str | None) -> tuple[str, ...]:
-    """Names the header declares (``def f …``): constants of the statement, never auto-bound."""
-    return tuple(_HEADER_DECL.findall(header or ""))
-
-
-def auto_bound(tree: Node, opens: tuple[str, ...] = (), declared: tuple[str, ...] = ()
-               ) -> tuple[str, ...]:
-    """Free names of ``tree`` that Lean's ``autoImplicit`` would bind as implicit arguments."""
-    tables = load_tables()
-    constants = {c for ns in opens for c in tables.constants.get(ns, ())}
-    constants |= tables.notations | set(declared)
-    return tuple(n for n in _statement_free(tree)
-                 if is_auto_bound_name(n) and n not in constants)
-
-
-def normalize(tree: Node, *, opens: tuple[str, ...] = (), declared: tuple[str, ...] = (),
+def normalize(tree: Node, *, scope: Scope | None = None, elaboration: Elaboration | None = None,
               auto_implicit: bool = True) -> Normalized:
     """The elaboration-faithful form of a statement's tree (see the module docstring).
 
-    ``opens`` are the namespaces open for names; ``declared`` the names the header declares;
-    ``auto_implicit=False`` leaves free names free (e.g. for trees whose binders are not ours).
+    ``tree`` has the names and notations as written; ``elaboration`` is its
+    :func:`~transted.opt.elaborate.elaborate` result (computed under ``scope``, the header's,
+    when not given): resolved names are written in full, notations expanded where active,
+    and the names Lean binds as auto-bound implicits are bound outermost (reported in
+    :attr:`Normalized.auto_bound`). ``auto_implicit=False`` leaves free names free (for trees
+    whose binders are not ours, e.g. Lean's own).
     """
-    tables = load_tables()
-    pass_ = _Normalizer(tables, tuple(opens))
-    out = pass_.run(tree, {}, frozenset())
-    names = auto_bound(out, tuple(opens), tuple(declared)) if auto_implicit else ()
+    if elaboration is None:
+        elaboration = elaborate(tree, scope or Scope())
+    pass_ = _Normalizer(load_tables(), elaboration)
+    out = pass_.run(tree, (), {}, frozenset())
+    names = tuple(n for n in elaboration.auto_bound if n in free_names(out)) \
+        if auto_implicit else ()
     if names:
         pass_.applied.append("autoImplicit")
         if out.label == THEOREM:
@@ -371,4 +325,4 @@ def normalize(tree: Node, *, opens: tuple[str, ...] = (), declared: tuple[str, .
         else:
             for n in reversed(names):
                 out = Node(FORALL, (Node(n), out))
-    return Normalized(out, tuple(dict.fromkeys(pass_.applied)), names)
+    return Normalized(out, tuple(dict.fromkeys(pass_.applied)), names, elaboration)

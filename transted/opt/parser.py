@@ -14,7 +14,13 @@ from contextlib import contextmanager
 
 from transted.errors import ParseError, ResourceLimitError, TooDeep
 from transted.opt import big_operators, binders, brackets, patterns, set_builder, trailers
-from transted.opt.labels import NAMED_APPLICATION, SLOT
+from transted.opt.labels import (
+    FIELD_APPLICATION,
+    NAMED_APPLICATION,
+    SLOT,
+    field_label,
+    term_open_label,
+)
 from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
 from transted.opt.node import Node
 from transted.opt.notation import MAX_PREC, NotationTable, load_notation
@@ -43,15 +49,23 @@ BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
 
 
 def app_node(head: Node, args: list[Node]) -> Node:
-    """Application node; a named head (or named application) absorbs the arguments."""
+    """Application node; a named head (or named application, or field access ``x.f``)
+    absorbs the arguments."""
     if not args:
         return head
     if head.is_leaf and not head.label.startswith("<"):
         return Node(head.label + f" {SLOT}" * len(args), tuple(args))
-    m = NAMED_APPLICATION.match(head.label)
-    if m and len(m.group(2)) // len(f" {SLOT}") == len(head.children):
+    m = NAMED_APPLICATION.match(head.label) or FIELD_APPLICATION.match(head.label)
+    if m and len(m.group(2)) // len(f" {SLOT}") == len(head.children) - (m.re is FIELD_APPLICATION):
         return Node(head.label + f" {SLOT}" * len(args), head.children + tuple(args))
     return Node(SLOT + f" {SLOT}" * len(args), (head, *args))
+
+
+def field_node(receiver: Node, name: str) -> Node:
+    """Generalized field notation ``x.f`` (Lean 4: ``T.f`` with ``x`` as its first explicit
+    argument of type ``T``, resolved by the receiver's type, not by the name ``f``): the label
+    keeps the dot, so a written ``f x`` stays a different term."""
+    return Node(field_label(name, 0), (receiver,))
 
 
 class TermParser:
@@ -143,13 +157,10 @@ class TermParser:
 
     # -- names ----------------------------------------------------------------------------
     def resolve(self, name: str) -> str:
-        name = name.lstrip("@")
-        if name in self.bound:
-            return name
-        for ns in self.opens:
-            if name.startswith(ns + ".") and len(name) > len(ns) + 1:
-                return name[len(ns) + 1:]
-        return name
+        """The name as written (``@`` dropped). Which constant it names is the header's
+        business (:mod:`transted.opt.elaborate`): dropping an opened prefix here would make
+        ``Real.sqrt`` and ``Nat.sqrt`` one leaf under ``open Nat Real``."""
+        return name.lstrip("@")
 
     def name_node(self, raw: str) -> Node:
         """Identifier leaf; ``x.f.g`` on a bound ``x`` is generalized field notation."""
@@ -158,7 +169,7 @@ class TermParser:
         if rest and head in self.bound:
             node = Node(head)
             for field in rest.split("."):
-                node = app_node(Node(field), [node])
+                node = field_node(node, field)
             return node
         return Node(self.resolve(name))
 
@@ -286,7 +297,7 @@ class TermParser:
         if t.kind == "ident":
             node = left
             for field in t.text.split("."):
-                node = app_node(Node(field), [node])
+                node = field_node(node, field)
             return node
         raise self.error("expected a field name or index after '.'", t)
 
@@ -361,12 +372,14 @@ class TermParser:
 
     def scoped_term(self, word: str) -> Node:
         """``open A B in e`` and ``set_option o v in e`` as terms (Lean core
-        src/Lean/Parser/Term.lean ``Term.open``/``Term.set_option``): ``e`` read with the
-        namespaces opened for names; an option changes no tree."""
+        src/Lean/Parser/Term.lean ``Term.open``/``Term.set_option``): ``open`` keeps its node
+        (``open A B in <SLOT>``: the elaborator reads ``e``'s names with the namespaces opened,
+        the normaliser then drops it); an option changes no tree."""
         self.advance()
         opened: list[str] = []
+        scoped = False
         if word == "open":
-            self.accept("scoped")
+            scoped = self.accept("scoped") is not None
             while self.tok.kind == "ident" and self.tok.text != "in":
                 opened.append(self.advance().text)
             if not opened:
@@ -377,12 +390,10 @@ class TermParser:
                 raise self.error("expected a value after the option's name")
             self.advance()
         self.expect("in")
-        saved = self.opens
-        self.opens = tuple(sorted(set(saved) | set(opened), key=len, reverse=True))
-        try:
-            return self.expr(0)
-        finally:
-            self.opens = saved
+        body = self.expr(0)
+        if word != "open":
+            return body
+        return Node(term_open_label(" ".join(["scoped", *opened] if scoped else opened)), (body,))
 
     def skip_tactic_block(self) -> None:
         """Skip ``by …`` inside a term up to the enclosing closer (its content is a proof)."""

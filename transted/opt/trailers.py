@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from transted.opt.labels import SLOT, application
+from transted.opt.labels import SLOT, application, field_label
 from transted.opt.node import Node
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def pipeline_field(p: TermParser, left: Node) -> Node:
         raise p.error("expected a field name after '|>.'", field)
     node = left
     for name in field.text.split("."):
-        node = Node(application(name, 1), (node,))  # as the parser reads `(e).f`
+        node = Node(field_label(name, 0), (node,))  # as the parser reads `(e).f`
     return node
 
 

@@ -41,7 +41,7 @@ from transted.opt.labels import (
     SLOT,
 )
 from transted.opt.node import Node
-from transted.opt.parser import app_node
+from transted.opt.parser import app_node, field_node
 from transted.opt.scope import (
     binder_names,
     binder_node,
@@ -157,11 +157,10 @@ def _occurrence(node: Node, env: dict[str, Node | None], *, resolve: Resolver,
     value = _instantiate(definition, args if not fields else [], env)
     if definition.full_name not in report.unfolded:
         report.unfolded.append(definition.full_name)
-    if fields:  # `d.f a b` on a definition `d`: the field applied to the unfolded receiver
-        head, *rest = fields
-        out = app_node(Node(head), [value])
-        for f in rest:
-            out = app_node(Node(f), [out])
+    if fields:  # `d.f a b` on a definition `d`: field notation on the unfolded receiver
+        out = value
+        for f in fields:
+            out = field_node(out, f)
         return app_node(out, args) if args else out
     return value
 

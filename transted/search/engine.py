@@ -2,7 +2,11 @@
 
 Start from the goal ``T1 = T2``; repeatedly expand the open goal with the smallest
 TED(lhs, rhs) (ties: fewer moves from the start, then generation order — deterministic);
-a goal whose sides are alpha-equivalent is closed by ``rfl`` and the distance is 0.
+a goal is closed only when its two sides are the same canonical tree (alpha-equivalent:
+``rfl``) or a provider's move closed it (a decision procedure), and the distance is then 0.
+A distance of 0 alone is not a closed goal: a cost model may price some relabelings at 0
+(``cost=semantic`` renames ``2`` and ``2.0`` for free, yet ``7 / 2 = 3`` is about ℕ and
+``7 / 2.0 = 3`` about Float).
 Otherwise the result is d* = the smallest TED over all visited goals, an upper bound on
 the TransTED pseudometric of Theorem 1 because every move yields a goal that implies its
 parent (§3.3.1 monotonicity) and TED dominates d* (domination). The raw TED of the
@@ -35,7 +39,8 @@ from transted.search.state import State
 from transted.ted.distance import TreeEditDistance
 from transted.ted.hypotheses import HypothesisAlignedDistance
 
-__all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics"]
+__all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics",
+           "is_closed"]
 
 Status = Literal["found", "exhausted", "timeout"]
 
@@ -167,6 +172,15 @@ def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider,
     return _Search(providers, config, ted).run(start, raw_distance, budget)
 
 
+def is_closed(state: State) -> bool:
+    """The closing rule: a provider closed the goal, or its sides are the same canonical tree
+    (``rfl``; identical after renaming bound variables and locals to de Bruijn levels)."""
+    if state.closed:
+        return True
+    lhs, rhs = state.flat_sides()
+    return lhs == rhs
+
+
 def _check_ted(ted: SearchDistance | None) -> SearchDistance:
     if ted is None:
         return UNIT_TED
@@ -221,10 +235,11 @@ class _Search:
         t0 = time.perf_counter()
         root, _ = self._add(start)
         best = root
+        closed = root if is_closed(start) else None
         queue: list[tuple[float, int, int, int]] = [(self.dist[root], 0, 0, root)]
         seq, expanded = 1, 0
         try:  # a long computation inside a move may stop with BudgetExceeded (deadline)
-            while queue and self.dist[best] > 0:
+            while queue and closed is None:
                 if expanded >= self.config.max_expansions or budget.spent():
                     break
                 _d, depth, _s, node = heapq.heappop(queue)
@@ -242,7 +257,8 @@ class _Search:
                         d = self.dist[child]
                         if d < self.dist[best]:
                             best = child
-                        if d == 0:
+                        if is_closed(move.state):
+                            best = closed = child
                             break
                         heapq.heappush(queue, (d, depth + 1, seq, child))
                         seq += 1
@@ -253,7 +269,7 @@ class _Search:
                     heapq.heapify(queue)
         except BudgetExceeded:
             pass  # the budget records why; the best goal so far stands
-        status = ("found" if self.dist[best] == 0 else
+        status = ("found" if closed is not None else
                   "timeout" if budget.timed_out else "exhausted")
         result = self._result(root, best, raw_distance, status, expanded, len(queue),
                               time.perf_counter() - t0)
@@ -276,7 +292,9 @@ class _Search:
             self.graph.edges[a, b].update(tactic=text, approximate=approx)
             steps.append(Step(self.moves[(a, b)].name, text, self.states[b], self.dist[b],
                               approx))
-        if raw < best_d:
+        if status == "found":
+            best_d = 0.0
+        elif raw < best_d:
             best_d, steps, best = raw, [], root
         stats = {"expanded": expanded, "generated": self.generated, "frontier": frontier,
                  "visited": len(self.states), "time": elapsed,

@@ -11,6 +11,10 @@ hypotheses fail; those are the ``when`` side conditions:
     the arithmetic region of the matched subterm (of its first arithmetic/relation node,
     for ``¬(a < b)``) has one of these types (:func:`~transted.search.scalars.instance_type`);
     e.g. ``add_comm`` needs a commutative type.
+``term_type_in: [?x, ℕ, ℤ, …]``
+    the term matched by ``?x`` has one of these types, known from its binder or an ascription
+    (:func:`~transted.search.scalars.term_type`); e.g. ``Finset.mem_Icc`` needs a
+    ``LocallyFiniteOrder``, which ℕ and ℤ have and ℚ, ℝ and an unknown type may not.
 ``not_free: [?x, ?a]``
     the variable bound by the binder ``?x`` does not occur free in ``?a``.
 ``distinct: [?x, ?y]``
@@ -28,9 +32,10 @@ replaced by the instantiated pattern (capture-avoiding); such rules are one-way
 left-hand side: each gets a name free in the instance and the scope.
 
 A rule whose lemma lives in a namespace (``Set.mem_Icc``) also gets an *opened* variant
-matching the names with that namespace stripped (``Icc``, as the parser writes them under
-``open Set``) and printing the short lemma name (``mem_Icc``), which Lean resolves through
-the same ``open``.
+matching the names with that namespace stripped (``Icc``) and printing the short lemma name
+(``mem_Icc``). Normalised trees write every name the header resolves in full (``Icc`` under
+``open Set`` is ``Set.Icc``), so the variant matches only trees whose names were not resolved
+(``normalize=False``, or a short name the elaboration left as written).
 """
 
 from __future__ import annotations
@@ -52,13 +57,13 @@ from transted.opt.node import Node
 from transted.opt.scope import binder_type, bound_name, free_names
 from transted.opt.substitution import fresh_name, substitute
 from transted.search.pattern import Path, instantiate, is_meta, match, metavariables
-from transted.search.scalars import Env, instance_type
+from transted.search.scalars import Env, instance_type, term_type
 
 __all__ = ["Rule", "RuleSet", "load_rules", "parse_pattern", "DEFAULT_RULES"]
 
 DEFAULT_RULES = "offline.yaml"
-_CONDITIONS = {"type_in": None, "not_free": 2, "distinct": 2, "independent": 2, "untyped": 1,
-               "function": 2}
+_CONDITIONS = {"type_in": None, "term_type_in": None, "not_free": 2, "distinct": 2,
+               "independent": 2, "untyped": 1, "function": 2}
 # No `tactic` key: a move's Lean text is derived from `lemma` and the rewrite position
 # (rw / nth_rw / simp only, providers.offline), so a hand-written tactic could not be kept
 # true to the move; an unknown key is refused, never silently dropped.
@@ -120,6 +125,10 @@ class Rule:
         for kind, args in self.when:
             if kind == "type_in":
                 if instance_type(tree, path, env) not in args:
+                    return False
+                continue
+            if kind == "term_type_in":
+                if term_type(sigma[args[0]], env) not in args[1:]:
                     return False
                 continue
             a = sigma[args[0]]

@@ -42,7 +42,7 @@ from transted.opt.node import Node
 from transted.opt.scope import binder_names, binder_type, body_index, bound_name, has_pattern
 from transted.search.pattern import Path
 
-__all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral"]
+__all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral", "term_type"]
 
 SCALARS = ("ℕ", "ℤ", "ℚ", "ℝ", "ℂ")
 """Number types in coercion order (each coerces into the later ones)."""
@@ -115,6 +115,13 @@ def instance_type(tree: Node, path: Path, env: Env) -> str | None:
             return region_type(tree, p, env)
         stack.extend((p + (i,), c) for i, c in reversed(list(enumerate(n.children))))
     return None
+
+
+def term_type(node: Node, env: Env) -> str | None:
+    """The number type of ``node`` itself when its binder or an ascription declares it
+    (a variable, ``(e : T)``, a known function of the reals, a local function applied);
+    None when that is not certain."""
+    return _leaf_type(node, env)
 
 
 def _in_region(parent: Node, index: int) -> bool:

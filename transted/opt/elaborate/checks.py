@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from transted.opt.elaborate.result import Issue
-from transted.opt.elaborate.tables import IMPLIED
+from transted.opt.elaborate.result import GAP_KINDS, Issue
+from transted.opt.elaborate.signatures import IMPLIED
 from transted.opt.elaborate.types import Meta, Ty, Type_, show
 
 if TYPE_CHECKING:
@@ -28,10 +28,17 @@ def finish(el: Elaborator) -> list[Issue]:
     for _path, inner, target in el.arrows:  # `↑2`: the numeral takes the target type
         if el.metas.unknown(inner) and not el.metas.unknown(target):
             el.metas.unify(inner, target)
-    el.metas.default()
+    gaps = any(i.kind in GAP_KINDS for i in el.issues)
+    defaulted = {m.id for m, _t in el.metas.default()}
     for path, inner, target in el.arrows:
         _check_arrow(el, path, inner, target)
     for cls, ty, path in el.obligations:
+        if gaps and _defaulted(el, ty, defaulted):
+            # the numeral's type was defaulted to ℕ because something the model does not
+            # type (a gap reported above) left it open: in Lean that something may fix it
+            el.issue("uninferred", path, f"the type of this {cls} operation was defaulted, "
+                     "but a constant the model does not type may determine it", cls)
+            continue
         _check_instance(el, cls, el.metas.zonk(ty), path)
     for base, exponent, path in el.pow_obligations:
         _check_pow(el, el.metas.zonk(base), el.metas.zonk(exponent), path)
@@ -39,6 +46,18 @@ def finish(el: Elaborator) -> list[Issue]:
         if el.metas.unknown(meta):
             el.issue("uninferred", path, f"the type of {name} is not determined")
     return el.issues[before:]
+
+
+def _defaulted(el: Elaborator, ty: Type_, defaulted: set[int]) -> bool:
+    """Whether ``ty`` got its value from a default instance (its metavariable chain meets
+    one that :meth:`MetaStore.default` filled)."""
+    while isinstance(ty, Meta):
+        if ty.id in defaulted:
+            return True
+        if ty.id not in el.metas.solution:
+            return False
+        ty = el.metas.solution[ty.id]
+    return False
 
 
 def _check_arrow(el: Elaborator, path: Path, inner: Type_, target: Type_) -> None:
@@ -56,11 +75,11 @@ def _check_instance(el: Elaborator, cls: str, ty: Type_, path: Path) -> None:
     if any(t == ty and (c == cls or cls in IMPLIED.get(c, ()))
            for c, t in el.local_instances):
         return
-    has = el.tables.instances.has_instance(cls, ty)
+    has = el.tables.instances.has_instance(cls, ty, el.scope.scoped)
     if has is False:
-        el.issue("missing-instance", path, f"no {cls} instance at {show(ty)}")
+        el.issue("missing-instance", path, f"no {cls} instance at {show(ty)}", cls)
     elif has is None:
-        el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table")
+        el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table", cls)
 
 
 def _check_pow(el: Elaborator, base: Type_, exponent: Type_, path: Path) -> None:

@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from transted.opt.elaborate import checks, forms, operators
-from transted.opt.elaborate.header import Scope
+from transted.errors import ParseError
+from transted.opt.elaborate import checks, forms, operators, resolve
 from transted.opt.elaborate.result import Elaboration, Issue, IssueKind, NodeType, Path
-from transted.opt.elaborate.tables import CLASSES, NOTATIONS, Tables, instantiate
+from transted.opt.elaborate.signatures import NOTATIONS, instantiate
+from transted.opt.elaborate.tables import Tables
 from transted.opt.elaborate.type_nodes import type_of_node
 from transted.opt.elaborate.types import (
     PROP,
@@ -41,10 +42,17 @@ from transted.opt.elaborate.types import (
     coe_known,
     show,
 )
+from transted.opt.header_scope import Scope, open_in
+from transted.opt.labels import TERM_OPEN
 from transted.opt.node import SLOT, Node
-from transted.opt.scope import binder_names, binder_type, head_name
+from transted.opt.scope import binder_names, binder_type, body_index, head_name
 
-__all__ = ["Elaborator", "Env"]
+__all__ = ["Elaborator", "Env", "MAX_DEPTH"]
+
+MAX_DEPTH = 150
+"""Tree depth the elaborator descends (about 5 Python frames a level stay inside the default
+recursion limit); statements nest at most 17 levels in tests/data, operator chains are read
+iteratively (``operators._collect``)."""
 
 Env = dict[str, Type_]
 S = SLOT
@@ -53,10 +61,6 @@ _QUANTIFIERS = {f"∀ {S}, {S}", f"∃ {S}, {S}", f"∃! {S}, {S}"}
 _MODEQ = {f"{S} ≡ {S} [MOD {S}]": Ty("ℕ"), f"{S} ≡ {S} [ZMOD {S}]": Ty("ℤ")}
 _NUMERAL = re.compile(r"^[0-9]+$")
 _SCIENTIFIC = re.compile(r"^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$")
-_FIELD = re.compile(r"^<SLOT>\.([^\s.][^\s]*)((?: <SLOT>)*)$")
-_AUTO_SUFFIX = re.compile(r"^[0-9₀-₉ₐ-ₜ_']*$")
-_TYPE_NAMESPACES = {"ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ": "Complex",
-                    "Finset": "Finset", "Set": "Set"}
 
 
 @dataclass
@@ -76,8 +80,8 @@ class Elaborator:
     auto_bound: dict[str, Meta] = field(default_factory=dict)
 
     # -- bookkeeping -------------------------------------------------------------------------
-    def issue(self, kind: IssueKind, path: Path, message: str) -> None:
-        self.issues.append(Issue(kind, path, message))
+    def issue(self, kind: IssueKind, path: Path, message: str, name: str | None = None) -> None:
+        self.issues.append(Issue(kind, path, message, name))
 
     def require(self, cls: str, ty: Type_, path: Path) -> None:
         self.obligations.append((cls, ty, path))
@@ -109,7 +113,11 @@ class Elaborator:
 
     # -- the walk ---------------------------------------------------------------------------
     def elab(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
-        t = self._dispatch(node, path, env, expected)
+        if len(path) > MAX_DEPTH:  # a long left-associated chain the parser does not nest
+            self.issue("unsupported", path, f"nested deeper than {MAX_DEPTH} levels")
+            t: Type_ = self.metas.fresh()
+        else:
+            t = self._dispatch(node, path, env, expected)
         self.types[path] = t
         return t
 
@@ -141,6 +149,8 @@ class Elaborator:
             return forms.dvd(self, node, path, env)
         if label in (f"{S} ∈ {S}", f"{S} ∉ {S}"):
             return forms.mem(self, node, path, env)
+        if m := TERM_OPEN.match(label):
+            return self._open_in(m.group(1), node, path, env, expected)
         if label in _MODEQ:
             for i, c in enumerate(kids):
                 self.ensure((*path, i), self.elab(c, (*path, i), env, _MODEQ[label]),
@@ -154,24 +164,48 @@ class Elaborator:
 
     # -- propositions and binders -------------------------------------------------------------
     def _arrow(self, node: Node, path: Path, env: Env) -> Type_:
+        """``A → B``: an implication (``A`` a proposition, an instance ``[C α]``, or a type
+        whose variable ``B`` does not use), or a function type when ``B`` is a type. Left
+        first, as Lean elaborates it (``A`` may fix the types ``B`` uses)."""
         left, right = node.children
-        as_type = type_of_node(left, env)
-        if as_type is not None:  # `(x : ℝ) → P` with x unused, or an instance `[C α]`
+        if resolve.instance_binder(self, left, env) or \
+                self.read_type(left, (*path, 0), env) is not None:
             self.types[(*path, 0)] = SORT
-        elif left.children and head_name(left.label, len(left.children)) in CLASSES:
-            cls = head_name(left.label, len(left.children))
-            arg = type_of_node(left.children[0], env)
-            if cls is not None and arg is not None:
-                self.local_instances.append((cls, arg))
-            self.types[(*path, 0)] = SORT
-        elif self._is_type_like(self._spawn().elab(left, (*path, 0), env, None)):
-            # `↥s → ℝ`: a function type over a set coerced to a type
+        elif type_of_node(right, env) is not None:
+            # `I → ℝ` with `I` a type the model cannot read: a function type (a structure on
+            # the right may be a Prop-valued class, `SeparableSpace X`: not decided here)
             self.issue("unsupported", (*path, 0), f"function type over {left}")
+            self.elab(left, (*path, 0), env, None)
+            self.types[(*path, 1)] = SORT
+            return SORT
+        elif self._is_type_like(self._spawn().elab(left, (*path, 0), env, None)):
+            # `↥s → P`: a binder over a set coerced to a type
+            self.issue("unsupported", (*path, 0), f"binder over {left}")
             return self.metas.fresh()
         else:
             self.ensure((*path, 0), self.elab(left, (*path, 0), env, PROP), PROP)
-        self.ensure((*path, 1), self.elab(right, (*path, 1), env, PROP), PROP)
+        result = self.metas.zonk(self.elab(right, (*path, 1), env, None))
+        if result == SORT:  # `ℕ → ℝ`: a function type
+            return SORT
+        if isinstance(result, Meta) and self.types.get((*path, 0)) == SORT:
+            # `ℕ → T` with `T` of unknown type: a function type or an implication
+            self.issue("unsupported", path, f"{node}: function type or implication (the "
+                       "type of its right side is not known)")
+            return self.metas.fresh()
+        self.ensure((*path, 1), result, PROP)
         return PROP
+
+    def read_type(self, node: Node, path: Path, env: Env) -> Ty | None:
+        """``node`` read as a type: ℕ … ``Finset ℕ``, a structure of the name table
+        (``Subgroup G``), a function type between such; None if it is not one."""
+        known = type_of_node(node, env)
+        if known is not None:
+            return known
+        if node.label == f"{S} → {S}":
+            dom = self.read_type(node.children[0], (*path, 0), env)
+            cod = self.read_type(node.children[1], (*path, 1), env)
+            return arrow(dom, cod) if dom is not None and cod is not None else None
+        return resolve.structure_type(self, node, path, env)
 
     def _is_type_like(self, t: Type_) -> bool:
         t = self.metas.zonk(t)
@@ -184,9 +218,11 @@ class Elaborator:
         declared = binder_type(binder)
         if declared is None and not binder.is_leaf:
             self.issue("unsupported", path, f"binder form {binder.label!r}")
-        ty: Type_ | None = type_of_node(declared, env) if declared is not None else None
+        type_path = (*path, len(binder.children) - 1)
+        ty: Type_ | None = (self.read_type(declared, type_path, env) if declared is not None
+                            else None)
         if declared is not None and ty is None:
-            ty = self._binder_type(declared, (*path, len(binder.children) - 1), env)
+            ty = self._binder_type(declared, type_path, env)
         for i, name in enumerate(names):
             t = ty if ty is not None else self.metas.fresh()
             if isinstance(t, Meta):
@@ -196,15 +232,36 @@ class Elaborator:
         return inner
 
     def _binder_type(self, declared: Node, path: Path, env: Env) -> Ty:
-        """A declared type that is not a type expression we read: a proposition (``∀ h : P,
-        Q``, a hypothesis) if it elaborates to ``Prop``, else a type the tables do not model
-        (``Submodule R M``): opaque, with an ``unsupported`` issue."""
+        """A declared type that is not a type expression we read: a structure or class the
+        name table knows (``Subgroup G``: an opaque type), a proposition (``∀ h : P, Q``, a
+        hypothesis) if it elaborates to ``Prop``, else a type the tables do not model
+        (opaque, with an ``unsupported`` issue)."""
         trial = self._spawn()
         if self.metas.zonk(trial.elab(declared, path, env, None)) == PROP:
             self.ensure(path, self.elab(declared, path, env, PROP), PROP)
             return Ty("Proof")
+        self.elab(declared, path, env, None)  # its names still resolve (normalisation reads them)
         self.issue("unsupported", path, f"binder type {declared} not modelled")
         return Ty(str(declared))
+
+    def _open_in(self, body: str, node: Node, path: Path, env: Env,
+                 expected: Type_ | None) -> Type_:
+        """``open X in e`` (Lean core ``Term.open``): ``e`` elaborated with ``X`` opened; a
+        namespace the table does not know is an error in Lean (``unknown namespace``)."""
+        try:
+            inner = open_in(self.scope, body, self.tables.names.is_namespace)
+        except ParseError as e:
+            self.issue("unsupported", path, f"term-level open not read: {e.reason}")
+            inner = self.scope
+        unknown = inner.unknown_namespaces[len(self.scope.unknown_namespaces):]
+        if unknown:
+            self.issue("unknown-name", path, f"open {body}: unknown namespace {unknown[0]}",
+                       unknown[0])
+        outer, self.scope = self.scope, inner
+        try:
+            return self.elab(node.children[0], (*path, 0), env, expected)
+        finally:
+            self.scope = outer
 
     def _spawn(self) -> Elaborator:
         """A scratch elaborator on a copy of the metavariables (for trials)."""
@@ -216,20 +273,24 @@ class Elaborator:
 
     def _quantifier(self, node: Node, path: Path, env: Env) -> Type_:
         inner = self.bind(node.children[0], (*path, 0), env)
-        self.ensure((*path, 1), self.elab(node.children[1], (*path, 1), inner, PROP), PROP)
+        body = self.metas.zonk(self.elab(node.children[1], (*path, 1), inner, None))
+        if body == SORT and node.label == f"∀ {S}, {S}":  # `Π a, f a`: a dependent type
+            return SORT
+        self.ensure((*path, 1), body, PROP)
         return PROP
 
     # -- expected types -----------------------------------------------------------------------
     def _ascription(self, node: Node, path: Path, env: Env) -> Type_:
-        target = type_of_node(node.children[1], env)
+        target = self.read_type(node.children[1], (*path, 1), env)
         if target is None:
             self.issue("unsupported", (*path, 1), f"type {node.children[1]} not modelled")
+            self.elab(node.children[0], (*path, 0), env, None)
             return self.metas.fresh()
         self.types[(*path, 1)] = SORT
         self.ensure((*path, 0), self.elab(node.children[0], (*path, 0), env, target), target)
         return target
 
-    # -- names ----------------------------------------------------------------------------------
+    # -- names and applications (resolution: transted.opt.elaborate.resolve) -------------------
     def _leaf(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
         label = node.label
         if _NUMERAL.match(label):
@@ -240,89 +301,78 @@ class Elaborator:
             return meta
         if label in ("True", "False"):
             return PROP
+        if label == "sorry":  # `sorryAx _`: a term of any type (Lean's pretty-printer shows it
+            # where it could not print the elaborated term), not an identifier to auto-bind
+            self.issue("unsupported", path, "sorry stands for a term of unknown type", label)
+            return self.metas.fresh()
         if label in env:
             return env[label]
-        notation = NOTATIONS.get(label)
-        if notation is not None and self.scope.notation_active(notation.scope):
-            return self._notation(node, path, env, expected)
-        if label in self.auto_bound:
-            return self.auto_bound[label]
-        resolution = self.tables.names.resolve(label, self.scope)
-        if notation is not None:  # inactive scoped notation: Lean reads an identifier
-            resolution = type(resolution)(resolution.status, resolution.candidates,
-                                          f"{label} is notation scoped in {notation.scope}, "
-                                          "which the header does not open")
-        if resolution.status == "resolved":
-            return self._constant(resolution.candidates[0], node, path, env, expected)
-        if resolution.status == "ambiguous":
-            return self._overloaded(resolution.candidates, node, path, env, expected)
-        return self._unresolved(label, path, resolution.reason)
-
-    def _unresolved(self, name: str, path: Path, why: str) -> Type_:
-        if name in self.scope.declared:
-            self.issue("unknown-name", path, f"{name} is declared in the header; its "
-                       "signature is not read")
-            return self.metas.fresh()
-        valid = "." not in name and (self.scope.relaxed_auto_implicit
-                                     or (name[:1].isalpha() and _AUTO_SUFFIX.match(name[1:])))
-        if self.scope.auto_implicit and valid:
-            self.auto_bound[name] = self.metas.fresh()
-            self.issue("auto-bound", path, f"{name} is not a known constant ({why}): Lean "
-                       "binds it as an implicit argument of unknown meaning")
-            return self.auto_bound[name]
-        self.issue("unknown-name", path, f"unknown identifier {name} ({why})")
-        return self.metas.fresh()
+        if type_of_node(node, env) is not None:  # `ℝ` as an argument (`IsAlgebraic ℚ x`)
+            return SORT
+        return resolve.name(self, node, path, env, expected)
 
     def _notation(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
         entry = NOTATIONS[node.label]
-        if not self.scope.notation_active(entry.scope):
-            self.issue("scoped-notation", path, f"{node.label.replace(SLOT, '·')} is "
-                       f"`scoped` in {entry.scope} ({entry.source}); the header does not open "
-                       "it, so Lean does not read it as " + entry.function)
-        return self._constant(entry.function, node, path, env, expected)
+        if not self.scope.notation_active(entry.scope):  # Lean does not parse it at all
+            symbol = node.label.replace(SLOT, "·")
+            self.issue("scoped-notation", path, f"{symbol} is `scoped` in {entry.scope} "
+                       f"({entry.source}); the header does not open it, so Lean does not read "
+                       f"it as {entry.function}", symbol)
+            self.elab_children(node, path, env)
+            return self.metas.fresh()
+        return self.constant(entry.function, node, path, env, expected)
 
     def _application(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
-        field_match = _FIELD.match(node.label)
-        if field_match:
-            return self._field(field_match.group(1), node, path, env, expected)
+        if resolve.FIELD.match(node.label):
+            return resolve.field(self, node, path, env, expected)
         head = head_name(node.label, len(node.children))
         if head is None:
             self.issue("unsupported", path, f"construct {node.label!r}")
+            inner = env
+            if body_index(node.label) is not None:  # a binding notation (`∫ x in a..b, f x`)
+                inner = self.bind(node.children[0], (*path, 0), env)
+                self.binder_metas = [b for b in self.binder_metas if b[0][:len(path) + 1]
+                                     != (*path, 0)]  # its binder's type is not the point
             for i, c in enumerate(node.children):
-                self.elab(c, (*path, i), env, None)
+                if i or inner is env:
+                    self.elab(c, (*path, i), inner if i else env,
+                              SORT if type_of_node(c, inner) is not None else None)
             return self.metas.fresh()
         if head in env:
             return self._local_call(env[head], node, path, env)
-        resolution = self.tables.names.resolve(head, self.scope)
-        if resolution.status == "resolved":
-            return self._constant(resolution.candidates[0], node, path, env, expected)
-        if resolution.status == "ambiguous":
-            return self._overloaded(resolution.candidates, node, path, env, expected)
-        for i, c in enumerate(node.children):
-            self.elab(c, (*path, i), env, None)
-        return self._unresolved(head, path, resolution.reason)
+        return resolve.name(self, node, path, env, expected, head=head)
+
+    def elab_children(self, node: Node, path: Path, env: Env, start: int = 0) -> None:
+        """Elaborate children with no expected type (their names resolve, their issues count)."""
+        for i, c in enumerate(node.children[start:], start):
+            self.elab(c, (*path, i), env, SORT if type_of_node(c, env) is not None else None)
 
     def _local_call(self, fn: Type_, node: Node, path: Path, env: Env) -> Type_:
         for i, arg in enumerate(node.children):
             fn = self.metas.zonk(fn)
             if not (isinstance(fn, Ty) and fn.head == "→"):
                 self.issue("unsupported", path, f"application of a local of type {show(fn)}")
+                self.elab_children(node, path, env, i)
                 return self.metas.fresh()
             self.ensure((*path, i), self.elab(arg, (*path, i), env, fn.args[0]), fn.args[0])
             fn = fn.args[1]
         return fn
 
-    def _constant(self, full: str, node: Node, path: Path, env: Env,
-                  expected: Type_ | None) -> Type_:
+    def constant(self, full: str, node: Node, path: Path, env: Env,
+                 expected: Type_ | None) -> Type_:
+        """A resolved constant applied to the node's children (none for a leaf)."""
+        self.constants[path] = full
         sig = self.tables.signatures.signature(full)
         if sig is None:
-            self.issue("unknown-name", path, f"{full} has no signature in the table")
+            self.issue("unsupported", path, f"the type of {full} is not in the signature table",
+                       full)
+            self.elab_children(node, path, env)
             return self.metas.fresh()
-        self.constants[path] = full
         params, result, obligations = instantiate(sig, self.metas.fresh)
         args = list(enumerate(node.children))
         if len(args) > len(params):
-            self.issue("unsupported", path, f"{full} applied to {len(args)} arguments")
+            self.issue("unsupported", path, f"{full} applied to {len(args)} arguments", full)
+            self.elab_children(node, path, env)
             return self.metas.fresh()
         for p in reversed(params[len(args):]):  # partial application
             result = arrow(p, result)
@@ -335,40 +385,6 @@ class Elaborator:
             self.require(cls, ty, path)
         return result
 
-    def _overloaded(self, candidates: tuple[str, ...], node: Node, path: Path, env: Env,
-                    expected: Type_ | None) -> Type_:
-        """``elabAppAux``: keep the alternatives that elaborate; one → it, several → error."""
-        fits = [c for c in candidates if self._trial(c, node, path, env, expected)]
-        if len(fits) == 1:
-            return self._constant(fits[0], node, path, env, expected)
-        what = "ambiguous, possible interpretations" if fits else "no interpretation elaborates"
-        self.issue("ambiguous", path, f"{what}: {', '.join(fits or candidates)}")
-        for i, c in enumerate(node.children):
-            self.elab(c, (*path, i), env, None)
-        return self.metas.fresh()
-
-    def _trial(self, full: str, node: Node, path: Path, env: Env, expected: Type_ | None) -> bool:
-        trial = self._spawn()
-        trial.ensure(path, trial._constant(full, node, path, env, expected), self.known(expected))
-        trial.finish_checks()
-        return not trial.issues
-
-    def _field(self, name: str, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
-        """``x.f a`` (generalized field notation): ``T.f`` with ``x`` as its first explicit
-        argument of type ``T …``; the tree must mark it (label ``<SLOT>.f …``)."""
-        receiver = self.metas.zonk(self.elab(node.children[0], (*path, 0), env, None))
-        namespace = _TYPE_NAMESPACES.get(receiver.head) if isinstance(receiver, Ty) else None
-        sig = self.tables.signatures.signature(f"{namespace}.{name}") if namespace else None
-        if sig is None:
-            self.issue("unknown-name", path, f"field {name} of {show(receiver)}")
-            return self.metas.fresh()
-        assert isinstance(receiver, Ty)
-        slot = next((i for i, a in enumerate(sig.args) if a.split()[0] == receiver.head), 0)
-        args = list(node.children[1:])
-        args.insert(slot, node.children[0])
-        reordered = Node(f"{namespace}.{name}" + f" {SLOT}" * len(args), tuple(args))
-        return self._constant(f"{namespace}.{name}", reordered, path, env, expected)
-
     def finish_checks(self) -> list[Issue]:
         """Default the numerals, then check coercion arrows, instances and binder types."""
         return checks.finish(self)
@@ -376,7 +392,7 @@ class Elaborator:
     def result(self, tree: Node) -> Elaboration:
         nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p))
                  for p, t in self.types.items()}
-        return Elaboration(tree, nodes, tuple(self.issues))
+        return Elaboration(tree, nodes, tuple(self.issues), self.scope)
 
     def _coercion(self, path: Path) -> Type_ | None:
         target = self.coercions.get(path)

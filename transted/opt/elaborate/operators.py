@@ -50,17 +50,21 @@ def is_operator(label: str) -> bool:
 
 def _collect(node: Node, path: Path, leaves: list[_Leaf], ops: list[_Op],
              exponents: dict[Path, _Leaf]) -> None:
-    label = node.label
-    if label in BINOPS or label in UNOPS:
-        ops.append((node, path, BINOPS.get(label) or UNOPS[label]))
-        for i, child in enumerate(node.children):
-            _collect(child, (*path, i), leaves, ops, exponents)
-    elif label == POW:
-        ops.append((node, path, "Pow"))
-        _collect(node.children[0], (*path, 0), leaves, ops, exponents)
-        exponents[path] = (node.children[1], (*path, 1))
-    else:
-        leaves.append((node, path))
+    """The operator nodes and the leaves (left to right) of the tree at ``node``; iterative,
+    since a long ``a + b + c + …`` chain is as deep as it is long."""
+    stack: list[tuple[Node, Path]] = [(node, path)]
+    while stack:
+        current, p = stack.pop()
+        label = current.label
+        if label in BINOPS or label in UNOPS:
+            ops.append((current, p, BINOPS.get(label) or UNOPS[label]))
+            stack.extend(reversed([(c, (*p, i)) for i, c in enumerate(current.children)]))
+        elif label == POW:
+            ops.append((current, p, "Pow"))
+            exponents[p] = (current.children[1], (*p, 1))
+            stack.append((current.children[0], (*p, 0)))
+        else:
+            leaves.append((current, p))
 
 
 def op_tree(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
@@ -134,6 +138,15 @@ def _unify_tree(el: Elaborator, leaves: list[_Leaf], types: list[Type_], ops: li
     """``applyCoe`` at the maximal type; None when the root operator has no homogeneous
     instance at a maximal type that came from ``expected`` (the caller retries without)."""
     best, uncomparable = _max_type(el, types, expected)
+    if uncomparable:
+        outside = [(p, el.metas.zonk(t)) for (_leaf, p), t in zip(leaves, types, strict=True)
+                   if not el.metas.unknown(t) and coe_known(el.metas.zonk(t),
+                                                            el.metas.zonk(t)) is None]
+        if outside:  # a type the coercion tables do not know: Lean may find a coercion
+            p, t = outside[0]
+            el.issue("undecided-instance", p, f"coercions between {show(t)} and the other "
+                     "operands: a type the tables do not know")
+            return el.metas.fresh()
     if uncomparable or best is None:
         shared = types[0]
         for (_leaf, p), t in zip(leaves[1:], types[1:], strict=True):
@@ -150,7 +163,7 @@ def _unify_tree(el: Elaborator, leaves: list[_Leaf], types: list[Type_], ops: li
     assert isinstance(best, Ty)
     root = ops[0] if ops else None
     if (root is not None and root[2] not in ("Pow", "Neg") and expected is not None
-            and expected == best and el.tables.instances.has_instance(root[2], best) is False):
+            and expected == best and el.tables.instances.has_instance(root[2], best, el.scope.scoped) is False):
         return None  # an inner operator without the instance is reported by its obligation
     for (_leaf, p), t in zip(leaves, types, strict=True):
         if el.metas.unify(t, best):

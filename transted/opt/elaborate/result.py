@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from transted.opt.elaborate.types import Type_, show
+from transted.opt.header_scope import Scope
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import head_name
 
-__all__ = ["Path", "Issue", "IssueKind", "NodeType", "Elaboration"]
+__all__ = ["Path", "Issue", "IssueKind", "NodeType", "Elaboration", "MEANING_KINDS", "GAP_KINDS"]
 
 Path = tuple[int, ...]
 IssueKind = Literal[
@@ -29,6 +30,14 @@ IssueKind = Literal[
     "uninferred",          # a type Lean leaves to a metavariable no default fills
     "unsupported",         # a construct this elaborator does not model
 ]
+MEANING_KINDS: frozenset[str] = frozenset({"unknown-name", "ambiguous", "auto-bound",
+                                           "scoped-notation", "missing-instance", "type-mismatch"})
+"""Issues that say the statement is not what its tree looks like: Lean rejects it (unknown
+identifier, ambiguous overload, missing instance, no coercion, notation not opened) or a name is
+a variable, not the constant it looks like (auto-bound). Two trees equal up to such a name are
+not the same statement, so no claim may rest on their identity."""
+GAP_KINDS: frozenset[str] = frozenset({"undecided-instance", "uninferred", "unsupported"})
+"""Issues that say the model cannot tell (a type, instance or construct it does not know)."""
 
 
 @dataclass(frozen=True)
@@ -39,9 +48,16 @@ class Issue:
     kind: IssueKind
     path: Path
     message: str
+    name: str | None = None
+    """The offending name (identifier, constant, class or notation), when there is one."""
 
     def __str__(self) -> str:
         return f"{self.kind} at {'/'.join(map(str, self.path)) or 'root'}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form (result details): kind, where, name, message."""
+        return {"kind": self.kind, "path": "/".join(map(str, self.path)), "name": self.name,
+                "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -59,11 +75,24 @@ class Elaboration:
     tree: Node
     nodes: Mapping[Path, NodeType]
     issues: tuple[Issue, ...]
+    scope: Scope | None = None
+    """The scope the names were resolved in (the header's)."""
 
     @property
     def ok(self) -> bool:
         """No issue: every node typed as Lean would type it, as far as the tables know."""
         return not self.issues
+
+    @property
+    def meaning_issues(self) -> tuple[Issue, ...]:
+        """The issues of :data:`MEANING_KINDS` (Lean rejects it, or a name is a variable)."""
+        return tuple(i for i in self.issues if i.kind in MEANING_KINDS)
+
+    @property
+    def auto_bound(self) -> tuple[str, ...]:
+        """Names Lean binds as auto-bound implicits, in order of first use."""
+        return tuple(dict.fromkeys(i.name for i in self.issues
+                                   if i.kind == "auto-bound" and i.name is not None))
 
     def at(self, path: Path) -> NodeType:
         return self.nodes[path]

@@ -36,17 +36,15 @@ __all__ = ["DecisionProvider", "closing_tactic"]
 
 
 def closing_tactic(closing: Closing) -> tuple[str, bool]:
-    """Lean text closing the goal ``A = B`` for ``closing``; approximate when it is not one
-    named tactic (a componentwise closing, or a z3 decision no Lean tactic is claimed for)."""
+    """Lean text closing the goal ``A = B`` for ``closing`` (``propext`` turns the proof of
+    ``A ↔ B`` into the equality); approximate when no Lean proof is claimed for some part
+    (a z3 decision outside every tactic's fragment)."""
     if closing.tactics == ["rfl"]:
         return "rfl", False
-    if len(closing.script) == 1 and ":= by " in closing.script[0] and len(closing.tactics) == 1:
-        proof = closing.script[0].split(":= by ", 1)[1]
-        return f"exact propext (by {proof})", False
-    lines = [line for line in closing.script if not line.startswith("--")]
-    z3_only = len(lines) < len(closing.script)
-    # each `have : Aᵢ ↔ Bᵢ` rewrites one component; what is left is closed by `rfl`
-    return "; ".join([*lines, "simp only [*]"]), True if z3_only or len(lines) > 1 else False
+    if closing.proof is None:
+        return "-- decided offline by z3 (" + ", ".join(closing.procedures) + \
+            "); no Lean tactic claimed", True
+    return f"exact propext ({closing.proof})", False
 
 
 class DecisionProvider(Provider):
