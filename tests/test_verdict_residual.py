@@ -179,10 +179,11 @@ def test_a_name_written_alike_under_two_headers_must_resolve_alike():
     text = "theorem t (x : ℝ) (h : x = sqrt 2) : x > 1 := sorry"
     real, nat = "import Mathlib\nopen Real", "import Mathlib\nopen Nat"
     trees = {h: parse_statement_normalized(text, header=h).tree for h in (real, nat)}
-    assert trees[real] == trees[nat]  # the trees alone cannot see it
+    assert trees[real] != trees[nat]  # the elaboration resolves each under its header
     edits = residual_edits(trees[real], trees[nat], reference_header=real, candidate_header=nat)
-    assert [(e.kind, e.role) for e in edits] == [("namespace", "untrusted")]
-    assert "Real.sqrt under the reference's header, Nat.sqrt under the candidate's" in edits[0].why
+    assert [(e.kind, e.role, e.reference, e.candidate) for e in edits] == [
+        ("constant", "untrusted", "Real.sqrt ·", None),
+        ("constant", "untrusted", None, "Nat.sqrt ·")]
     # an extra `open` that changes no name of the statement leaves no edit
     assert residual_edits(trees[real], trees[real], reference_header=real,
                           candidate_header=real + "\nopen Topology") == []
