@@ -27,7 +27,7 @@ def gted(content: str, *children: dict[str, Any]) -> dict[str, Any]:
     return {"content": content, "children": list(children)}
 
 
-# (GTED content, children, our label) — ours from the conventions in docs/ARCHITECTURE.md
+# (GTED content, children, our label) — ours from the conventions in docs/INTERNALS.md
 LABELS = [
     (" _ = _ ", 2, "<SLOT> = <SLOT>"),
     (" _ → _ ", 2, "<SLOT> → <SLOT>"),

@@ -1,6 +1,6 @@
 """``transted ted REF CAND``: parse both statements, print TED similarity (table or JSON).
 
-Expected trees follow the label conventions of docs/ARCHITECTURE.md (proposition form:
+Expected trees follow the label conventions of docs/INTERNALS.md (proposition form:
 ``∀ (x : ℝ), 0 < x → x + 1 > 1``), counted by hand.
 """
 

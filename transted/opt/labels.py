@@ -1,6 +1,6 @@
 """The vocabulary of operator trees: every node label spelled once.
 
-Labels follow ASSESS §3.2.1 (docs/ARCHITECTURE.md, "Labels"): an operator node is labelled by
+Labels follow ASSESS §3.2.1 (docs/INTERNALS.md, "Labels"): an operator node is labelled by
 its notation with :data:`SLOT` in each operand position (``<SLOT> + <SLOT>``), a named
 application by its head and one slot per argument (``Nat.Prime <SLOT>``), a binder notation by
 its head, binder slot and body slot (``∀ <SLOT>, <SLOT>``). The parser builds these labels, and

@@ -3,7 +3,7 @@
 GTED builds its trees from the Lean language server's hover ranges; each node's ``content``
 is the notation with ``_`` in operand positions (``" _ = _ "``, ``"∀ _ , _ "``,
 ``"f _ "``) and ``children`` are the operands. This module maps those labels to our
-convention (ASSESS §3.2.1; ``docs/ARCHITECTURE.md``) so our parser's trees can be compared
+convention (ASSESS §3.2.1; ``docs/INTERNALS.md``) so our parser's trees can be compared
 with Lean's own parse by TED:
 
 1. a ``_`` that is not part of an identifier becomes ``<SLOT>`` (``u_1`` is kept);

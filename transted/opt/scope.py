@@ -4,7 +4,7 @@ The one home of binding structure; the parser builds binder children with :func:
 and ``ted --canonical-names``, the search's duplicate check and its TED calls all read trees
 through this module.
 
-A binding node is recognised from its label (docs/ARCHITECTURE.md, "Labels"): the label starts
+A binding node is recognised from its label (docs/INTERNALS.md, "Labels"): the label starts
 with a binder head (``∀ ∃ ∃! fun ∑ ∏ ∑' ∏' ⋃ ⋂ ⨆ ⨅ ∫ let have``, set-builder ``{x | p}``,
 subtype ``{x // p}``); its *first* child is the binder (a name leaf, ``<SLOT> : <SLOT>``[x, T],
 a bracketed ``{<SLOT> : <SLOT>}``…, or a group ``<SLOT> <SLOT> : <SLOT>``[x, y, T]); the
