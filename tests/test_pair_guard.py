@@ -43,20 +43,11 @@ PAIRS = [_pair("a", "theorem t (x : ℕ) : x = x := sorry"),
 def _mentions_boom(*values: Any) -> bool:
     for value in values:
         if isinstance(value, Node):
-            if any(n.label == "boom" for n in _nodes(value)):
+            if any(n.label == "boom" for n in value.preorder()):
                 return True
         elif "boom" in str(value):
             return True
     return False
-
-
-def _nodes(tree: Node) -> list[Node]:
-    out, stack = [], [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.children)
-    return out
 
 
 def _raising(original: Callable[..., Any], error: BaseException) -> Callable[..., Any]:

@@ -36,7 +36,7 @@ def normalise_universes(tree: Node) -> Node:
     """``Type u``/``Sort u`` with a universe name used once in ``tree``, and ``Type _``, become
     ``Type*``/``Sort*`` (each is one fresh universe variable)."""
     uses: dict[str, int] = {}
-    for node in _walk(tree):
+    for node in tree.preorder():
         if node.label in (f"Type {SLOT}", f"Sort {SLOT}") and node.children[0].is_leaf:
             name = node.children[0].label
             uses[name] = uses.get(name, 0) + 1
@@ -48,15 +48,6 @@ def normalise_universes(tree: Node) -> Node:
                 return Node(UNIVERSE if node.label.startswith("Type") else "Sort*")
         return node
     return _map(tree, fresh)
-
-
-def _walk(tree: Node) -> list[Node]:
-    out, stack = [], [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.children)
-    return out
 
 
 def _map(tree: Node, f: Callable[[Node], Node]) -> Node:
