@@ -166,3 +166,39 @@ def test_binder_heads_cover_the_parser():
             if node.label.startswith(("∀", "∃", "fun", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "∫",
                                       "let", "have")) and node.children:
                 assert node.label.startswith(BINDER_HEADS), node.label
+
+
+def _renamed_by_hand(tree: Node, env: dict[str, str]) -> Node:
+    """Reference for binder-free trees: leaves and application heads in ``env`` renamed."""
+    if tree.is_leaf:
+        return Node(env.get(tree.label, tree.label))
+    head, _, rest = tree.label.partition(" ")
+    label = tree.label
+    if head in env and rest == " ".join([SLOT] * len(tree.children)):
+        label = f"{env[head]} {rest}"
+    return Node(label, tuple(_renamed_by_hand(c, env) for c in tree.children))
+
+
+_LEAVES = st.sampled_from(["x", "y", "z", "0", "1"])
+_BINDER_FREE = st.recursive(_LEAVES.map(Node), lambda kids: st.one_of(
+    st.tuples(st.sampled_from([f"{SLOT} + {SLOT}", f"{SLOT} = {SLOT}", f"f {SLOT} {SLOT}",
+                               f"x {SLOT} {SLOT}"]), kids, kids).map(
+        lambda t: Node(t[0], (t[1], t[2]))),
+    st.tuples(st.sampled_from([f"-{SLOT}", f"y {SLOT}"]), kids).map(
+        lambda t: Node(t[0], (t[1],)))), max_leaves=12)
+
+
+@settings(derandomize=True, max_examples=120, deadline=None)
+@given(_BINDER_FREE, st.dictionaries(st.sampled_from(["x", "y"]),
+                                     st.sampled_from(["#1", "#2"]), max_size=2))
+def test_binder_free_canonical_form_renames_exactly_the_bound_names(tree, env):
+    # the leaf-only fast path and the task path must agree with a plain recursive renaming
+    assert canonical_flat(tree, env, len(env)) == flatten(_renamed_by_hand(tree, env))
+
+
+def test_leaf_children_under_binders_keep_their_order_and_levels():
+    # worked by hand: x, y are the first and second binders; z is free
+    flat = canonical_flat(parse_term("∀ x : ℕ, ∀ y : ℕ, x + y = f y z"))
+    assert flat[0][8:] == ["<SLOT> = <SLOT>", "<SLOT> + <SLOT>", "#1", "#2",
+                           "f <SLOT> <SLOT>", "#2", "z"]
+    assert flat[1][8:] == [[9, 12], [10, 11], [], [], [13, 14], [], []]

@@ -341,7 +341,16 @@ def canonical_flat(node: Node, env: Mapping[str, str] | None = None, level: int 
                 labels.append(application(hit[-1], len(children)) if hit else label)
                 kids: list[int] = []
                 adj.append(kids)
-                stack.extend([("n", c, kids) for c in reversed(children)])
+                for c in children:
+                    if c.children:
+                        stack.extend([("n", c, kids) for c in reversed(children)])
+                        break
+                else:  # only leaves below (`a + 1`): emitted here, in order, without tasks
+                    for c in children:
+                        kids.append(len(labels))
+                        hit = names.get(c.label)
+                        labels.append(hit[-1] if hit else c.label)
+                        adj.append([])
                 continue
             parent.pop()
         elif kind == "p":
