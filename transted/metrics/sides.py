@@ -32,6 +32,7 @@ from typing import Any
 from transted.errors import InvalidCandidate, ParseError, TooDeep
 from transted.extraction.model import Extraction
 from transted.extraction.statement import Prepared, prepare
+from transted.metrics import reference_cache
 from transted.opt import OptOptions
 from transted.opt.context import Context, read_context
 from transted.opt.elaborate import Elaboration
@@ -81,19 +82,21 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
     helper = pair.meta.get(REFERENCE_HELPER)
     helper = helper if isinstance(helper, str) else None
-    ref_prepared, ref_context = _prepare(pair.reference, options, ref_src, helper=helper)
+    ref_prepared, ref_context = _prepare_reference(pair.reference, options, ref_src, helper)
     try:
         cand_prepared, cand_context = _prepare(pair.candidate, options, cand_src,
                                                helper=helper, theorem=theorem,
                                                reference_name=ref_prepared.theorem_name)
     except InvalidCandidate:
-        _parse(pair.reference, ref_prepared, ref_context, options, ref_src, frozenset())
+        _parse_reference(pair.reference, ref_prepared, ref_context, options, ref_src,
+                         frozenset(), helper)
         raise  # an answer only against a reference that parses
     agree = _agreement(ref_context, cand_context)
     shared = frozenset(name for name, ok in agree.items() if ok)
     while True:  # a shared definition only one tree names is unfolded there (it may use others)
         ref = _Side(ref_prepared, ref_context,
-                    _parse(pair.reference, ref_prepared, ref_context, options, ref_src, shared))
+                    _parse_reference(pair.reference, ref_prepared, ref_context, options,
+                                     ref_src, shared, helper))
         cand = _Side(cand_prepared, cand_context,
                      _parse(pair.candidate, cand_prepared, cand_context, options, cand_src,
                             shared))
@@ -123,6 +126,26 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     if context:
         out.details["context"] = context
     return out
+
+
+def _prepare_reference(statement: Statement, options: OptOptions, source: str,
+                       helper: str | None) -> tuple[Prepared, Context]:
+    """:func:`_prepare` of a reference, kept per process (:mod:`.reference_cache`): what it
+    gives depends on the text, header, helper and options alone (``source`` only names errors,
+    which are not kept)."""
+    key = (statement.statement, statement.header, helper, options)
+    return reference_cache.PREPARED.get_or_compute(
+        key, lambda: _prepare(statement, options, source, helper=helper))
+
+
+def _parse_reference(statement: Statement, prepared: Prepared, context: Context,
+                     options: OptOptions, source: str, shared: frozenset[str],
+                     helper: str | None) -> InContext:
+    """:func:`_parse` of a reference (``prepared``/``context`` are its
+    :func:`_prepare_reference`), kept per process with the shared definitions in the key."""
+    key = (statement.statement, statement.header, helper, options, shared)
+    return reference_cache.PARSED.get_or_compute(
+        key, lambda: _parse(statement, prepared, context, options, source, shared))
 
 
 def _prepare(statement: Statement, options: OptOptions, source: str, *,
