@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 __all__ = ["Evidence", "EvidenceKind", "Side", "format_value", "EVIDENCE_VERSION"]
 
-EVIDENCE_VERSION = "4"  # 4: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 3: lowering of the shared elaboration, abstains on its issues; 2: rlimit budgets
+EVIDENCE_VERSION = "5"  # 5: one z3 context per encoder (a witness independent of earlier calls); 4: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 3: lowering of the shared elaboration, abstains on its issues; 2: rlimit budgets
 """Bump when an encoding, the vacuity rule or the abstention rules change (goes into signatures)."""
 
 EvidenceKind = Literal["proved", "refuted", "none"]

@@ -30,19 +30,28 @@ from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var,
 
 __all__ = ["Encoder", "SolverResult", "check_sat", "prove"]
 
-_fresh = itertools.count()
-
-
 class Encoder:
-    """Encodes terms into one z3 context, collecting side conditions of auxiliary variables."""
+    """Encodes terms into one z3 context, collecting side conditions of auxiliary variables.
+
+    Each encoder has its own context, made at first use: in z3's shared ``main_ctx`` the
+    terms of earlier calls stay, and the model a call returns (a refutation's witness) could
+    depend on which pairs this process scored before. A context costs about 4 ms; only an
+    encoder that reaches z3 pays it."""
 
     def __init__(self) -> None:
-        self.ctx = z3.main_ctx()  # a fresh Context costs ~40 ms; names are made unique instead
+        self._ctx: z3.Context | None = None
+        self._fresh = itertools.count()  # bound and auxiliary names, unique in this context
         self.side: list[z3.BoolRef] = []
         self.vars: dict[str, z3.ExprRef] = {}
         self.types: dict[str, str] = {}
         self.nested_quantifier = False
         self.nonlinear = False
+
+    @property
+    def ctx(self) -> z3.Context:
+        if self._ctx is None:
+            self._ctx = z3.Context()
+        return self._ctx
 
     def var(self, name: str, typ: str) -> z3.ExprRef:
         key = f"{name}:{typ}"
@@ -81,8 +90,8 @@ class Encoder:
             self.nested_quantifier = True
             typ = term.vtype
             self.types[f"!{term.var}"] = typ
-            x = z3.Int(f"{term.var}!{next(_fresh)}", self.ctx) if typ in ("ℕ", "ℤ") \
-                else z3.Real(f"{term.var}!{next(_fresh)}", self.ctx)
+            x = z3.Int(f"{term.var}!{next(self._fresh)}", self.ctx) if typ in ("ℕ", "ℤ") \
+                else z3.Real(f"{term.var}!{next(self._fresh)}", self.ctx)
             body = self.encode(term.body, {**bound, term.var: x})
             if term.kind == "forall":
                 return z3.ForAll([x], z3.Implies(x >= 0, body) if typ == "ℕ" else body)
@@ -148,7 +157,7 @@ class Encoder:
         if op == "sqrt":
             if set(free_vars(term.args[0])) & set(bound):
                 raise Unsupported("√ under a nested quantifier")
-            s = z3.Real(f"sqrt!{next(_fresh)}", self.ctx)
+            s = z3.Real(f"sqrt!{next(self._fresh)}", self.ctx)
             self.side.append(z3.If(a[0] > 0, z3.And(s >= 0, s * s == a[0]), s == 0))
             return s
         if op == "abs":
