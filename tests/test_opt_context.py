@@ -9,9 +9,9 @@ import pytest
 
 from transted.extraction.statement import prepare
 from transted.opt import OptOptions, parse_statement
+from transted.opt.canonical import canonicalize
 from transted.opt.context import read_context
 from transted.opt.in_context import InContext, parse_in_context
-from transted.opt.scope import canonicalize
 
 CANON = OptOptions(canonical_names=True)
 

@@ -7,7 +7,8 @@ import pytest
 
 from transted.errors import ParseError
 from transted.opt import parse_statement, parse_term
-from transted.opt.scope import canonicalize, free_names
+from transted.opt.canonical import canonicalize
+from transted.opt.scope import free_names
 from transted.opt.substitution import substitute
 from transted.search.reduction import reduce_definitional
 

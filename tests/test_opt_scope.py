@@ -12,17 +12,11 @@ from tiers import every_nth_fast
 
 from transted.metrics.registry import get_metric
 from transted.opt import OptOptions, parse_statement, parse_term
+from transted.opt.canonical import canonical, canonical_flat, canonicalize
 from transted.opt.labels import SLOT
 from transted.opt.node import Node
 from transted.opt.notation import load_notation
-from transted.opt.scope import (
-    BINDER_HEADS,
-    body_index,
-    canonical,
-    canonical_flat,
-    canonicalize,
-    free_names,
-)
+from transted.opt.scope import BINDER_HEADS, body_index, free_names
 from transted.pairs import Pair, Statement
 from transted.search.engine import search
 from transted.search.providers.offline import OfflineProvider

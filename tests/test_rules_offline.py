@@ -11,7 +11,7 @@ import pytest
 
 from transted.errors import InputError
 from transted.opt import parse_term
-from transted.opt.scope import canonical
+from transted.opt.canonical import canonical
 from transted.search.reduction import beta_reduce
 from transted.search.ruleset import load_rules
 

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transted.opt import parse_term
-from transted.opt.scope import canonical, canonical_flat, free_names
+from transted.opt.canonical import canonical, canonical_flat
+from transted.opt.scope import free_names
 from transted.opt.substitution import fresh_name, substitute
 from transted.search.distance import flatten, tree_distance
 from transted.search.state import Local, State

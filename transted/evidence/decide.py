@@ -58,7 +58,7 @@ Statement = Node | Elaboration
 """A proposition-form statement: its elaboration (the tree as written under its header), or a
 tree elaborated with no header."""
 
-__all__ = ["Closing", "decide_terms", "decide_trees", "decide_pair", "is_contingent",
+__all__ = ["Closing", "TermMemo", "decide_terms", "decide_trees", "decide_pair", "is_contingent",
            "same_polynomial", "tactic_for", "procedure_for"]
 
 _CONNECTIVES = {"and": "and_congr", "or": "or_congr", "imp": "imp_congr", "iff": "iff_congr",
@@ -284,28 +284,46 @@ def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> boo
     return solve(enc, formula, budget, options, valid=True).status == "unsat"
 
 
+TermMemo = dict[tuple[int, tuple[tuple[str, Ty], ...]], tuple[Node, Term | None]]
+"""Side tree (by identity) and locals → its term (None: Unsupported), for :func:`decide_trees`."""
+
+
 def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
-                 options: RefuteOptions | None = None, budget: Budget | None = None
-                 ) -> Closing | None:
+                 options: RefuteOptions | None = None, budget: Budget | None = None,
+                 *, memo: TermMemo | None = None) -> Closing | None:
     """The search's goal ``lhs = rhs`` (proposition trees) with the goal's locals in
     ``context`` (name → type, as a string ``"ℝ"`` or a type tree, e.g.
     ``State.local_types()``). Both sides are elaborated with those locals (names as the
     normaliser wrote them: in full); any elaboration issue, or a local outside ℕ ℤ ℚ ℝ in
     use, abstains.
-    ``budget``: the engines' stage (default: :func:`engine_budget` of ``options``)."""
+    ``budget``: the engines' stage (default: :func:`engine_budget` of ``options``).
+    ``memo``: terms of sides already translated (a search's goals share most sides)."""
     options = options or RefuteOptions()
     env: dict[str, Ty] = {}
     for name, typ in context.items():
         ty = type_of_node(typ, env) if isinstance(typ, Node) else Ty(typ) if typ else None
         if ty is not None:
             env[name] = ty
-    try:
-        a, b = translate_prop(lhs, env), translate_prop(rhs, env)
-    except Unsupported:
+    a, b = _translated(lhs, env, memo), _translated(rhs, env, memo)
+    if a is None or b is None:
         return None
     variables = {n: t.head for n, t in env.items() if not t.args and t.head in NUMBER_TYPES}
     return decide_terms(a, b, variables,
                         budget if budget is not None else engine_budget(options), options)
+
+
+def _translated(side: Node, env: dict[str, Ty], memo: TermMemo | None) -> Term | None:
+    key = (id(side), tuple(env.items()))
+    hit = memo.get(key) if memo is not None else None
+    if hit is not None and hit[0] is side:
+        return hit[1]
+    try:
+        term: Term | None = translate_prop(side, env)
+    except Unsupported:
+        term = None
+    if memo is not None:
+        memo[key] = (side, term)
+    return term
 
 
 def _conj(terms: list[Term | None] | list[Term]) -> Term:

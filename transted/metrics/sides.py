@@ -34,11 +34,12 @@ from transted.extraction.model import Extraction
 from transted.extraction.statement import Prepared, prepare
 from transted.metrics import reference_cache
 from transted.opt import OptOptions
+from transted.opt.canonical import canonicalize
 from transted.opt.context import Context, read_context
 from transted.opt.elaborate import Elaboration
 from transted.opt.in_context import InContext, parse_in_context
 from transted.opt.node import Node
-from transted.opt.scope import canonicalize, free_names
+from transted.opt.scope import free_names
 from transted.opt.unfold import definition_tree, rename_constants
 from transted.pairs import Pair, Statement
 

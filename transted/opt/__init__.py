@@ -8,6 +8,7 @@ e.g. a goal target or a rewrite pattern with ``?a`` metavariables), :class:`OptO
 from __future__ import annotations
 
 from transted.errors import TooDeep
+from transted.opt.canonical import canonicalize
 from transted.opt.declaration import (
     Declaration,
     OptOptions,
@@ -20,7 +21,6 @@ from transted.opt.labels import SLOT
 from transted.opt.node import Node
 from transted.opt.normalize import Normalized, normalize
 from transted.opt.parser import MAX_TREE_DEPTH, TermParser
-from transted.opt.scope import canonicalize
 
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
            "header_opens", "parse_statement_normalized", "Normalized", "elaborate_declaration"]

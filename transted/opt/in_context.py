@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from transted.errors import ParseError
+from transted.opt.canonical import canonicalize
 from transted.opt.context import Context
 from transted.opt.declaration import (
     Declaration,
@@ -26,7 +27,7 @@ from transted.opt.elaborate import Elaboration, elaborate_declaration
 from transted.opt.node import Node
 from transted.opt.normalize import Normalized, normalize
 from transted.opt.parser import TermParser
-from transted.opt.scope import canonicalize, free_names
+from transted.opt.scope import free_names
 from transted.opt.unfold import Unfolding, make_resolver, unfold
 
 __all__ = ["InContext", "parse_in_context"]

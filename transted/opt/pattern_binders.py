@@ -16,7 +16,7 @@ __all__ = ["is_pattern", "is_match_pattern", "pattern_names", "renamed_pattern",
            "CONSTRUCTOR_LEAVES", "CANON_PREFIX"]
 
 CANON_PREFIX = "#"
-"""Canonical names are ``#1``, ``#2``… (:func:`transted.opt.scope.canonical`)."""
+"""Canonical names are ``#1``, ``#2``… (:func:`transted.opt.canonical.canonical`)."""
 
 
 def usable_name(name: str) -> bool:

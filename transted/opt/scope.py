@@ -1,8 +1,7 @@
 """Bound variables of operator trees: which labels bind, which children are binders, renaming.
 
 The one home of binding structure; the parser builds binder children with :func:`binder_node`,
-and ``ted --canonical-names``, the search's duplicate check and its TED calls all read trees
-through this module.
+and the canonical form (:mod:`transted.opt.canonical`) reads trees through this module.
 
 A binding node is recognised from its label (docs/INTERNALS.md, "Labels"): the label starts
 with a binder head (``∀ ∃ ∃! fun ∑ ∏ ∑' ∏' ⋃ ⋂ ⨆ ⨅ ∫ let have``, set-builder ``{x | p}``,
@@ -13,38 +12,27 @@ in the binder's scope (a binder's type, ``∑ x ∈ s``'s ``s``, ``let``'s value
 ``∂μ`` are outside it). The statement form's ``theorem`` node binds each declaration binder's
 names in every later child.
 
-The canonical form renames every bound variable to its de Bruijn *level* (``#1`` for the
-outermost binder, counting the goal's local context first), so alpha-equivalent trees are equal
-(§3.3: renaming is a transformation both ways). With ``arrows=True`` (the search) a typed ``∀``
-whose name is unused is written ``T → body``, as Lean itself prints it: both are the same term.
-Every walk here is iterative and linear in the tree size: trees may be deeper than Python's
+The canonical form built on this structure is :mod:`transted.opt.canonical`. Every walk here is iterative and linear in the tree size: trees may be deeper than Python's
 recursion limit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from transted.opt.labels import ARROW, BINDER_HEADS, FORALL, SLOT, THEOREM, application
-from transted.opt.node import Flat, Node, unflatten
-from transted.opt.pattern_binders import (
-    CANON_PREFIX,
-    is_match_pattern,
-    is_pattern,
-    pattern_names,
-    renamed_pattern,
-    usable_name,
-)
+from transted.opt.labels import BINDER_HEADS, SLOT, THEOREM, application
+from transted.opt.node import Node
+from transted.opt.pattern_binders import is_match_pattern, is_pattern, pattern_names, usable_name
 
 __all__ = ["body_index", "is_binding", "binder_names", "has_pattern", "child_scopes",
            "bound_name", "binder_type", "with_bound_name", "binder_node", "head_name",
-           "relabel_head", "free_names", "canonical", "canonical_flat", "canonicalize"]
+           "relabel_head", "free_names", "free_names_cached", "scope_parts", "AFTER_BODY"]
 
 BODY_SEPARATORS = (", ", "=> ", "| ", "// ", "; ")
 _BRACKETS = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}
-_CANON_PREFIX = CANON_PREFIX
-_AFTER = ["\0after"]  # marks children after the body (outside the scope)
+AFTER_BODY = ["\0after"]
+"""Marks the children of a binding node after its body (outside the scope): see
+:func:`scope_parts`."""
 
 @lru_cache(maxsize=4096)
 def body_index(label: str) -> int | None:
@@ -161,10 +149,11 @@ def relabel_head(node: Node, new: str) -> Node:
     return Node(application(new, len(node.children)), node.children)
 
 
-def _scopes(node: Node) -> list[tuple[Node, list[str], bool]] | None:
+def scope_parts(node: Node) -> list[tuple[Node, list[str], bool]] | None:
     """Children of a binding node in order: ``(child, names bound after it, is_binder)``.
 
-    ``names`` are pushed after the child is visited and popped at the end of the node; None
+    ``names`` are pushed after the child is visited and popped at the end of the node
+    (:data:`AFTER_BODY` for a child after the body: the names are popped before it); None
     when ``node`` binds nothing.
     """
     if node.label == THEOREM and len(node.children) >= 2:
@@ -179,7 +168,7 @@ def _scopes(node: Node) -> list[tuple[Node, list[str], bool]] | None:
     names = binder_names(binder)
     out[-1] = (out[-1][0], names, out[-1][2])  # names open just before the body
     out.append((node.children[idx], [], False))
-    return out + [(c, _AFTER, False) for c in node.children[idx + 1:]]
+    return out + [(c, AFTER_BODY, False) for c in node.children[idx + 1:]]
 
 
 def child_scopes(node: Node) -> list[tuple[tuple[Node, ...], bool]]:
@@ -211,13 +200,13 @@ def free_names(node: Node) -> frozenset[str]:
         head = head_name(n.label, len(n.children))
         if head is not None and head not in bound:
             out.add(head)
-        parts = _scopes(n)
+        parts = scope_parts(n)
         if parts is None:
             stack.extend((c, bound) for c in n.children)
             continue
         inner = bound
         for child, names, is_binder in parts:
-            if names == _AFTER:
+            if names == AFTER_BODY:
                 stack.append((child, bound))
                 continue
             if is_binder:
@@ -237,7 +226,7 @@ _FREE: dict[int, tuple[Node, frozenset[str]]] = {}
 _FREE_MAX = 200_000  # entries; the search's states share most subtrees, so hits are common
 
 
-def _free_cached(node: Node) -> frozenset[str]:
+def free_names_cached(node: Node) -> frozenset[str]:
     """:func:`free_names` memoised per node object, computed bottom-up (each node once)."""
     hit = _FREE.get(id(node))
     if hit is not None and hit[0] is node:
@@ -256,7 +245,7 @@ def _free_cached(node: Node) -> frozenset[str]:
             continue
         plain = body_index(n.label) is None and n.label != THEOREM
         if not ready:
-            parts = None if plain else _scopes(n)
+            parts = None if plain else scope_parts(n)
             stack.append((n, parts, True))
             if parts is None:
                 stack.extend((c, None, False) for c in children)
@@ -272,12 +261,12 @@ def _free_cached(node: Node) -> frozenset[str]:
         else:
             bound: set[str] = set()
             for c, names, is_binder in parts:
-                if names == _AFTER:
+                if names == AFTER_BODY:
                     bound = set()
                 subject = _subject(c, is_binder)
                 if subject is not None:
                     out |= _FREE[id(subject)][1] - bound
-                if names and names != _AFTER:
+                if names and names != AFTER_BODY:
                     bound |= set(names)
         _FREE[id(n)] = (n, frozenset(out))
     return _FREE[id(node)][1]
@@ -291,157 +280,3 @@ def _subject(child: Node, is_binder: bool) -> Node | None:
     if typ is not None:
         return typ
     return child if not binder_names(child) and not child.is_leaf else None
-
-
-def canonical_flat(node: Node, env: Mapping[str, str] | None = None, level: int = 0, *,
-                   arrows: bool = True) -> Flat:
-    """The alpha-canonical form of ``node`` as preorder labels + adjacency lists.
-
-    Parameters
-    ----------
-    node : tree to canonicalise
-    env : names already bound outside ``node`` (the goal's local context) → canonical name
-    level : number of binders already open outside ``node``
-    arrows : write a typed ``∀`` whose name is unused as ``T → body`` (Lean's reading)
-
-    Linear in the size of ``node`` and iterative (no recursion on the tree).
-    """
-    names: dict[str, list[str]] = {k: [v] for k, v in (env or {}).items()}
-    labels: list[str] = []
-    adj: list[list[int]] = []
-    depth = [level]
-
-    def emit(label: str, parent: list[int]) -> list[int]:
-        parent.append(len(labels))
-        labels.append(label)
-        kids: list[int] = []
-        adj.append(kids)
-        return kids
-
-    # tasks: ("n", node, parent) | ("b", binder, parent, first_level) | ("p", names) | ("q", k)
-    root_kids: list[int] = []
-    stack: list[tuple] = [("n", node, root_kids)]
-    while stack:
-        task = stack.pop()
-        kind = task[0]
-        if kind == "n":
-            # hot path, inlined: a leaf or a node that binds nothing
-            n, parent = task[1], task[2]
-            children = n.children
-            label = n.label
-            parent.append(len(labels))
-            if not children:
-                hit = names.get(label)
-                labels.append(hit[-1] if hit else label)
-                adj.append([])
-                continue
-            if body_index(label) is None and label != THEOREM:
-                head = head_name(label, len(children)) if label[-1] == ">" else None
-                hit = names.get(head) if head is not None else None
-                labels.append(application(hit[-1], len(children)) if hit else label)
-                kids: list[int] = []
-                adj.append(kids)
-                for c in children:
-                    if c.children:
-                        stack.extend([("n", c, kids) for c in reversed(children)])
-                        break
-                else:  # only leaves below (`a + 1`): emitted here, in order, without tasks
-                    for c in children:
-                        kids.append(len(labels))
-                        hit = names.get(c.label)
-                        labels.append(hit[-1] if hit else c.label)
-                        adj.append([])
-                continue
-            parent.pop()
-        elif kind == "p":
-            for name in task[1]:
-                depth[0] += 1
-                names.setdefault(name, []).append(f"{_CANON_PREFIX}{depth[0]}")
-            continue
-        elif kind == "q":
-            for name in task[1]:
-                names[name].pop()
-                depth[0] -= 1
-            continue
-        elif kind == "l":
-            emit(task[1], task[2])
-            continue
-        elif kind == "b":
-            _emit_binder(task[1], task[2], task[3], emit, stack)
-            continue
-        n, parent = task[1], task[2]
-        parts = _scopes(n)
-        assert parts is not None
-        if (arrows and n.label == FORALL and binder_type(n.children[0]) is not None
-                and (name := bound_name(n.children[0])) is not None
-                and name not in _free_cached(n.children[1])):
-            # Lean's `T → body`: the binder is dropped, the body keeps the outer levels
-            kids = emit(ARROW, parent)
-            typ = binder_type(n.children[0])
-            stack.extend([("n", n.children[1], kids), ("n", typ, kids)])
-            continue
-        kids = emit(n.label, parent)
-        todo: list[tuple] = []
-        opened: list[str] = []
-        next_level = depth[0]
-        for child, bound, is_binder in parts:
-            if bound == _AFTER:
-                todo += [("q", opened), ("n", child, kids)]
-                opened = []
-                continue
-            if is_binder:
-                todo.append(("b", child, kids, next_level))
-            else:
-                todo.append(("n", child, kids))
-            if bound:
-                todo.append(("p", bound))
-                opened = opened + bound
-                next_level += len(bound)
-        if opened:
-            todo.append(("q", opened))
-        stack.extend(reversed(todo))
-    return labels, adj
-
-
-def _emit_binder(binder: Node, parent: list[int], first: int,
-                 emit: Callable[[str, list[int]], list[int]], stack: list[tuple]) -> None:
-    """A binder child: its names become ``#first+1``, ``#first+2``…; its type stays outside."""
-    if not binder_names(binder):
-        stack.append(("n", binder, parent))
-        return
-    if binder.is_leaf:
-        emit(f"{_CANON_PREFIX}{first + 1}", parent)
-        return
-    if is_pattern(binder) or is_match_pattern(binder):
-        stack.append(("n", renamed_pattern(binder, first)[0], parent))
-        return
-    kids = emit(binder.label, parent)
-    todo: list[tuple] = []
-    k = first
-    typed = binder_type(binder) is not None
-    for c in binder.children[:-1] if typed else binder.children:
-        if c.is_leaf and usable_name(c.label):
-            k += 1
-            todo.append(("l", f"{_CANON_PREFIX}{k}", kids))
-        elif typed and not c.is_leaf and is_pattern(c):
-            renamed, k = renamed_pattern(c, k)
-            todo.append(("n", renamed, kids))
-        else:
-            todo.append(("n", c, kids))
-    if typed:
-        todo.append(("n", binder.children[-1], kids))
-    stack.extend(reversed(todo))
-
-
-def canonical(node: Node, env: Mapping[str, str] | None = None, level: int = 0, *,
-              arrows: bool = True) -> Node:
-    """Alpha-canonical form: bound names → ``#level``; see :func:`canonical_flat`."""
-    return unflatten(canonical_flat(node, env, level, arrows=arrows))
-
-
-def canonicalize(node: Node) -> Node:
-    """Bound variables renamed ``#1, #2, …`` by level, so alpha-equivalent trees are equal.
-
-    The tree's shape is kept (no ``∀`` → ``→`` rewriting): this is ``ted --canonical-names``.
-    """
-    return canonical(node, arrows=False)

@@ -31,12 +31,31 @@ def reduce_definitional(tree: Node) -> Node:
 
 def beta_reduce(tree: Node) -> Node:
     """``tree`` with its beta redexes ``(fun x => b) a`` reduced (Mathlib's ``beta_reduce``)."""
+    if not _has_beta_redex(tree):  # the common case: a look without rebuilding the tree
+        return tree
     for _ in range(_MAX_ROUNDS):
         new = _step(tree, beta_only=True)
         if new == tree:
             return tree
         tree = new
     return tree
+
+
+def _is_beta_redex(node: Node) -> bool:
+    head = node.children[0] if node.label == APP and node.children else None
+    return (head is not None and head.label == FUN and len(head.children) == 2
+            and not has_pattern(head.children[0]))
+
+
+def _has_beta_redex(tree: Node) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node.children:
+            if _is_beta_redex(node):
+                return True
+            stack.extend(node.children)
+    return False
 
 
 def _step(node: Node, beta_only: bool = False) -> Node:
@@ -47,8 +66,7 @@ def _step(node: Node, beta_only: bool = False) -> Node:
     if node.label == LET and len(kids) == 3 and not beta_only and not has_pattern(kids[0]):
         name = bound_name(kids[0])
         return kids[2] if name is None else substitute(kids[2], name, kids[1])
-    if (node.label == APP and kids[0].label == FUN and len(kids[0].children) == 2
-            and not has_pattern(kids[0].children[0])):  # a pattern lambda is a match: kept
+    if _is_beta_redex(node):  # a pattern lambda is a match: kept
         binder, body = kids[0].children
         name = bound_name(binder)
         return body if name is None else substitute(body, name, kids[1])

@@ -15,7 +15,7 @@ applied. Unknown is always the safe answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from transted.opt.labels import (
     ADD,
@@ -42,7 +42,8 @@ from transted.opt.node import Node
 from transted.opt.scope import binder_names, binder_type, body_index, bound_name, has_pattern
 from transted.search.pattern import Path
 
-__all__ = ["SCALARS", "region_type", "instance_type", "env_at", "is_numeral", "term_type"]
+__all__ = ["SCALARS", "region_type", "instance_type", "env_at", "ScopeAt", "is_numeral",
+           "term_type"]
 
 SCALARS = ("ℕ", "ℤ", "ℚ", "ℝ", "ℂ")
 """Number types in coercion order (each coerces into the later ones)."""
@@ -75,6 +76,38 @@ def env_at(tree: Node, path: Path, outer: Env) -> dict[str, Node | None]:
                 env.update(dict.fromkeys(binder_names(node.children[0])))
         node = node.children[i]
     return env
+
+
+class ScopeAt(Mapping[str, "Node | None"]):
+    """:func:`env_at` computed at first look: most positions a rule is tried at do not match,
+    and only a match reads the scope (measured: a tenth of a search's time went to scopes
+    nobody read)."""
+
+    __slots__ = ("_where", "_env")
+
+    def __init__(self, tree: Node, path: Path, outer: Env):
+        self._where = (tree, path, outer)
+        self._env: dict[str, Node | None] | None = None
+
+    def _scope(self) -> dict[str, Node | None]:
+        if self._env is None:
+            self._env = env_at(*self._where)
+        return self._env
+
+    def __getitem__(self, name: str) -> Node | None:
+        return self._scope()[name]
+
+    def get(self, name: str, default: object = None) -> object:  # type: ignore[override]
+        return self._scope().get(name, default)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._scope()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._scope())
+
+    def __len__(self) -> int:
+        return len(self._scope())
 
 
 def region_type(tree: Node, path: Path, env: Env) -> str | None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from transted.opt.node import Flat, Node
-from transted.opt.scope import canonical, canonical_flat
+from transted.opt.canonical import canonical, canonical_flat, spliced_flat
+from transted.opt.node import Flat, Node, unflatten
 
-__all__ = ["Local", "State", "CLOSED"]
+__all__ = ["Edit", "Local", "State", "CLOSED"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,15 +28,57 @@ _SIDE_CACHE: dict[int, tuple[Node, tuple, Flat]] = {}
 _SIDE_CACHE_MAX = 8192  # moves change one side; the other side's canonical form is reused
 
 
-def _side_flat(node: Node, names: tuple[str, ...]) -> Flat:
+def _cached(node: Node, names: tuple[str, ...]) -> Flat | None:
     hit = _SIDE_CACHE.get(id(node))
-    if hit is not None and hit[0] is node and hit[1] == names:
-        return hit[2]
-    flat = canonical_flat(node, {n: f"#{i + 1}" for i, n in enumerate(names)}, len(names))
+    return hit[2] if hit is not None and hit[0] is node and hit[1] == names else None
+
+
+def _side_flat(node: Node, names: tuple[str, ...], edit: Edit | None) -> Flat:
+    flat = _cached(node, names)
+    if flat is not None:
+        return flat
+    env = {n: f"#{i + 1}" for i, n in enumerate(names)}
+    # `after is node`: a hint copied along with a side it does not describe is not read
+    before = (_cached(edit.before, names) if edit is not None and edit.after is node
+              else None)
+    if before is not None:
+        assert edit is not None
+        flat = spliced_flat(edit.before, before, edit.path, edit.new, env, len(names))
+    if flat is None:
+        flat = canonical_flat(node, env, len(names))
     if len(_SIDE_CACHE) >= _SIDE_CACHE_MAX:
         _SIDE_CACHE.clear()
     _SIDE_CACHE[id(node)] = (node, names, flat)
     return flat
+
+
+_TYPES_CACHE: dict[int, tuple[tuple[Local, ...], tuple[str, ...]]] = {}
+
+
+def _local_types(context: tuple[Local, ...], names: tuple[str, ...]) -> tuple[str, ...]:
+    """The locals' canonical types; a move keeps its goal's context (the same tuple)."""
+    hit = _TYPES_CACHE.get(id(context))
+    if hit is not None and hit[0] is context:
+        return hit[1]
+    types = tuple("_" if loc.type is None else
+                  str(canonical(loc.type, {n: f"#{j + 1}" for j, n in enumerate(names[:i])}, i))
+                  for i, loc in enumerate(context))
+    if len(_TYPES_CACHE) >= _SIDE_CACHE_MAX:
+        _TYPES_CACHE.clear()
+    _TYPES_CACHE[id(context)] = (context, types)
+    return types
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """How the side ``after`` was made: ``before`` with the subtree at ``path`` replaced by
+    ``new``. Its canonical form is then spliced from ``before``'s
+    (:func:`~transted.opt.canonical.spliced_flat`)."""
+
+    before: Node
+    path: tuple[int, ...]
+    new: Node
+    after: Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,23 +106,22 @@ class State:
                                          repr=False)
     """Provider data riding along, one slot per provider name (``{"lean": <proof state>}``);
     not part of the goal's identity: equality and :attr:`key` ignore it."""
+    edit: tuple[str, Edit] | None = field(default=None, compare=False, hash=False, repr=False)
+    """Which side (``"lhs"``/``"rhs"``) a rewrite made, and how: a hint for the canonical form,
+    not part of the goal."""
     _canon: _Canonical | None = field(default=None, init=False, repr=False, compare=False,
                                       hash=False)
-
-    def _env(self) -> tuple[dict[str, str], int]:
-        return {loc.name: f"#{i + 1}" for i, loc in enumerate(self.context)}, len(self.context)
 
     def _canonical(self) -> _Canonical:
         if self._canon is None:
             names = tuple(loc.name for loc in self.context)
-            types = tuple("_" if loc.type is None else
-                          str(canonical(loc.type, {n: f"#{j + 1}" for j, n in
-                                                   enumerate(names[:i])}, i))
-                          for i, loc in enumerate(self.context))
-            fl, fr = _side_flat(self.lhs, names), _side_flat(self.rhs, names)
+            types = _local_types(self.context, names)
+            side, edit = self.edit if self.edit is not None else ("", None)
+            fl = _side_flat(self.lhs, names, edit if side == "lhs" else None)
+            fr = _side_flat(self.rhs, names, edit if side == "rhs" else None)
             key = ("closed",) if self.closed else (
-                types, tuple(fl[0]), tuple(len(a) for a in fl[1]),
-                tuple(fr[0]), tuple(len(a) for a in fr[1]))
+                types, tuple(fl[0]), tuple(map(len, fl[1])),
+                tuple(fr[0]), tuple(map(len, fr[1])))
             canon = _Canonical(key, fl, fr)
             object.__setattr__(self, "_canon", canon)
             return canon
@@ -89,11 +130,11 @@ class State:
     @property
     def canonical_lhs(self) -> Node:
         """The left side in alpha-canonical form (bound/local names → ``#level``)."""
-        return canonical(self.lhs, *self._env())
+        return unflatten(self._canonical().flat_lhs)
 
     @property
     def canonical_rhs(self) -> Node:
-        return canonical(self.rhs, *self._env())
+        return unflatten(self._canonical().flat_rhs)
 
     @property
     def key(self) -> tuple:

@@ -2,7 +2,7 @@
 
 :func:`label_kind` refines the semantic cost classes (:func:`transted.ted.semantic.classify`)
 for the verdict, on trees whose bound variables carry de Bruijn names (``#k``,
-:func:`transted.opt.scope.canonicalize`): a leaf ``#k`` is a bound variable, any other name
+:func:`transted.opt.canonical.canonicalize`): a leaf ``#k`` is a bound variable, any other name
 is a constant (``X`` under ``open Polynomial`` is ``Polynomial.X``); an application headed by
 ``#k`` is a local application; ``∑ ∏ ⋃ ⋂ ⨆ ⨅ ∫`` are big operators; ``↑`` is a coercion,
 ``↥ ⇑`` sort/function coercions, ``(e : T)`` and the binder forms are annotations.

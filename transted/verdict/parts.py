@@ -20,9 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from transted.opt.canonical import canonical
 from transted.opt.labels import ARROW, FORALL, SLOT
 from transted.opt.node import Node
-from transted.opt.scope import binder_names, binder_type, canonical
+from transted.opt.scope import binder_names, binder_type
 from transted.verdict.edit_kinds import UNIVERSE
 
 __all__ = ["Part", "Path", "parts_of", "normalise_universes", "bijection", "canonical_parts",

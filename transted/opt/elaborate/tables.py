@@ -80,6 +80,9 @@ def is_identifier(label: str) -> bool:
             and not label.endswith(".") and ".." not in label and bool(_IDENTIFIER.match(label)))
 
 
+_RESOLVED_MAX = 65536
+
+
 class _BundledNames:
     """Name resolution and notation activity from the generated Mathlib table."""
 
@@ -87,8 +90,19 @@ class _BundledNames:
         from transted.opt.names import load_name_table
 
         self.table = load_name_table()
+        self._resolved: dict[tuple[str, Scope], Resolution] = {}
 
     def resolve(self, name: str, scope: Scope) -> Resolution:
+        # the search elaborates each goal it tries: the same names, under the same scope
+        key = (name, scope)
+        hit = self._resolved.get(key)
+        if hit is None:
+            if len(self._resolved) >= _RESOLVED_MAX:
+                self._resolved.clear()
+            hit = self._resolved[key] = self._resolve(name, scope)
+        return hit
+
+    def _resolve(self, name: str, scope: Scope) -> Resolution:
         from transted.opt.names import Ambiguous, Constant
 
         found = self.table.resolve(name.removeprefix("@"), scope=scope)

@@ -28,8 +28,8 @@ from transted.search.pattern import Path, match, positions, replace_at
 from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.reduction import beta_reduce, reduce_definitional
 from transted.search.ruleset import Rule, RuleSet, load_rules
-from transted.search.scalars import env_at
-from transted.search.state import State
+from transted.search.scalars import ScopeAt
+from transted.search.state import Edit, State
 
 __all__ = ["OfflineProvider", "CongruenceProvider", "DefinitionalProvider", "NumeralProvider",
            "RuleProvider"]
@@ -116,7 +116,7 @@ class RuleProvider(Provider):
                 continue
             if budget.spent():
                 return
-            env = env_at(tree, path, outer)
+            env = ScopeAt(tree, path, outer)
             for rule in rules:
                 for new, sigma, backward in rule.rewrite(node, tree, path, env):
                     # an instantiated `?f ?x` may be a redex `(fun x => b) x`; Lean users
@@ -165,9 +165,12 @@ class OfflineProvider(Provider):
 
 
 def _replace(state: State, side: str, path: Path, new: Node) -> State:
+    before = getattr(state, side)
+    after = replace_at(before, path, new)
+    edit = (side, Edit(before, path, new, after))
     if side == "lhs":
-        return State(replace_at(state.lhs, path, new), state.rhs, state.context)
-    return State(state.lhs, replace_at(state.rhs, path, new), state.context)
+        return State(after, state.rhs, state.context, edit=edit)
+    return State(state.lhs, after, state.context, edit=edit)
 
 
 def _bound_on_path(tree: Node, path: Path) -> set[str]:

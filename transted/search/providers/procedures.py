@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from transted.budget import Budget
-from transted.evidence.decide import Closing, decide_trees
+from transted.evidence.decide import Closing, TermMemo, decide_trees
 from transted.evidence.refute import RefuteOptions, engine_budget
 from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.state import CLOSED, State
@@ -61,6 +61,7 @@ class DecisionProvider(Provider):
     def __init__(self, options: RefuteOptions | None = None):
         self.engine_options = options if options is not None else RefuteOptions()
         self._tried: dict[tuple, Closing | None] = {}
+        self._terms: TermMemo = {}
 
     @classmethod
     def from_context(cls, context: ProviderContext) -> DecisionProvider:
@@ -76,7 +77,7 @@ class DecisionProvider(Provider):
                           f"|mem:{o.memory_mb}MB"}
 
     def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
-        self._tried = {}
+        self._tried, self._terms = {}, {}
         return start
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
@@ -88,7 +89,7 @@ class DecisionProvider(Provider):
             if stage.remaining_time() == 0:
                 return  # the pair's deadline has passed
             self._tried[key] = decide_trees(state.lhs, state.rhs, state.local_types(),
-                                            self.engine_options, stage)
+                                            self.engine_options, stage, memo=self._terms)
         closing = self._tried[key]
         if closing is None:
             return
