@@ -199,7 +199,8 @@ class Executor(ABC):
     this many seconds there (:func:`~transted.executors.placement.score_stream`); None: the
     workers take every pair."""
     scored_in_driver: int = 0
-    """Pairs the driver scored itself while the workers were not worth starting."""
+    """Pairs the driver scored itself: while the workers were not worth starting, or while
+    they started."""
     on_pair_done: Callable[[str], None] | None = None
     """Called with a pair's id as soon as a worker finished it, out of input order (progress
     displays: a slow pair holds back the in-order results, not the count); local workers
@@ -226,6 +227,11 @@ class Executor(ABC):
         A call that raised anything but a worker death re-raises here (a bug aborts the
         batch, as it does in one process)."""
 
+    def any_ended(self, handles: Sequence[Handle]) -> bool:
+        """Whether a call of ``handles`` has ended, without blocking (True: an executor
+        that cannot tell never has the driver score pairs while its workers start)."""
+        return True
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Stop the workers."""
 
@@ -247,6 +253,10 @@ class Executor(ABC):
         if not pairs:
             return
         signature = str(metric.signature)
+        # while the workers start (spawn, imports, the metric: seconds), the driver scores
+        # pairs itself, the ones after those already sent; never with a pair timeout (only a
+        # worker can be killed) nor for a metric that runs Lean (a REPL that would then idle)
+        helping = not self.running and self.pair_timeout is None and not metric.runs_lean
         self.start(spec, signature)
         todo = iter(enumerate(pairs))
         max_in_flight = max(1, self.workers * self.in_flight_per_worker)
@@ -277,7 +287,7 @@ class Executor(ABC):
             return (chunk, "chunk") if chunk else None
 
         def completed() -> Iterator[tuple[int, MetricResult]]:
-            nonlocal answered, deaths
+            nonlocal answered, deaths, exhausted, helping
             while True:
                 if not suspects:
                     while len(running) < max_in_flight and (item := next_chunk()) is not None:
@@ -287,6 +297,16 @@ class Executor(ABC):
                     running[self.submit(lone)] = (lone, "suspect")
                 if not running:
                     return
+                while helping and not exhausted and not self.any_ended(list(running)):
+                    mine = next(todo, None)
+                    if mine is None:
+                        exhausted = True
+                        break
+                    result = score_guarded(metric, mine[1])
+                    self.scored_in_driver += 1  # before the yield: the caller may stop here
+                    finished(mine[0])
+                    yield mine[0], result
+                helping = False
                 for handle, outcome in self.wait(list(running)):
                     chunk, kind = running.pop(handle)
                     if isinstance(outcome, TimedOut):

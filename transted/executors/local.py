@@ -189,6 +189,9 @@ class LocalExecutor(Executor):
             self._chunk_of.update((index, future) for index, _ in chunk)
         return future
 
+    def any_ended(self, handles: Sequence[Future[Any]]) -> bool:
+        return any(future.done() for future in handles)
+
     def wait(self, handles: Sequence[Future[Any]]
              ) -> list[tuple[Future[Any], list[tuple[int, dict[str, Any]]] | WorkerDied]]:
         while True:

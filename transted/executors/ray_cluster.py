@@ -71,6 +71,10 @@ class RayExecutor(Executor):
         self._load: dict[int, int] = {}  # actor slot -> calls out
         self._calls: dict[Any, tuple[int, Any]] = {}  # ObjectRef -> (actor slot, actor)
 
+    @property
+    def running(self) -> bool:
+        return bool(self._actors)
+
     def connect(self) -> None:
         """``ray.init`` if Ray is not up yet (kept out of per-pair timing by callers)."""
         ray = self.ray
@@ -110,6 +114,10 @@ class RayExecutor(Executor):
         self._load[slot] += 1
         self._calls[ref] = (slot, actor)
         return ref
+
+    def any_ended(self, handles: Sequence[Any]) -> bool:
+        ready, _ = self.ray.wait(list(handles), num_returns=1, timeout=0)
+        return bool(ready)
 
     def wait(self, handles: Sequence[Any]
              ) -> list[tuple[Any, list[tuple[int, dict[str, Any]]] | WorkerDied]]:
