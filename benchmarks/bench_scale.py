@@ -121,14 +121,14 @@ def main() -> None:
                                       capture_output=True, text=True, env=env, check=True)
                 rows[config] = json.loads(proc.stdout.strip().splitlines()[-1])
             base = rows.get("jobs1")
-            print(f"\n{metric_name}: {'config':6} {'pairs/s':>8} {'speed-up':>8} "
+            print(f"\n{metric_name}: {'config':9} {'pairs/s':>8} {'speed-up':>8} "
                   f"{'start s':>8} {'peak MiB/worker':>15} {'capped':>6} {'other diff':>10}")
             for config, row in rows.items():
                 ratio = row["pairs_per_s"] / base["pairs_per_s"] if base else float("nan")
                 capped, other = (_capped_or_diff(Path(tmp) / f"{metric_name}-jobs1.jsonl",
                                                  Path(tmp) / f"{metric_name}-{config}.jsonl")
                                  if base else (0, 0))
-                print(f"{'':{len(metric_name) + 2}}{config:6} {row['pairs_per_s']:8.1f} "
+                print(f"{'':{len(metric_name) + 2}}{config:9} {row['pairs_per_s']:8.1f} "
                       f"{ratio:7.2f}x {row['startup_s']:8.1f} {row['peak_worker_mib']:15.0f} "
                       f"{capped:6d} {other:10d}")
             if "jobs2" in rows and "ray2" in rows:

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import yaml
-
+from transted import yaml_text
 from transted.errors import InputError
 
 __all__ = ["Instance", "Operation", "InstanceTable", "load_instance_table"]
@@ -123,4 +122,4 @@ class InstanceTable:
 @lru_cache(maxsize=1)
 def load_instance_table() -> InstanceTable:
     raw = resources.files("transted.opt").joinpath("instances.yaml").read_bytes()
-    return InstanceTable(yaml.safe_load(raw), hashlib.sha256(raw).hexdigest())
+    return InstanceTable(yaml_text.safe_load(raw), hashlib.sha256(raw).hexdigest())

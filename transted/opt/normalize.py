@@ -35,8 +35,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from transted import yaml_text
 from transted.opt.elaborate import Elaboration, Path, Scope, elaborate
 from transted.opt.elaborate.resolve import TYPE_NAMESPACES
 from transted.opt.elaborate.types import Ty
@@ -94,7 +93,7 @@ class NormalizationTables:
 @lru_cache(maxsize=1)
 def load_tables() -> NormalizationTables:
     text = resources.files("transted.opt").joinpath("normalize.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = yaml_text.safe_load(text)
     fields = {ns: {f: Field((spec or {}).get("result"), int((spec or {}).get("self", 0)))
                    for f, spec in entries.items()}
               for ns, entries in data["fields"].items()}

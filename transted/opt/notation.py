@@ -16,6 +16,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from transted import yaml_text
 from transted.errors import InputError
 from transted.opt.labels import infix, postfix, prefix
 
@@ -108,7 +109,7 @@ def _describe(path: Path | str, data: object, error: ValidationError) -> str:
 
 def _read(path: Path | str, text: str, table: dict) -> None:
     try:
-        data = yaml.safe_load(text) or {}
+        data = yaml_text.safe_load(text) or {}
     except yaml.YAMLError as e:
         raise InputError(f"{path}: invalid YAML: {e}") from e
     try:

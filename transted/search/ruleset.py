@@ -51,6 +51,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
 
+from transted import yaml_text
 from transted.errors import InputError
 from transted.opt.labels import ARROW
 from transted.opt.node import Node
@@ -234,7 +235,7 @@ def load_rules(path: str | FsPath | None = None, *,
         except OSError as e:
             raise InputError(f"{origin}: cannot read rule file: {e.strerror}") from e
     try:
-        data = yaml.safe_load(text)
+        data = yaml_text.safe_load(text)
     except yaml.YAMLError as e:
         raise InputError(f"{origin}: not YAML: {e}") from e
     try:

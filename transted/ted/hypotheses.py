@@ -23,9 +23,9 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
-import yaml
 from scipy.optimize import linear_sum_assignment
 
+from transted import yaml_text
 from transted.opt.labels import ARROW, FORALL
 from transted.opt.node import Node
 from transted.ted.cost import CostModel
@@ -67,7 +67,7 @@ class UnitCosts:
 @lru_cache(maxsize=1)
 def load_unit_costs() -> UnitCosts:
     text = resources.files("transted.ted").joinpath("costs", DEFAULT_TABLE).read_text("utf-8")
-    units = (yaml.safe_load(text) or {}).get("units") or {}
+    units = (yaml_text.safe_load(text) or {}).get("units") or {}
     return UnitCosts(float(units["hypothesis"]["unmatched"]), float(units["binder"]["unmatched"]))
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from transted import yaml_text
 from transted.errors import InputError
 from transted.opt.labels import NAMED_APPLICATION, SLOT
 from transted.ted.cost import CostModel
@@ -78,7 +79,7 @@ def load_cost_table(path: str | Path | None = None) -> CostTable:
 @lru_cache(maxsize=8)
 def _parse_table(text: str, where: str) -> CostTable:
     try:
-        data: dict[str, Any] = yaml.safe_load(text) or {}
+        data: dict[str, Any] = yaml_text.safe_load(text) or {}
     except yaml.YAMLError as e:
         raise InputError(f"{where}: invalid YAML: {e}") from e
     classes: dict[str, ClassCost] = {}

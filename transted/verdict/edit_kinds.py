@@ -21,6 +21,7 @@ from typing import Literal
 
 import yaml
 
+from transted import yaml_text
 from transted.errors import InputError
 from transted.opt.labels import (
     ASCRIPTION,
@@ -68,7 +69,7 @@ def load_kind_table() -> KindTable:
     """The packaged ``residual.yaml`` (every kind with a role and a why)."""
     text = resources.files("transted.verdict").joinpath(TABLE).read_text("utf-8")
     try:
-        data = yaml.safe_load(text) or {}
+        data = yaml_text.safe_load(text) or {}
         kinds = data["kinds"]
         roles = {k: str(v["role"]) for k, v in kinds.items()}
         why = {k: str(v["why"]) for k, v in kinds.items()}

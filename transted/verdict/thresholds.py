@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from transted import yaml_text
+
 __all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_rules", "rule_for"]
 
 THRESHOLDS_FILE = Path(__file__).with_name("thresholds.yaml")
@@ -52,7 +54,7 @@ def load_rules(path: str | None = None) -> tuple[DecisionRule, ...]:
     if not file.exists():
         return ()
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+        data = yaml_text.safe_load(file.read_text(encoding="utf-8")) or {}
         entries = list(data.get("rules") or [])
         entries += [{"metric": name, **entry} for name, entry in (data.get("metrics") or {}).items()]
         return tuple(DecisionRule(str(e["metric"]), float(e["threshold"]), str(e["version"]),
