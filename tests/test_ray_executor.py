@@ -116,7 +116,9 @@ def _alive(pid: int) -> bool:
 def test_kill_9_of_a_ray_driver_then_resume_gives_the_one_process_file(dev_pairs, tmp_path):
     from transted.pairs import write_pairs
 
-    pairs = [p.model_copy(update={"id": f"{p.id}#{k}"}) for k in range(3) for p in dev_pairs]
+    # long enough (558 pairs x >= 0.02 s) that the run is still going when the first 40 lines
+    # are out: the driver scores pairs itself while the actors start, and Ray takes seconds
+    pairs = [p.model_copy(update={"id": f"{p.id}#{k}"}) for k in range(6) for p in dev_pairs]
     pairs_path = tmp_path / "pairs.jsonl"
     write_pairs(pairs, pairs_path)
     reference, out = tmp_path / "one.jsonl", tmp_path / "ray.jsonl"
