@@ -93,6 +93,9 @@ class RuleProvider(Provider):
 
     def __init__(self, rules: RuleSet | None = None):
         self.rules = rules if rules is not None else load_rules()
+        # side tree, context -> every position tried and its rewrites: a goal keeps one side
+        # of the goal it came from, whose rewrites were found when that goal was expanded
+        self._found: dict[tuple[int, int], tuple[Node, tuple, list[_Position]]] = {}
 
     @classmethod
     def from_context(cls, context: ProviderContext) -> RuleProvider:
@@ -109,22 +112,47 @@ class RuleProvider(Provider):
 
     def _rewrites(self, state: State, side: str, budget: Budget) -> Iterator[Move]:
         tree: Node = getattr(state, side)
+        key = (id(tree), id(state.context))
+        hit = self._found.get(key)
+        if hit is not None and hit[0] is tree and hit[1] is state.context:
+            for path, node, kept in hit[2]:  # the same positions, budget checks and order
+                if budget.spent():
+                    return
+                for rewrite in kept:
+                    yield _rewrite_move(rewrite, node, state, side, path)
+            return
         outer = state.local_types()
+        tried: list[_Position] = []
         for path, node in positions(tree):
             rules = self.rules.candidates(node.label)
             if not rules:
                 continue
             if budget.spent():
-                return
+                return  # not kept: a later visit finds the rest
             env = ScopeAt(tree, path, outer)
+            found: list[_Rewrite] = []
+            tried.append((path, node, found))
             for rule in rules:
                 for new, sigma, backward in rule.rewrite(node, tree, path, env):
                     # an instantiated `?f ?x` may be a redex `(fun x => b) x`; Lean users
                     # follow such a rewrite with `beta_reduce`, and so do we
-                    reduced = beta_reduce(new)
-                    tactic = partial(_tactic, rule, backward, sigma, node, state, side, path,
-                                     reduced != new)
-                    yield Move(rule.lemma, tactic, _replace(state, side, path, reduced))
+                    found.append((rule, sigma, backward, beta_reduce(new), new))
+                    yield _rewrite_move(found[-1], node, state, side, path)
+        if len(self._found) >= _FOUND_MAX:
+            self._found.clear()
+        self._found[key] = (tree, state.context, tried)
+
+
+_Rewrite = tuple[Rule, dict[str, Node], bool, Node, Node]
+"""A rule, its match, its direction, the reduced result and the result as instantiated."""
+_Position = tuple[Path, Node, list[_Rewrite]]
+_FOUND_MAX = 4096
+
+
+def _rewrite_move(rewrite: _Rewrite, node: Node, state: State, side: str, path: Path) -> Move:
+    rule, sigma, backward, reduced, new = rewrite
+    tactic = partial(_tactic, rule, backward, sigma, node, state, side, path, reduced != new)
+    return Move(rule.lemma, tactic, _replace(state, side, path, reduced))
 
 
 class OfflineProvider(Provider):
