@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Byte-identity check for refactors: writes every offline output a refactor must not change
-# (dev-pair scores per metric, eval summaries, the Lean sensitivity suite, FOL perturbation
+# (dev-pair and strict-pair scores per metric, eval summaries, the Lean sensitivity suite, FOL perturbation
 # tables) into OUT. Run it on two checkouts and `diff -r` the folders.
 #   usage: benchmarks/golden_outputs.sh OUT [PYTHON]
 # Fails loudly: a command that exits non-zero or writes an empty output stops the script with
@@ -25,6 +25,13 @@ for m in transted ted ted:cost=semantic bleu identity; do
   name=${m//[:=]/_}
   run -q score "$dev" -m "$m" --out "$out/dev_$name.jsonl" --jobs 1 >/dev/null
   nonempty "$out/dev_$name.jsonl"
+done
+for f in tests/data/strict/beq_human_dev.jsonl tests/data/strict/proofnet_verified_dev.jsonl; do
+  for m in transted ted; do
+    name=strict_$(basename "$f" .jsonl)_$m
+    run -q score "$f" -m "$m" --out "$out/$name.jsonl" --jobs 1 >/dev/null
+    nonempty "$out/$name.jsonl"
+  done
 done
 run -q eval "$dev" -m transted,ted,bleu,identity --out "$out/eval" --jobs 1 >/dev/null
 nonempty "$out/eval/summary.md" "$out/eval/pairs.csv"
