@@ -16,6 +16,7 @@ run() {  # run a transted command; its stderr goes to $log, shown when it fails
   fi
 }
 nonempty() {  # every named output exists and is not empty
+  local f
   for f in "$@"; do
     [ -s "$f" ] || { echo "golden_outputs: empty or missing output: $f" >&2; exit 1; }
   done
