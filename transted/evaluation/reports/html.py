@@ -298,7 +298,7 @@ def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:
     metric = trees.metric
     try:
         ref, cand = trees.of(pair)
-        edits = format_edits(costed_edits(ref, cand, cost=metric.cost_name))
+        edits = format_edits(costed_edits(ref, cand, metric.pipeline.distance))
     except (TranstedError, ValueError) as e:
         return f'<p class="bad">No tree diff: {escape(str(e))}</p>'
     left, right = tree_diff(ref, cand)
@@ -306,7 +306,7 @@ def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:
     costed = "".join(f"<li>{escape(line)}</li>" for line in edits)
     return (f'<p class="det">{ref.size()} / {cand.size()} nodes; {changed} marked.</p>'
             + (f"<p><b>Costed edits</b> (<code>ted</code>, cost "
-               f"<code>{escape(metric.cost_name)}</code>, dearest first):</p>"
+               f"<code>{escape(metric.pipeline.distance.name)}</code>, dearest first):</p>"
                f'<ul class="det">{costed}</ul>' if costed else "")
             + f'<div class="diff"><div><b>Reference tree</b>{_tree_html(ref, left)}</div>'
             f"<div><b>Candidate tree</b>{_tree_html(cand, right)}</div></div>")

@@ -273,11 +273,12 @@ def _edit_lines(pair: Any, trees: ReportTrees) -> list[str]:
     """What differs between the default trees, by cost class (``format_edits``)."""
     from transted.errors import TranstedError
     from transted.ted.edits import costed_edits, format_edits
+    from transted.ted.statement_distance import SemanticDistance
 
     try:
         ref, cand = trees.of(pair)
     except TranstedError as e:  # another field or tree option than the default
         return [f"Costed edits: not shown ({str(e).splitlines()[0]}).", ""]
-    lines = format_edits(costed_edits(ref, cand)) or ["none (same tree)"]
+    lines = format_edits(costed_edits(ref, cand, SemanticDistance())) or ["none (same tree)"]
     return ["Costed edits (default `ted` trees, semantic cost classes):", ""] + \
         [f"- {line}" for line in lines] + [""]

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from transted.budget import Budget
 from transted.errors import LeanUnavailable, ParseError
+from transted.evidence.model import Evidence
 from transted.opt.labels import EQ
-from transted.search.providers.base import Evidence, Move, Provider, ProviderContext
+from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.state import CLOSED, Local, State
 
 if TYPE_CHECKING:
@@ -138,8 +139,11 @@ class LeanProvider(Provider):
         if not budget.spent():
             refutation = self.lean_moves.refute(session, root)
             if refutation is not None:
-                self._evidence.append(Evidence("refuted", self.name, {
-                    k: v for k, v in refutation.as_dict().items() if k not in ("kind", "by")}))
+                self._evidence.append(Evidence(
+                    kind="refuted", engine=self.name,
+                    witness={str(k): str(v) for k, v in refutation.witness},
+                    script=[refutation.tactic] if refutation.tactic else [],
+                    reason=refutation.issue or f"reported by the {self.name} provider"))
         return state_from_goal(root.goal, root)
 
     def evidence(self) -> list[Evidence]:
