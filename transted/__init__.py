@@ -16,6 +16,7 @@ outputs) and :class:`Result`; it is imported on first use so that
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,10 +31,8 @@ _API = frozenset({"Result", "evaluate", "load_metric", "sample_figures", "score"
 
 
 def __getattr__(name: str) -> Any:
-    if name in _API:
-        from transted import api
-
-        return getattr(api, name)
+    if name in _API:  # PEP 562: the API module is loaded on first use
+        return getattr(import_module("transted.api"), name)
     raise AttributeError(f"module 'transted' has no attribute {name!r}")
 
 

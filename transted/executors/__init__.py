@@ -25,6 +25,7 @@ from transted.executors.placement import (
     make_executor,
     score_stream,
 )
+from transted.executors.ray_cluster import RayExecutor
 
 __all__ = ["Executor", "LeanWorkerPolicy", "LocalExecutor", "MetricSpec", "RayExecutor",
            "default_jobs", "in_order", "make_executor", "score_chunk", "serial_scores",
@@ -33,7 +34,6 @@ __all__ = ["Executor", "LeanWorkerPolicy", "LocalExecutor", "MetricSpec", "RayEx
 
 def __getattr__(name: str) -> object:
     if name == "RayExecutor":  # lazy: importing ray costs seconds
-        from transted.executors.ray_cluster import RayExecutor
 
         return RayExecutor
     raise AttributeError(name)

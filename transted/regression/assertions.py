@@ -14,7 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from transted.regression.gate import GateReport, check_regression
+from transted.inputs import join_files
+from transted.metrics.registry import get_metric
+from transted.regression.compare import compare_runs
+from transted.regression.gate import GateReport, check_gate_options, check_regression
 
 __all__ = ["assert_no_regression"]
 
@@ -38,10 +41,6 @@ def assert_no_regression(references: str | Path | None, old_outputs: str | Path,
     gate's reasons, the paired significance figures and the pairs that got worse. Returns the
     :class:`GateReport` when the gate passes.
     """
-    from transted.inputs import join_files
-    from transted.metrics.registry import get_metric
-    from transted.regression.compare import compare_runs
-    from transted.regression.gate import check_gate_options
 
     check_gate_options(fail_on=fail_on, max_drop=max_drop, alpha=alpha, n_boot=n_boot,
                        min_matched=min_matched, min_matched_share=min_matched_share)

@@ -31,6 +31,7 @@ signed-rank p and the sign-test p (scipy).
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import asdict, dataclass, field
 from typing import Literal
@@ -58,7 +59,6 @@ def parse_fail_on(value: str) -> tuple[str, int | None]:
     name, sep, k = value.partition("@")
     if name == "equivalent" and sep and k.isdigit() and int(k) >= 1:
         return "equivalent", int(k)
-    import difflib
 
     near = difflib.get_close_matches(value, ["worse", "verdict-flip", "equivalent@1"], n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""

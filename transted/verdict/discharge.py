@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from transted.evidence.entail import number_variables
 from transted.opt.labels import EQ
 from transted.opt.node import Node
 from transted.opt.parts import Part, StatementParts
@@ -43,7 +44,6 @@ def _groups(edits: Sequence[ResidualEdit]) -> dict[str, list[int]]:
 
 
 def _variables(binders: Sequence[Part]) -> dict[str, str]:
-    from transted.evidence.entail import number_variables
 
     return number_variables([p.node for p in binders])
 

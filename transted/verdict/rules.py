@@ -35,9 +35,9 @@ from numpy.typing import ArrayLike, NDArray
 from transted.verdict.conventions import CONVENTIONS, convention_rule
 from transted.verdict.edit_kinds import load_kind_table
 from transted.verdict.residual_edit import ResidualEdit
-from transted.verdict.thresholds import THRESHOLDS_FILE, DecisionRule, load_rules, rule_for
+from transted.verdict.thresholds import THRESHOLDS_FILE, DecisionRule, load_decision_rules, rule_for
 
-__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_rules", "rule_for", "make_verdict",
+__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_decision_rules", "rule_for", "make_verdict",
            "Verdict", "DecidedBy", "DECIDED_BY", "Decision", "decide", "decide_result",
            "decide_forced", "with_threshold", "forced_decision",
            "passes", "predict", "apply_evidence", "apply_forced", "forced_by_evidence",

@@ -26,8 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from transted.errors import TranstedError
 from transted.evaluation.harness import scores_path
 from transted.evaluation.reports.trees import ReportTrees
+from transted.search.explain import tree_diff
+from transted.ted.edits import costed_edits, format_edits
+from transted.verdict.rules import format_residual
 
 if TYPE_CHECKING:
     from transted.evaluation.harness import MetricEvaluation
@@ -272,7 +276,6 @@ def _disagreements(run: EvalRun, trees: ReportTrees) -> str:
 
 def _residual_html(run: EvalRun, i: int) -> str:
     """Each metric's residual edits of pair ``i`` (what its verdict was decided from)."""
-    from transted.verdict.rules import format_residual
 
     parts = []
     for ev in run.evaluations:
@@ -291,9 +294,6 @@ def _residual_html(run: EvalRun, i: int) -> str:
 
 
 def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:
-    from transted.errors import TranstedError
-    from transted.search.explain import tree_diff
-    from transted.ted.edits import costed_edits, format_edits
 
     metric = trees.metric
     try:
