@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from transted.errors import ParseError
-from transted.opt.binders import BinderGroup, binder_node, bracketed_group
+from transted.opt.binders import BinderGroup, bracketed_group
 from transted.opt.labels import (
     ARROW,
     FORALL,
@@ -30,7 +30,7 @@ from transted.opt.labels import (
 )
 from transted.opt.node import Node
 from transted.opt.parser import TermParser
-from transted.opt.scope import free_names
+from transted.opt.scope import binder_node, free_names
 
 __all__ = ["Declaration", "OptOptions", "parse_declaration", "read_declaration", "header_opens",
            "declaration_tree", "read_signature", "with_variables", "DECL_KEYWORDS"]
