@@ -22,9 +22,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from transted.opt.elaborate.signatures import Signature, signature
+from transted.opt.elaborate.signatures import (
+    IMPLIED,
+    NAMED_NOTATIONS,
+    NOTATIONS,
+    SIGNATURES,
+    Signature,
+    signature,
+)
 from transted.opt.elaborate.types import NUMBER_TYPES, Ty
 from transted.opt.header_scope import Scope
+from transted.opt.instances import load_instance_table
+from transted.opt.names import Ambiguous, Constant, load_name_table
 
 __all__ = ["Resolution", "NameResolver", "SignatureTable", "InstanceTable", "Tables",
            "BUNDLED", "bundled_tables", "tables_version", "scope_from_header", "is_identifier"]
@@ -87,8 +96,6 @@ class _BundledNames:
     """Name resolution and notation activity from the generated Mathlib table."""
 
     def __init__(self) -> None:
-        from transted.opt.names import load_name_table
-
         self.table = load_name_table()
         self._resolved: dict[tuple[str, Scope], Resolution] = {}
 
@@ -103,8 +110,6 @@ class _BundledNames:
         return hit
 
     def _resolve(self, name: str, scope: Scope) -> Resolution:
-        from transted.opt.names import Ambiguous, Constant
-
         found = self.table.resolve(name.removeprefix("@"), scope=scope)
         if isinstance(found, Constant):
             return Resolution("resolved", (found.name,), fields=found.fields, kinds=(found.kind,))
@@ -146,8 +151,6 @@ _FLOAT = frozenset({"Add", "Sub", "Mul", "Div", "Neg", "LT", "LE", "OfScientific
 
 class _BundledInstances:
     def __init__(self) -> None:
-        from transted.opt.instances import load_instance_table
-
         self.table = load_instance_table()
 
     def has_instance(self, cls: str, ty: Ty, scoped: frozenset[str] = frozenset()
@@ -166,8 +169,6 @@ class _BundledInstances:
 
 def _signatures_digest() -> str:
     """Content hash of the signature and notation tables (their reprs are deterministic)."""
-    from transted.opt.elaborate.signatures import IMPLIED, NAMED_NOTATIONS, NOTATIONS, SIGNATURES
-
     text = repr([sorted(SIGNATURES.items()), sorted(NOTATIONS.items()),
                  sorted(NAMED_NOTATIONS.items()), sorted(IMPLIED.items())])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
@@ -213,7 +214,5 @@ def scope_from_header(header: str | None, *, extra_opens: tuple[str, ...] = ()) 
 
 @lru_cache(maxsize=4096)
 def _scope(header: str, extra_opens: tuple[str, ...]) -> Scope:
-    from transted.opt.names import load_name_table
-
     text = header + ("\nopen " + " ".join(extra_opens) + "\n" if extra_opens else "")
     return load_name_table().scope(text)
