@@ -27,7 +27,7 @@ import re
 from transted.errors import ParseError
 from transted.opt.elaborate import checks, forms, operators, resolve
 from transted.opt.elaborate.result import Issue, Path
-from transted.opt.elaborate.signatures import NOTATIONS, instantiate
+from transted.opt.elaborate.signatures import NOTATIONS, instantiate_constant_type
 from transted.opt.elaborate.state import ElaborationState, Env
 from transted.opt.elaborate.type_nodes import type_of_node
 from transted.opt.elaborate.types import PROP, SORT, Meta, MetaStore, Ty, Type_, arrow, show
@@ -69,7 +69,7 @@ class Elaborator(ElaborationState):
         label, kids = node.label, node.children
         if label in operators.RELATIONS:
             return operators.binrel(self, node, path, env)
-        if operators.is_operator(label):
+        if operators.is_arithmetic_operator(label):
             return operators.op_tree(self, node, path, env, expected)
         if label in _LOGIC or label == f"¬{S}":
             for i, c in enumerate(kids):
@@ -312,7 +312,7 @@ class Elaborator(ElaborationState):
                        full)
             self.elab_children(node, path, env)
             return self.metas.fresh()
-        params, result, obligations = instantiate(sig, self.metas.fresh)
+        params, result, obligations = instantiate_constant_type(sig, self.metas.fresh)
         args = list(enumerate(node.children))
         if len(args) > len(params):
             self.issue("unsupported", path, f"{full} applied to {len(args)} arguments", full)

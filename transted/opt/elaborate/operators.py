@@ -27,7 +27,8 @@ from transted.opt.elaborate.state import ElaborationState, Env
 from transted.opt.elaborate.types import PROP, Meta, Ty, Type_, coe_known, has_coe, show
 from transted.opt.node import SLOT, Node
 
-__all__ = ["BINOPS", "UNOPS", "POW", "RELATIONS", "is_operator", "op_tree", "binrel"]
+__all__ = ["BINOPS", "UNOPS", "POW", "RELATIONS", "is_arithmetic_operator", "op_tree",
+           "binrel"]
 
 S = SLOT
 BINOPS = {f"{S} + {S}": "Add", f"{S} - {S}": "Sub", f"{S} * {S}": "Mul", f"{S} / {S}": "Div",
@@ -41,7 +42,8 @@ _Leaf = tuple[Node, Path]
 _Op = tuple[Node, Path, str]
 
 
-def is_operator(label: str) -> bool:
+def is_arithmetic_operator(label: str) -> bool:
+    """A ``binop%`` (``+ - * / %``), ``unop%`` (``-x``) or ``rightact%`` (``^``) label."""
     return label in BINOPS or label in UNOPS or label == POW
 
 
