@@ -64,7 +64,8 @@ def field_node(receiver: Node, name: str) -> Node:
 
 
 class TermParser(TermCursor):
-    """Parse Lean terms from ``text`` (the reading state: :class:`~transted.opt.cursor.TermCursor`)."""
+    """Parse Lean terms from ``text``: the Pratt core over the reading state of
+    :class:`~transted.opt.cursor.TermCursor`, calling the grammar modules at their symbols."""
 
     def __init__(self, text: str, *, opens: tuple[str, ...] = (), split_binders: bool = True,
                  table: NotationTable | None = None, atoms: Mapping[str, Node] | None = None):
