@@ -1,46 +1,43 @@
 """Command-line interface: each command is a thin call into the library (``transted.api`` and the
 packages it fronts). The CLI depends on the library, never the reverse.
 
-Layout: ``console`` (stdout/stderr consoles, ``--quiet``, progress bar), ``options`` (``-m``,
-``-O``, ``--format``, ``--out`` as every command spells them), then one module per command group,
-each with a ``register(app)`` function listed in :data:`COMMAND_MODULES`. A third-party package
+Layout: ``console`` (stdout/stderr consoles, ``--quiet``, progress bar), ``group`` (the root
+group, which loads each command's module only when that command runs or a help page lists it:
+``transted --version`` imports no command), ``options`` (``-m``, ``-O``, ``--format``, the run
+options as every command spells them), then one module per command group, each with a
+``register(app)`` function named in :data:`~transted.cli.group.COMMANDS`. A third-party package
 adds commands through the ``transted.commands`` entry-point group (an object with
 ``register(app)``, or the function itself).
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
+import re
 import sys
 import warnings
-from importlib.metadata import entry_points
 from typing import Any
 
-import click
 import typer
 from rich.markup import escape
 
-from transted.batch import RepairedOutputWarning
-from transted.cli.console import console, err_console, state
+from transted.cli.console import console, err_console, note, state
 from transted.cli.exits import TABLE, ExitCode
-from transted.cli.options import FORMATS, SIGNATURE_FORMS, TranstedGroup
-from transted.errors import TranstedError, escape_control
-from transted.outputs import OutputPathError
+from transted.cli.group import COMMANDS, FORMATS, SIGNATURE_FORMS, TranstedGroup
+from transted.errors import ParseError, TooDeep, TranstedError, caret_excerpt, escape_control
+from transted.outputs import OutputPathError, RepairedOutputWarning
 from transted.version import __version__
 
-__all__ = ["app", "get_app", "main", "console", "err_console", "COMMAND_MODULES"]
+__all__ = ["app", "get_app", "main", "console", "err_console", "COMMANDS"]
 
-# typer >= 0.20 vendors its own click, whose exceptions are distinct classes from click's.
-_ABORT = (click.exceptions.Abort, typer.Abort)
-_CLICK_ERROR: tuple[type[Exception], ...] = (click.ClickException,)
-_EXIT = (click.exceptions.Exit, typer.Exit)
-try:
-    from typer._click.exceptions import ClickException as _TyperClickException
-
-    _CLICK_ERROR += (_TyperClickException,)
+try:  # typer >= 0.20 vendors its own click, whose exceptions are distinct classes from click's
+    from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer uses click itself
-    pass
+    from click import ClickException  # type: ignore[assignment]
+
+_ABORT = (typer.Abort,)  # click's own Abort and Exit in a typer that does not vendor click
+_CLICK_ERROR: tuple[type[Exception], ...] = (ClickException,)
+_EXIT = (typer.Exit,)
 
 
 _EXIT_HELP = "Exit codes (every command): " + "; ".join(f"{int(c)} {m}" for c, m in TABLE) + "."
@@ -55,37 +52,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-COMMAND_MODULES = (
-    "transted.cli.tree",      # tree
-    "transted.cli.ted",       # ted
-    "transted.cli.score",     # score
-    "transted.cli.metrics",   # metrics
-    "transted.cli.search",    # search
-    "transted.cli.eval",      # eval
-    "transted.cli.regress",   # regress
-    "transted.cli.sensitivity",  # sensitivity
-    "transted.cli.lean",      # setup, doctor
-    "transted.cli.fol",       # fol parse|perturb, lfi
-)
-ENTRY_POINT_GROUP = "transted.commands"
-_registered = False
-
-
-def _register_all() -> None:
-    global _registered
-    if _registered:
-        return
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(app)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        loaded = ep.load()
-        getattr(loaded, "register", loaded)(app)
-    _registered = True
-
-
 def get_app() -> typer.Typer:
-    """The app with every command registered (for typer's ``CliRunner``)."""
-    _register_all()
+    """The root app (for typer's ``CliRunner``); its commands load on first use."""
     return app
 
 
@@ -144,8 +112,6 @@ def version_command() -> None:
 def _error_text(e: TranstedError) -> str:
     """The error's message; a parse error's excerpt is cut to the terminal's width (printed
     unwrapped, so the caret stays under its character)."""
-    from transted.errors import ParseError, TooDeep, caret_excerpt
-
     if isinstance(e, TooDeep):
         e = e.position  # positioned like a parse error
     if isinstance(e, ParseError):
@@ -158,16 +124,12 @@ def _error_text(e: TranstedError) -> str:
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: Any = None, line: str | None = None) -> None:
     """Library warnings (a repaired result file ...) as notes on stderr, not tracebacks."""
-    from transted.cli.console import note
-
     note(f"note: {escape_control(str(message))}")
 
 
 def _cli_terms(message: str) -> str:
     """A library message in the command's terms: a backticked parameter name the command
     takes as an option (`` `n_boot` ``) becomes that option (``--n-boot``)."""
-    import re
-
     command = state.command
     options = {p.name: p.opts[-1] if p.opts[-1].startswith("--") else p.opts[0]
                for p in getattr(command, "params", []) if getattr(p, "opts", None)}
@@ -178,7 +140,6 @@ def _cli_terms(message: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:mod:`transted.cli.exits`: 0 ok, 1 input error,
     2 usage error, 3 regression gate failed, 4 too little scored, 130 interrupted)."""
-    _register_all()
     state.reset()
     command = typer.main.get_command(app)
     try:

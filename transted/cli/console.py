@@ -11,6 +11,16 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from transted.errors import escape_control
 
 __all__ = ["console", "err_console", "state", "note", "error_line", "warning_line", "print_json",
            "print_line", "progress_bar", "PairProgress", "StagedProgress", "staged_progress"]
@@ -41,16 +51,12 @@ state = _State()
 def note(text: str) -> None:
     """A line for the user on stderr (silenced by ``--quiet``); printed verbatim, with terminal
     control characters of echoed user text (keys, file names) escaped."""
-    from transted.errors import escape_control
-
     if not state.quiet:
         err_console.print(escape_control(text), markup=False, highlight=False, soft_wrap=True)
 
 
 def error_line(text: str) -> None:
     """``error: text`` on stderr, whatever ``--quiet`` says (control characters escaped)."""
-    from transted.errors import escape_control
-
     err_console.print("[bold red]error:[/] " + escape(escape_control(text)), highlight=False,
                       soft_wrap=True)
 
@@ -58,8 +64,6 @@ def error_line(text: str) -> None:
 def warning_line(text: str) -> None:
     """``text`` on stderr, whatever ``--quiet`` says: what the user must know (an interrupted
     run, where its results are)."""
-    from transted.errors import escape_control
-
     err_console.print(escape_control(text), markup=False, highlight=False, soft_wrap=True)
 
 
@@ -110,15 +114,6 @@ def progress_bar(description: str, total: int | None, executor: Any = None
     if state.quiet or not err_console.is_terminal:
         yield PairProgress(lambda: None)
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                   TimeRemainingColumn(), console=err_console, transient=True) as bar:

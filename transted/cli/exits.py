@@ -29,6 +29,9 @@ from typing import Any
 
 import typer
 
+from transted.cli.console import error_line, state, warning_line
+from transted.health import run_health
+
 __all__ = ["ExitCode", "TABLE", "MaxErrorRateOption", "too_little_scored", "interruptible",
            "result_lines"]
 
@@ -66,9 +69,6 @@ def MaxErrorRateOption() -> Any:  # noqa: N802 - reads as a typer option
 def too_little_scored(results: Iterable[Any], max_error_rate: float | None, what: str) -> bool:
     """Print why ``results`` measured too little (``error: <what>: ...`` on stderr) and
     return True, or return False (:mod:`transted.health`)."""
-    from transted.cli.console import error_line
-    from transted.health import run_health
-
     problem = run_health(results).problem(max_error_rate)
     if problem is None:
         return False
@@ -96,8 +96,6 @@ def interruptible(kept: Path | None) -> Iterator[None]:
     """On Ctrl-C: ``interrupted: N results kept in OUT; run the same command to resume`` on
     stderr (``kept``: the result file or folder; None when results went to stdout), then
     exit 130."""
-    from transted.cli.console import state, warning_line
-
     previous = sys.unraisablehook
     sys.unraisablehook = _redeliver_interrupt(previous)
     try:

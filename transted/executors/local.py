@@ -43,15 +43,10 @@ from transted.executors.base import (
     report_progress_to,
     score_chunk,
 )
+from transted.executors.run_options import POOL_PAYS_OFF_SECONDS  # re-exported: its old home
 
 __all__ = ["LocalExecutor", "PAIR_TIMEOUT_GRACE", "POLL_SECONDS", "KILL_AFTER_SECONDS",
            "POOL_PAYS_OFF_SECONDS"]
-
-POOL_PAYS_OFF_SECONDS = 5.0
-"""The CLI's default ``min_parallel_seconds``. Spawning a worker and importing transted into
-it takes about 2.5 s on the project's 2-core machines (``python -X importtime``: scipy and
-sympy are most of it), and with J workers R seconds of work take about 2.5 + R/J: on two
-cores the pool pays off from about R = 5 s."""
 
 PAIR_TIMEOUT_GRACE = 0.5
 """Seconds added to ``pair_timeout`` before a kill: the pair's start report travels through a

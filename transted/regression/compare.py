@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,9 +25,11 @@ from pathlib import Path
 from transted.evaluation.harness import load_metric, score_metric, scores_path
 from transted.evaluation.outcome import to_json_safe
 from transted.executors import Executor
+from transted.health import ANSWERED
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, read_pairs
 from transted.samples import SampleFigures, problem_of, sample_figures
+from transted.verdict.rules import forced_decision
 
 __all__ = ["PairDelta", "Matching", "Regression", "match_runs", "compare_runs",
            "compare_matched", "write_regression"]
@@ -144,8 +147,6 @@ class Regression:
         a score, or an ``invalid`` candidate); a pair that failed in both compares nothing."""
         if not self.results_old and not self.results_new:  # made by hand: scores only
             return sum(d.status != "both-error" for d in self.deltas)
-        from transted.health import ANSWERED
-
         answered = {r.id for r in (*self.results_old, *self.results_new)
                     if r.status in ANSWERED}
         return sum(d.id in answered for d in self.deltas)
@@ -197,8 +198,6 @@ def _forced(old: MetricResult, new: MetricResult, convention: str
             ) -> tuple[bool | None, bool | None]:
     """The verdict rule's decisions before the threshold, old and new (the gate's fallback
     threshold applies to the rest)."""
-    from transted.verdict.rules import forced_decision
-
     out = []
     for r in (old, new):
         d = forced_decision(r.details or {}, status=r.status, convention=convention)
@@ -243,8 +242,6 @@ def compare_matched(matching: Matching, metric: str | Metric, *,
                     progress: Progress | None = None) -> Regression:
     """:func:`compare_runs` of pairs already matched (:func:`match_runs`: a caller checks
     how many matched before scoring)."""
-    import tempfile
-
     if tolerance < 0:
         raise ValueError(f"`tolerance` must be >= 0, got {tolerance}")
     m = load_metric(metric) if isinstance(metric, str) else metric
