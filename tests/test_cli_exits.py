@@ -149,13 +149,16 @@ def test_regress_refuses_option_values_before_scoring(tmp_path, capsys, monkeypa
     monkeypatch.setattr(compare, "score_metric", no_scoring)
     base = ["regress", "--references", REFS, OLD, NEW, "-m", "ted"]
     for extra, message in [
-        (["--fail-on", "worst"], "--fail-on must be worse, verdict-flip or equivalent@K (K >= 1),"
-                                 " got 'worst' (did you mean worse?)"),
+        (["--fail-on", "worst"], "--fail-on must be worse, mean, verdict-flip or equivalent@K "
+                                 "(K >= 1), got 'worst' (did you mean worse?)"),
         (["--fail-on", "verdict-flip", "--max-drop", "2"], "--max-drop is a share for "
                                                            "verdict-flip: it must be in [0, 1]"),
-        (["--fail-on", "worse", "--alpha", "1.5"], "--alpha must be in (0, 1), got 1.5"),
+        (["--fail-on", "mean", "--alpha", "1.5"], "--alpha must be in (0, 1), got 1.5"),
+        (["--fail-on", "worse", "--alpha", "0.05"], "--alpha tests a mean or a share"),
+        (["--fail-on", "worse", "--max-drop", "0.1"], "give --max-pair-drop"),
+        (["--fail-on", "mean", "--max-pair-drop", "0.1"], "--max-pair-drop bounds each pair"),
         (["--n-boot", "0"], "--n-boot"),
-        (["--max-drop", "0.1"], "give --fail-on worse|verdict-flip|equivalent@K too"),
+        (["--max-drop", "0.1"], "give --fail-on worse|mean|verdict-flip|equivalent@K too"),
         (["--min-matched-share", "2"], "--min-matched-share"),
         (["--candidate-key", "x", "--key", "y"], "not both"),
     ]:
@@ -218,8 +221,11 @@ def test_batch_formats_are_honoured(tmp_path, runner):
     assert [json.loads(x)["id"] for x in plain.stdout.splitlines()] == ["a", "b"]
     text = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "--format", "text"])
     lines = text.stdout.splitlines()
-    assert lines[0] == "a  1.0000  equivalent  ok"
-    assert lines[1].startswith("b  null  -  error  b candidate:1:28: expected an identifier after '@'")
+    # what decided each verdict and why, on the line (issue 34, item 5)
+    assert lines[0] == ("a  1.0000  ok  equivalent, decided by the edits left between the "
+                        "trees: no edit left")
+    assert lines[1].startswith("b  null  error  none (no shipped threshold)  b candidate:1:28: "
+                               "expected an identifier after '@'")
     assert lines[2].startswith("2 pairs: mean 1.0000 over 1 scored; 1 ok, 0 invalid, 1 errors")
     doc = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "--format", "json"])
     payload = json.loads(doc.stdout)

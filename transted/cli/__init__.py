@@ -21,9 +21,9 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from transted.cli.console import console, err_console, note, state
-from transted.cli.exits import TABLE, ExitCode
-from transted.cli.group import COMMANDS, FORMATS, SIGNATURE_FORMS, TranstedGroup
+from transted.cli.console import FORMATS, SIGNATURE_FORMS, console, err_console, note, state
+from transted.cli.exits import TABLE, ExitCode, redeliver_interrupt
+from transted.cli.registry import COMMANDS, LazyGroup
 from transted.errors import ParseError, TooDeep, TranstedError, caret_excerpt, escape_control
 from transted.outputs import OutputPathError, RepairedOutputWarning
 from transted.version import __version__
@@ -44,7 +44,7 @@ _EXIT_HELP = "Exit codes (every command): " + "; ".join(f"{int(c)} {m}" for c, m
 
 app = typer.Typer(
     name="transted",
-    cls=TranstedGroup,
+    cls=LazyGroup,
     help="Score how close a candidate formal statement is to a reference one.",
     epilog=_EXIT_HELP,
     no_args_is_help=True,
@@ -142,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     2 usage error, 3 regression gate failed, 4 too little scored, 130 interrupted)."""
     state.reset()
     command = typer.main.get_command(app)
+    previous_hook = sys.unraisablehook  # a Ctrl-C in a finaliser (z3's) is passed on, not lost
+    sys.unraisablehook = redeliver_interrupt(previous_hook)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", RepairedOutputWarning)
@@ -167,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(e.exit_code)  # type: ignore[attr-defined]
     except _EXIT as e:
         result = e.exit_code
+    finally:
+        sys.unraisablehook = previous_hook
     if result == ExitCode.INTERRUPTED and not state.interrupt_reported:
         err_console.print("interrupted", highlight=False)
     return int(result) if isinstance(result, int) else 0

@@ -22,8 +22,13 @@ from rich.progress import (
 
 from transted.errors import escape_control
 
-__all__ = ["console", "err_console", "state", "note", "error_line", "warning_line", "print_json",
+__all__ = ["FORMATS", "SIGNATURE_FORMS", "console", "err_console", "state", "note", "error_line", "warning_line", "print_json",
            "print_line", "progress_bar", "PairProgress", "StagedProgress", "staged_progress"]
+
+FORMATS = ("text", "json", "jsonl")
+"""The values of ``--format``."""
+SIGNATURE_FORMS = ("short", "full")
+"""The values of ``--signature``."""
 
 console = Console()
 err_console = Console(stderr=True)

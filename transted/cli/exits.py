@@ -33,7 +33,7 @@ from transted.cli.console import error_line, state, warning_line
 from transted.health import run_health
 
 __all__ = ["ExitCode", "TABLE", "MaxErrorRateOption", "too_little_scored", "interruptible",
-           "result_lines"]
+           "result_lines", "redeliver_interrupt"]
 
 
 class ExitCode(IntEnum):
@@ -97,7 +97,7 @@ def interruptible(kept: Path | None) -> Iterator[None]:
     stderr (``kept``: the result file or folder; None when results went to stdout), then
     exit 130."""
     previous = sys.unraisablehook
-    sys.unraisablehook = _redeliver_interrupt(previous)
+    sys.unraisablehook = redeliver_interrupt(previous)
     try:
         yield
     except KeyboardInterrupt:
@@ -113,7 +113,7 @@ def interruptible(kept: Path | None) -> Iterator[None]:
         sys.unraisablehook = previous
 
 
-def _redeliver_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
+def redeliver_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
     """An unraisable hook for Ctrl-C landing inside a callback Python cannot raise from (an
     import lock's weakref callback, a finaliser): Python would print ``Exception ignored …
     Traceback`` and lose the interrupt. Signal handlers run in the main thread only, so the

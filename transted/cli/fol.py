@@ -1,8 +1,9 @@
-"""CLI: ``transted fol parse`` and ``transted fol perturb`` (plus ``transted lfi`` if present).
+"""CLI: ``transted fol parse``, ``transted fol perturb`` and ``transted fol formulaicness``.
 
 ``fol parse FORMULA`` shows the tree as this parser reads it, the LogicLLaMA tokens and LE's
 reading; ``fol parse --file F`` reports coverage (every rejected formula with its reason).
-``fol perturb F`` builds paper 001's perturbations of every formula in ``F`` and prints the
+``fol perturb F`` builds the perturbations of Thatikonda et al. ("Assessing the Alignment of
+FOL Closeness Metrics with Human Judgement", paper 001) of every formula in ``F`` and prints the
 sensitivity tables (Table 1 percentages, Table 2 means, Tables 3/6–11 combinations).
 Input files: FOLIO-style JSONL (``premises-FOL`` lists, ``conclusion-FOL`` with
 ``--conclusions``), a pair file (``reference.statement``), or plain text, one formula a line.
@@ -15,15 +16,14 @@ from typing import Any
 
 import typer
 
-from transted.cli import lfi
 from transted.cli.console import console, print_json, progress_bar
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
+from transted.cli.group import TranstedGroup
 from transted.cli.options import (
     FormatOption,
     JsonAlias,
     MetricOption,
     SignatureOption,
-    TranstedGroup,
     choice,
     metric_list,
     output_format,
@@ -36,8 +36,8 @@ from transted.sensitivity.fol import PERTURBATIONS
 __all__ = ["register", "fol_app"]
 
 _KINDS_HELP = "Perturbations (repeatable): " + ", ".join(PERTURBATIONS)
-fol_app = typer.Typer(cls=TranstedGroup, help="First-order-logic formulas: parse, perturb.",
-                      no_args_is_help=True)
+fol_app = typer.Typer(cls=TranstedGroup, no_args_is_help=True,
+                      help="First-order-logic formulas: parse, perturb, formulaicness.")
 
 
 @fol_app.command("parse")
@@ -108,7 +108,7 @@ def perturb_command(
     as_json: bool = JsonAlias(),
     signature: str | None = SignatureOption(),
 ) -> int:
-    """Score gold vs perturbed formulas (paper 001 Tables 1-3, 6-11)."""
+    """Score gold vs perturbed formulas (Thatikonda et al.'s FOL metric study, Tables 1-3, 6-11)."""
     fmt = output_format(fmt, as_json)
     signature_form(signature)
     from dataclasses import asdict
@@ -175,7 +175,7 @@ def _fmt(value: float | None) -> str:
 def _print_table(console, table, over: str) -> None:
     from rich.table import Table
 
-    title = ("mean over all formulas (unchanged ones score their self-match), as paper 001"
+    title = ("mean over all formulas (unchanged ones score their self-match), as Thatikonda et al."
              if over == "all" else "mean over the formulas each perturbation changes")
     out = Table(title=f"Gold vs perturbed, normalised by self-match: {title}")
     out.add_column("perturbation")
@@ -215,7 +215,7 @@ def formulaicness_command(
     fmt: str | None = FormatOption(),
     signature: str | None = SignatureOption(),
 ) -> int:
-    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (paper 004).
+    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (Calò et al.).
     Without --out, result lines (JSONL) go to stdout; --format text gives a line per text."""
     import json
 
@@ -266,6 +266,5 @@ def formulaicness_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``transted fol ...`` and ``transted lfi``."""
+    """Add ``transted fol ...`` (``transted lfi`` is :mod:`transted.cli.lfi`)."""
     app.add_typer(fol_app, name="fol")
-    lfi.register(app)

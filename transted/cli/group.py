@@ -1,17 +1,10 @@
-"""The root command group: every subcommand loaded by its module path only when it runs or a
-help page lists it (click's documented "lazily loading subcommands" pattern), so
-``transted --version`` and ``transted score …`` import what they use and nothing else.
-
-A command module has ``register(app)``, which adds its commands to a typer app;
-:data:`COMMANDS` names the module of each built-in command. A third-party package adds
-commands through the ``transted.commands`` entry-point group (an object with ``register(app)``,
-or the function itself), read only when a name is not built in or the commands are listed.
-"""
+"""The command groups of the CLI: every command of a :class:`TranstedGroup` also takes
+``--quiet/-q`` (the root's switch, spelled after the subcommand too), shows its switches
+without a value type, and returns its exit code; the root group loads its commands lazily
+(:mod:`transted.cli.registry`)."""
 
 from __future__ import annotations
 
-import importlib
-from importlib.metadata import entry_points
 from typing import Any
 
 import typer
@@ -19,27 +12,7 @@ from typer.core import TyperGroup
 
 from transted.cli.console import state
 
-__all__ = ["COMMANDS", "ENTRY_POINT_GROUP", "FORMATS", "SIGNATURE_FORMS", "TranstedGroup",
-           "registered_commands", "plain_flags", "switches"]
-
-COMMANDS: dict[str, str] = {
-    "tree": "transted.cli.tree",
-    "ted": "transted.cli.ted",
-    "score": "transted.cli.score",
-    "metrics": "transted.cli.metrics",
-    "search": "transted.cli.search",
-    "eval": "transted.cli.eval",
-    "regress": "transted.cli.regress",
-    "sensitivity": "transted.cli.sensitivity",
-    "setup": "transted.cli.lean",
-    "doctor": "transted.cli.lean",
-    "fol": "transted.cli.fol",
-    "lfi": "transted.cli.lfi",
-}
-"""Each built-in command and the module whose ``register(app)`` adds it."""
-ENTRY_POINT_GROUP = "transted.commands"
-FORMATS = ("text", "json", "jsonl")
-SIGNATURE_FORMS = ("short", "full")
+__all__ = ["TranstedGroup", "registered_commands", "plain_flags", "switches", "add_quiet"]
 
 
 def registered_commands(register: Any) -> dict[str, Any]:
@@ -50,47 +23,22 @@ def registered_commands(register: Any) -> dict[str, Any]:
 
 
 class TranstedGroup(TyperGroup):
-    """A command group whose commands are loaded on first use (:data:`COMMANDS`, then the
-    entry points), whose every command also takes ``--quiet/-q`` (the root's switch, spelled
-    after the subcommand too), third-party commands included, and whose commands return their
-    exit code (an int: :class:`~transted.cli.exits.ExitCode`), which click would otherwise
-    drop when it runs standalone."""
+    """A command group whose every command also takes ``--quiet/-q``, third-party commands
+    included, shows its switches without a value type (:func:`plain_flags`), and returns
+    its exit code (an int: :class:`~transted.cli.exits.ExitCode`), which click would
+    otherwise drop when it runs standalone."""
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self._plugins_loaded = False
         plain_flags(self)
         for command in self.commands.values():
-            _add_quiet(command)
+            add_quiet(command)
 
-    def list_commands(self, ctx: Any) -> list[str]:
-        self._load_plugins()
-        names = list(COMMANDS) + [n for n in self.commands if n not in COMMANDS]
-        return names
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        if cmd_name not in self.commands and cmd_name in COMMANDS:
-            self._add_all(registered_commands(importlib.import_module(COMMANDS[cmd_name])
-                                              .register))
-        if cmd_name not in self.commands:
-            self._load_plugins()
-        if cmd_name not in self.commands:  # unknown: every name known for the suggestion
-            for module in dict.fromkeys(COMMANDS.values()):
-                self._add_all(registered_commands(importlib.import_module(module).register))
-        return self.commands.get(cmd_name)
-
-    def _load_plugins(self) -> None:
-        if self._plugins_loaded:
-            return
-        self._plugins_loaded = True
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            loaded = ep.load()
-            self._add_all(registered_commands(getattr(loaded, "register", loaded)))
-
-    def _add_all(self, commands: dict[str, Any]) -> None:
+    def add_loaded(self, commands: dict[str, Any]) -> None:
+        """Add commands made elsewhere (a lazily loaded module), as the group's own."""
         for name, command in commands.items():
             if name not in self.commands:
-                _add_quiet(command)
+                add_quiet(command)
                 plain_flags(command)
                 self.add_command(command, name)
 
@@ -126,7 +74,7 @@ def switches(command: Any) -> set[str]:
             for opt in (*p.opts, *p.secondary_opts)}
 
 
-def _add_quiet(command: Any) -> None:
+def add_quiet(command: Any) -> None:
     if isinstance(command, TyperGroup) or any(p.name == "quiet" for p in command.params):
         return
     quiet = _quiet_param()

@@ -22,7 +22,7 @@ def lfi_command(
     gold: Path = typer.Argument(..., metavar="GOLD", help="Gold logic forms, one per line."),
     system: Path = typer.Argument(..., metavar="SYSTEM", help="System logic forms."),
     keep_pos: bool = typer.Option(False, "--keep-pos",
-                                  help="Compare ':n'/':v' suffixes too (paper 003 ignored them)."),
+                                  help="Compare ':n'/':v' suffixes too (the LFi gold-standard evaluation ignored them)."),
     fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:

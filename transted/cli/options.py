@@ -18,9 +18,7 @@ from typing import Any
 
 import typer
 
-from transted.api import load_metric
-from transted.cli.console import state
-from transted.cli.group import FORMATS, SIGNATURE_FORMS, TranstedGroup
+from transted.cli.console import FORMATS, SIGNATURE_FORMS, state
 from transted.errors import TranstedError
 from transted.executors.run_options import POOL_PAYS_OFF_SECONDS, RunOptions
 from transted.metrics.options import declared_options
@@ -31,7 +29,7 @@ __all__ = ["FORMATS", "SIGNATURE_FORMS", "metric_list", "metric_options", "outpu
            "FormatOption", "JsonAlias", "MetricOption", "OptionOption", "SignatureOption",
            "KeyOption", "ReferenceKeyOption", "CandidateKeyOption", "LineOrderOption",
            "TextFieldOption", "signature_form", "choice", "with_run_options", "RUN_FLAGS",
-           "TranstedGroup", "is_stdout", "metric_specs", "load_metrics", "signature_text",
+           "is_stdout", "metric_specs", "load_metrics", "signature_text",
            "ConventionOption"]
 
 
@@ -323,7 +321,7 @@ def load_metrics(values: list[str] | None, extra: dict[str, object] | None = Non
             raise typer.BadParameter(f"{', '.join(repeated)} given twice (results are filed by "
                                      "metric name; run it again with another --out)",
                                      param_hint="--metric")
-    return [load_metric(name, **{**(extra or {}), **options}) for name, options in specs]
+    return [get_metric(name, **{**(extra or {}), **options}) for name, options in specs]
 
 
 def is_stdout(out: Path | str | None) -> bool:

@@ -28,9 +28,10 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from transted.executors.base import (
@@ -68,9 +69,28 @@ def _watch_parent() -> None:
 
 
 def _init_worker(progress: Any) -> None:
+    # Ctrl-C is the driver's: it stops the workers itself (a worker's own KeyboardInterrupt
+    # would only print a traceback over the driver's message)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _watch_parent()
     if progress is not None:
         report_progress_to(progress)
+
+
+@contextmanager
+def _no_interrupt_inherited() -> Iterator[None]:
+    """SIGINT blocked in this thread while it spawns workers: a spawned worker inherits the
+    mask, so a Ctrl-C during its start-up (seconds of imports, before its initializer can
+    ignore it) is not its to raise; here the signal waits, blocked, and arrives as soon as
+    the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _check_seconds(name: str, value: object, what: str, *, zero: bool) -> None:
@@ -179,7 +199,8 @@ class LocalExecutor(Executor):
             self.restarts += 1
             self.start(*self._task)
         assert self._pool is not None
-        future = self._pool.submit(score_chunk, *self._task, chunk)
+        with _no_interrupt_inherited():  # the pool spawns its workers in a submit
+            future = self._pool.submit(score_chunk, *self._task, chunk)
         if self.pair_timeout is not None:
             self._chunk_of.update((index, future) for index, _ in chunk)
         return future
@@ -280,3 +301,9 @@ class LocalExecutor(Executor):
 
     def close(self) -> None:
         self._discard_pool()
+
+    def __exit__(self, exc_type: Any, *rest: object) -> None:
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            # interrupted: end the workers now rather than wait for their chunks
+            self._discard_pool(broken=True)
+        self.close()

@@ -138,8 +138,8 @@ def executor_of(run: RunOptions) -> Iterator[Executor | None]:
     it is and left running."""
     if run.owned_executor is not None:
         if run.pair_timeout is not None:
-            raise ValueError("`pair_timeout` with a ready executor: give it to the executor "
-                             "(LocalExecutor(..., pair_timeout=...))")
+            raise ValueError("`pair_timeout` with `executor` (a ready one): give it to the "
+                             "executor (LocalExecutor(..., pair_timeout=...))")
         yield run.owned_executor
         return
     assert isinstance(run.executor, str)

@@ -86,15 +86,15 @@ def check_gate_options(*, fail_on: str = "worse", max_drop: float = 0.0,
                                       and value >= 0):
             raise ValueError(f"`{name}` must be a number >= 0, got {value}")
     if criterion == "worse" and max_drop:
-        raise ValueError(f"`max_drop` bounds a mean or a share, not fail_on {fail_on!r}, which "
+        raise ValueError("`max_drop` bounds a mean or a share, not `fail_on` worse, which "
                          "fails on any pair that got worse: give `max_pair_drop` (each pair's "
-                         "allowed drop), or fail_on 'mean' for the mean score")
+                         "allowed drop), or `fail_on` mean for the mean score")
     if criterion == "worse" and alpha is not None:
-        raise ValueError("`alpha` tests a mean or a share; fail_on 'worse' judges each pair: "
-                         "use fail_on 'mean' for a significance-tested mean drop")
+        raise ValueError("`alpha` tests a mean or a share; `fail_on` worse judges each pair: "
+                         "use `fail_on` mean for a significance-tested mean drop")
     if criterion != "worse" and max_pair_drop is not None:
-        raise ValueError(f"`max_pair_drop` bounds each pair under fail_on 'worse', not "
-                         f"{fail_on!r} (whose bound is `max_drop`)")
+        raise ValueError(f"`max_pair_drop` bounds each pair under `fail_on` worse, not "
+                         f"{fail_on} (whose bound is `max_drop`)")
     if criterion not in ("worse", "mean") and max_drop > 1:
         raise ValueError(f"`max_drop` is a share for {fail_on}: it must be in [0, 1], got "
                          f"{max_drop}")
