@@ -23,6 +23,7 @@ from rich.markup import escape
 
 from transted.cli.console import FORMATS, SIGNATURE_FORMS, console, err_console, note, state
 from transted.cli.exits import TABLE, ExitCode, redeliver_interrupt
+from transted.cli.group import switches
 from transted.cli.registry import COMMANDS, LazyGroup
 from transted.errors import ParseError, TooDeep, TranstedError, caret_excerpt, escape_control
 from transted.outputs import OutputPathError, RepairedOutputWarning
@@ -137,6 +138,23 @@ def _cli_terms(message: str) -> str:
                   lambda m: options.get(m.group(1), m.group(0)), message)
 
 
+_BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no"})
+
+
+def _switch_given_a_value(root: Any, argv: list[str]) -> str | None:
+    """Why a refused command line failed when it gives a switch a value (``--quiet true``):
+    click's own message names the stray word as an argument or a command."""
+    names = switches(root)
+    sub = next((a for a in argv if not a.startswith("-")), None)
+    if sub in COMMANDS:
+        names |= switches(root.get_command(None, sub))
+    for flag, value in zip(argv, argv[1:], strict=False):
+        if flag in names and value.lower() in _BOOLEAN_WORDS:
+            return (f"{flag} is a switch and takes no value: drop {value!r} ({flag} alone "
+                    "turns it on)")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:mod:`transted.cli.exits`: 0 ok, 1 input error,
     2 usage error, 3 regression gate failed, 4 too little scored, 130 interrupted)."""
@@ -165,8 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, *_ABORT):
         result = ExitCode.INTERRUPTED
     except _CLICK_ERROR as e:
-        e.show()  # type: ignore[attr-defined]
-        return int(e.exit_code)  # type: ignore[attr-defined]
+        hint = _switch_given_a_value(command, argv if argv is not None else sys.argv[1:])
+        if hint is None:
+            e.show()  # type: ignore[attr-defined]
+            return int(e.exit_code)  # type: ignore[attr-defined]
+        err_console.print("[bold red]error:[/] " + escape(hint), highlight=False,
+                          soft_wrap=True)
+        return ExitCode.USAGE
     except _EXIT as e:
         result = e.exit_code
     finally:

@@ -302,8 +302,8 @@ class LocalExecutor(Executor):
     def close(self) -> None:
         self._discard_pool()
 
-    def __exit__(self, exc_type: Any, *rest: object) -> None:
-        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+    def __exit__(self, *exc: object) -> None:
+        if isinstance(exc[0], type) and issubclass(exc[0], KeyboardInterrupt):
             # interrupted: end the workers now rather than wait for their chunks
             self._discard_pool(broken=True)
         self.close()
