@@ -288,6 +288,10 @@ def _pair_gate(reg: Regression, report: GateReport, max_pair_drop: float) -> Non
             f"{len(dropped)} pair(s) got worse by more than max-pair-drop {max_pair_drop:g}: "
             + ", ".join(f"{d.id} ({d.old:.4f} → {d.new:.4f})" for d in dropped[:10])
             + (f", … ({len(dropped) - 10} more)" if len(dropped) > 10 else ""))
+    within = [d for d in reg.worst() if d.delta is not None and d.delta >= -max_pair_drop]
+    if within and not dropped:
+        report.reasons.append(f"{len(within)} pair(s) got worse within max-pair-drop "
+                              f"{max_pair_drop:g}")
     broke = _broke(reg, report)
     report.failed = bool(dropped) or broke
 
