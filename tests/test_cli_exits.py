@@ -256,7 +256,7 @@ def test_doctor_prints_fixes_whole(capsys, monkeypatch):
 def test_progress_counts_each_pair_once_whoever_reports_it():
     from types import SimpleNamespace
 
-    from transted.cli.console import PairProgress
+    from transted.cli.progress import PairProgress
 
     steps = []
     progress = PairProgress(lambda: steps.append(1))

@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from transted.api import evaluate
-from transted.cli.console import print_json, print_line, staged_progress
+from transted.cli.console import print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
     ConventionOption,
@@ -21,6 +21,7 @@ from transted.cli.options import (
     output_format,
     with_run_options,
 )
+from transted.cli.progress import staged_progress
 from transted.evaluation.harness import EvalConfig, default_threshold_mode
 from transted.evaluation.reports.markdown import summary_markdown
 from transted.evaluation.threshold import ORACLE_RULES

@@ -17,7 +17,7 @@ from typing import Any
 
 import typer
 
-from transted.cli.console import err_console, print_json, print_line, staged_progress
+from transted.cli.console import err_console, print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
     CandidateKeyOption,
@@ -37,6 +37,7 @@ from transted.cli.options import (
     signature_text,
     with_run_options,
 )
+from transted.cli.progress import staged_progress
 from transted.cli.score import joined_pairs
 from transted.executors import RunOptions, executor_of
 from transted.outputs import check_output_dir

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import IO, Any, get_args
 
 from transted.api import score_many
-from transted.cli.console import console, note, print_json, print_line, progress_bar
+from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import interruptible
 from transted.cli.options import signature_text
+from transted.cli.progress import progress_bar
 from transted.errors import escape_control
 from transted.executors.guard import result_line
 from transted.health import run_health

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from transted.api import load_metric
 from transted.cli.console import console, print_json, print_line
 from transted.cli.options import (
     FormatOption,
@@ -21,7 +22,10 @@ from transted.cli.options import (
     signature_form,
     signature_text,
 )
+from transted.pairs import Pair, Statement
 from transted.search.engine import SearchConfig
+from transted.search.explain import explain as build_explanation
+from transted.search.graph import check_graph_path, write_graph
 
 __all__ = ["register", "search_command"]
 
@@ -54,11 +58,6 @@ def search_command(
     signature: str | None = SignatureOption(),
 ) -> int:
     """Best-first transformation search (ASSESS Algorithm 1) from REF = CAND, offline rules."""
-    from transted.api import load_metric
-    from transted.pairs import Pair, Statement
-    from transted.search.explain import explain as build_explanation
-    from transted.search.graph import check_graph_path, write_graph
-
     fmt = output_format(fmt, as_json)
     signature_form(signature)
     if graph is not None:

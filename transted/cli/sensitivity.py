@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from transted.cli.console import print_json, print_line, staged_progress
+from transted.cli.console import print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
     FormatOption,
@@ -18,6 +18,7 @@ from transted.cli.options import (
     output_format,
     with_run_options,
 )
+from transted.cli.progress import staged_progress
 from transted.executors import RunOptions, executor_of
 from transted.outputs import check_output_dir, check_output_file
 from transted.sensitivity.suite import sensitivity
