@@ -214,6 +214,9 @@ def test_the_kappa_curve_is_the_verdict_rule_so_each_dot_is_on_its_curve():
         assert sw.tp[j] == int((predicted & labels).sum())
         assert sw.fp[j] == int((predicted & ~labels).sum())
         assert sw.fn[j] == int((~predicted & labels).sum())
+    every = [bool(y) for y in labels]  # all decided before the threshold: a flat curve
+    flat = verdict_sweep(scores, labels, every, thresholds)
+    assert set(flat.tp) == {int(labels.sum())} and set(flat.fp) == {0}
 
 
 # 6. the pool decision ---------------------------------------------------------------------------

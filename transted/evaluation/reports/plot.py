@@ -63,7 +63,11 @@ def verdict_sweep(scores: NDArray[np.float64], labels: NDArray[np.bool_],
     :func:`~transted.evaluation.threshold.sweep`."""
     decided = np.array([f is not None for f in forced], dtype=bool) if len(forced) else \
         np.zeros(len(scores), dtype=bool)
-    free = sweep(scores[~decided], labels[~decided], thresholds)
+    if decided.all():  # every verdict decided before the threshold: a flat curve
+        zero = np.zeros(len(thresholds), dtype=np.int64)
+        free = Sweep(np.asarray(thresholds, dtype=float), zero, zero, zero, zero)
+    else:
+        free = sweep(scores[~decided], labels[~decided], thresholds)
     verdicts = np.array([bool(f) for f in forced if f is not None], dtype=bool)
     truth = labels[decided]
     counts = [int((verdicts & truth).sum()), int((verdicts & ~truth).sum()),
