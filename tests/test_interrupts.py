@@ -52,6 +52,12 @@ def test_ctrl_c_in_a_z3_context_finaliser_is_passed_on_without_a_traceback():
     assert "Traceback" not in ours.stderr and "Exception ignored" not in ours.stderr
 
 
+def _default_sigint() -> None:
+    """Ctrl-C's default in the child: a shell's background job ignores SIGINT, and an ignored
+    SIGINT would be inherited (Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(args: list[str], out: Path, *, presses: int, wait_lines: int
                ) -> subprocess.CompletedProcess[str]:
     """Run ``transted args`` in its own process group and press Ctrl-C ``presses`` times
@@ -59,7 +65,7 @@ def _interrupt(args: list[str], out: Path, *, presses: int, wait_lines: int
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "transted", *args], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and process.poll() is None:
         if out.exists() and out.read_text(encoding="utf-8").count("\n") >= wait_lines:

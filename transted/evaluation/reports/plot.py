@@ -127,8 +127,8 @@ def plot_kappa_curve(curves: dict[str, tuple[NDArray[np.float64], NDArray[np.flo
             ax.axhline(ev.agreement.kappa, linestyle=":", linewidth=1.4, color=next(colors),
                        label=f"{ev.name} (verdict, κ={ev.agreement.kappa:.3f})")
     ax.axhline(0.0, color="black", linewidth=0.6)
-    ax.set_xlabel("fallback threshold (the verdict rule: evidence and residual edits decide "
-                  "first, then equivalent iff score ≥ threshold)")
+    ax.set_xlabel("threshold t: equivalent iff score ≥ t\n(where evidence and residual edits "
+                  "have not decided: the verdict rule)")
     ax.set_ylabel("Cohen's kappa")
     ax.set_title(title or "Agreement with expert labels across thresholds", fontsize=10)
     ax.grid(True, alpha=0.3)
