@@ -87,7 +87,9 @@ def test_ctrl_c_on_a_transted_batch_leaves_a_clean_screen(tmp_path, jobs, presse
     out = tmp_path / "t.jsonl"
     args = ["score", str(DEV), "-m", "transted", "--out", str(out), "--jobs", jobs]
     done = _interrupt(args, out, presses=presses, wait_lines=3)
-    assert done.returncode == 130, done.stderr
+    # 130: the run ended as interrupted; -SIGINT: a second Ctrl-C landed once Python was
+    # already exiting (it restores SIGINT's default then) — a shell shows 130 for both
+    assert done.returncode in (130, -signal.SIGINT), done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
     assert "KeyboardInterrupt" not in done.stderr, done.stderr
     kept = out.read_text(encoding="utf-8").count("\n")

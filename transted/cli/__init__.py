@@ -155,6 +155,14 @@ def _switch_given_a_value(root: Any, argv: list[str]) -> str | None:
     return None
 
 
+def _end_children() -> None:
+    """After Ctrl-C: end any worker process still running (they ignore SIGINT), so that
+    Python's exit, which joins them, does not wait for their chunks."""
+    mp = sys.modules.get("multiprocessing")  # no pool was ever started without it
+    for child in mp.active_children() if mp is not None else ():
+        child.terminate()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:mod:`transted.cli.exits`: 0 ok, 1 input error,
     2 usage error, 3 regression gate failed, 4 too little scored, 130 interrupted)."""
@@ -194,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         result = e.exit_code
     finally:
         sys.unraisablehook = previous_hook
-    if result == ExitCode.INTERRUPTED and not state.interrupt_reported:
-        err_console.print("interrupted", highlight=False)
+    if result == ExitCode.INTERRUPTED:
+        if not state.interrupt_reported:
+            err_console.print("interrupted", highlight=False)
+        _end_children()
     return int(result) if isinstance(result, int) else 0

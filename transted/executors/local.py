@@ -303,7 +303,8 @@ class LocalExecutor(Executor):
         self._discard_pool()
 
     def __exit__(self, *exc: object) -> None:
-        if isinstance(exc[0], type) and issubclass(exc[0], KeyboardInterrupt):
-            # interrupted: end the workers now rather than wait for their chunks
+        if exc[0] is not None:
+            # left by an exception (Ctrl-C, or the CLI's exit once it reported one): nobody
+            # reads the chunks in flight, so end the workers rather than wait for them
             self._discard_pool(broken=True)
         self.close()
