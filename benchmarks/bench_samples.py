@@ -1,5 +1,5 @@
 """Many samples per reference, as batches of LLM outputs come: the per-process reference cache
-(:mod:`transted.metrics.reference_cache`) on vs off, per-pair time, in one run.
+(:mod:`transted.pipeline.reference_cache`) on vs off, per-pair time, in one run.
 
 Each of the first ``--references`` dev pairs gives 8 samples of one reference: its own
 candidate, the reference itself, and the two wrapped as translators write them (a fence, a
@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from transted.metrics import reference_cache, sides
 from transted.metrics.registry import get_metric
 from transted.pairs import Pair, Statement, read_pairs
+from transted.pipeline import reference_cache, sides
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

@@ -23,7 +23,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from semantic_eval import search_distance  # noqa: E402
 
 from transted.errors import TranstedError  # noqa: E402
 from transted.opt import OptOptions, parse_statement  # noqa: E402
@@ -32,7 +31,7 @@ from transted.search.engine import SearchConfig, search  # noqa: E402
 from transted.search.providers.offline import OfflineProvider  # noqa: E402
 from transted.ted import TreeEditDistance  # noqa: E402
 from transted.ted.semantic import SemanticCost  # noqa: E402
-from transted.ted.statement_distance import statement_distance_function  # noqa: E402
+from transted.ted.statement_distance import SemanticDistance  # noqa: E402
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 
@@ -81,8 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
     unit = TreeEditDistance(cache_size=0)
     sem = TreeEditDistance(cost=SemanticCost(), cache_size=0)
-    hyp = statement_distance_function(TreeEditDistance(cost=SemanticCost(), cache_size=0),
-                                      "semantic")
+    hyp = SemanticDistance().goal_distance
     ted_unit = [_ms(lambda: unit(a, b), args.repeat) for a, b in trees]  # noqa: B023
     ted_sem = [_ms(lambda: sem(a, b), args.repeat) for a, b in trees]  # noqa: B023
     ted_hyp = [_ms(lambda: hyp(a, b), args.repeat) for a, b in trees]  # noqa: B023
@@ -95,12 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     config = SearchConfig(max_time=None)
     runs: dict[str, list[float]] = {"unit": [], "semantic": []}
     for name in runs:
-        distance = None if name == "unit" else statement_distance_function(
-            TreeEditDistance(cost=SemanticCost()), "semantic")
-        with search_distance(distance):
-            for a, b in trees:
-                runs[name].append(_ms(lambda: search(a, b, provider, config=config),  # noqa: B023
-                                      args.repeat))
+        distance = None if name == "unit" else SemanticDistance().goal_distance
+        for a, b in trees:
+            runs[name].append(_ms(lambda: search(a, b, provider, config=config,  # noqa: B023
+                                                 ted=distance),  # noqa: B023
+                                  args.repeat))
     _row("transted search, unit heuristic", runs["unit"])
     _row("transted search, semantic distance", runs["semantic"], runs["unit"])
     return 0

@@ -9,7 +9,7 @@ Each text goes through the pipeline the tree metrics use: extraction
 (:func:`transted.extraction.statement.prepare`), its context read
 (:func:`transted.opt.context.read_context`), the statement parsed in it
 (:func:`transted.opt.in_context.parse_in_context`); each pair through
-:meth:`transted.metrics.ted.TEDSimilarity.pair_trees` (the reference's helper included), whose
+:meth:`transted.pipeline.PairPipeline.read` (the reference's helper included), whose
 outcome is the result status: ``ok`` (scored), ``invalid`` (the candidate is confidently not
 Lean 4: an answer, not equivalent) or ``error``.
 
@@ -81,7 +81,7 @@ def _gap(statement: str, error: str) -> str:
 def pair_outcome(pair: Pair, metric: TEDSimilarity) -> tuple[str, str | None]:
     """``(ok | invalid | error, failure class)`` of one pair as the tree metrics read it."""
     try:
-        metric.pair_trees(pair)
+        metric.pipeline.read(pair)
     except InvalidCandidate as e:
         return "invalid", f"candidate invalid: {e.kind}"
     except TranstedError as e:

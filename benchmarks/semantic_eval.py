@@ -18,22 +18,24 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-import transted.search.engine as engine
 from transted.errors import TranstedError
 from transted.evaluation.agreement import agreement_score
 from transted.evaluation.labels import gold_labels
 from transted.evaluation.threshold import cross_validated_predictions, select_threshold
-from transted.metrics.ted import TEDSimilarity
-from transted.metrics.transted import TransTEDSimilarity
-from transted.opt.node import Node
+from transted.metrics.transted import DEFAULT_PROVIDERS
+from transted.opt import OptOptions
 from transted.pairs import Pair, Statement, read_pairs
-from transted.ted.statement_distance import statement_distance_function, statement_norm
+from transted.pipeline import PairPipeline, PipelineConfig
+from transted.search.engine import SearchConfig
+from transted.search.providers.registry import (
+    ProviderContext,
+    make_providers,
+    parse_provider_names,
+)
 from transted.verdict.rules import predict
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
@@ -58,58 +60,34 @@ HAND = [  # (reference, candidate, truth) — the issue's table, as full stateme
 ]
 
 
-def _unflatten(flat: tuple[list[str], list[list[int]]]) -> Node:
-    labels, adj = flat
-    nodes: list[Node | None] = [None] * len(labels)
-    for i in range(len(labels) - 1, -1, -1):
-        nodes[i] = Node(labels[i], tuple(nodes[j] for j in adj[i]))  # type: ignore[misc]
-    return nodes[0]  # type: ignore[return-value]
-
-
-@contextmanager
-def search_distance(distance: Callable[[Node, Node], float] | None) -> Iterator[None]:
-    """Route the search's distance calls to ``distance`` (None: leave the unit-cost seam)."""
-    if distance is None:
-        yield
-        return
-    saved = engine.tree_distance, engine.flat_distance
-    engine.tree_distance = distance  # type: ignore[assignment]
-    engine.flat_distance = lambda a, b: distance(_unflatten(a), _unflatten(b))  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        engine.tree_distance, engine.flat_distance = saved
-
-
 class Scorer:
-    """``ted`` or offline ``transted`` under one (normalise, cost) configuration."""
+    """``ted`` or offline ``transted`` (search only, no evidence) under one (normalise, cost)
+    configuration of the pair pipeline."""
 
     def __init__(self, metric: str, normalize: bool, cost: str):
-        self.metric, self.cost = metric, cost
-        self.ted = TEDSimilarity(normalize=normalize, cost=cost)
-        self.transted = TransTEDSimilarity() if metric == "transted" else None
-        if self.transted is not None:
-            self.transted.ted = self.ted
-        self.distance = (statement_distance_function(self.ted.ted, cost)
-                         if cost != "unit" else None)
+        self.metric, self.cost, self.normalize = metric, cost, normalize
+        search = SearchConfig() if metric == "transted" else None
+        providers = (make_providers(parse_provider_names(DEFAULT_PROVIDERS), ProviderContext())
+                     if search is not None else [])
+        self.pipeline = PairPipeline(PipelineConfig(tree=OptOptions(normalize=normalize),
+                                                    cost=cost, search=search), providers)
 
     @property
     def name(self) -> str:
-        norm = "norm" if self.ted.tree_options.normalize else "raw"
+        norm = "norm" if self.normalize else "raw"
         return f"{self.metric}/{norm}/{self.cost}"
 
     def score(self, pair: Pair) -> float:
-        if self.transted is None:
-            score = self.ted.score_pair(pair).score
-            return float("nan") if score is None else float(score)
+        p = self.pipeline
         try:
-            ref, cand = self.ted.trees(pair)
+            sides = p.read(pair)
         except TranstedError:
             return float("nan")  # a parse error: the metric fails on the pair, as `ted` does
-        with search_distance(self.distance):
-            result, _size = self.transted.search(pair)
-        norm = statement_norm(self.ted.ted, self.cost, ref, cand)
-        return max(0.0, 1.0 - result.distance / norm)
+        distance = p.measure(sides)
+        if self.metric == "ted":
+            return distance.similarity
+        result = p.search(pair, sides, distance, p.budget())
+        return max(0.0, 1.0 - result.distance / distance.norm)
 
 
 def configurations() -> list[Scorer]:

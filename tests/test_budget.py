@@ -9,7 +9,7 @@ import pytest
 
 from transted.budget import Budget
 from transted.evidence import RefuteOptions, pair_evidence
-from transted.evidence.evaluate import evaluate, stops_at
+from transted.evidence.evaluate import evaluate_term, stops_at
 from transted.evidence.refute import engine_budget, left_ms
 from transted.evidence.terms import Big, Num, Unsupported, Var
 from transted.opt import parse_statement
@@ -63,14 +63,14 @@ def test_engine_budget_is_the_safety_net_in_seconds():
 def test_evaluation_stops_at_a_spent_budget():
     total = Big("sum", "i", "ℕ", Num(Fraction(0), "ℕ"), Num(Fraction(1000), "ℕ"),
                 Var("i", "ℕ"), "ℕ", False)
-    assert evaluate(total, {}) == 500500
+    assert evaluate_term(total, {}) == 500500
     clock = FakeClock()
     spent = Budget(max_time=1.0, clock=clock)
     clock.now += 2
     with stops_at(spent), pytest.raises(Unsupported, match="evaluation deadline"):
-        evaluate(total, {})
+        evaluate_term(total, {})
     with stops_at(Budget(max_time=60.0)):
-        assert evaluate(total, {}) == 500500
+        assert evaluate_term(total, {}) == 500500
 
 
 def test_evidence_after_the_pairs_deadline_says_timeout():

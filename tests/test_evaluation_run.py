@@ -140,8 +140,8 @@ class NoLean(Metric):
 
 def test_unavailable_metric_has_no_numbers(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    real = run_module.load_metric
-    monkeypatch.setattr(run_module, "load_metric",
+    real = run_module.resolve_metric
+    monkeypatch.setattr(run_module, "resolve_metric",
                         lambda name: NoLean() if name == "nolean" else real(name))
     summary = run_eval(labelled_pairs(DATA), ["nolean", "identity"], tmp_path, config=FAST).summary()
     entry = summary["metrics"]["nolean"]

@@ -16,7 +16,7 @@ from transted.evidence import (
     refute,
     statement_evidence,
 )
-from transted.evidence.evaluate import evaluate
+from transted.evidence.evaluate import evaluate_term
 from transted.evidence.smt import Encoder, check_sat
 from transted.evidence.terms import Op, Unsupported
 from transted.evidence.translate import shape_of, translate_prop
@@ -34,7 +34,7 @@ def value_of(expr: str, typ: str):
     prop = translate_prop(parse_term(f"({expr} : {typ}) = v"), {"v": typ},
                           scope_from_header("open Nat"))
     assert isinstance(prop, Op) and prop.op == "eq"
-    exact = evaluate(prop.args[0], {})
+    exact = evaluate_term(prop.args[0], {})
     enc = Encoder()
     lhs = enc.encode(prop.args[0])
     v = enc.var("v", typ)
@@ -101,7 +101,7 @@ def test_corner_cases_z3_and_evaluation_agree(term, types, assignment, expected)
     assert _z3_value(term, types, assignment) == expected
     prop = translate_prop(parse_term(f"{term} = v"), types)
     assert isinstance(prop, Op)
-    assert evaluate(prop.args[0], assignment) == expected
+    assert evaluate_term(prop.args[0], assignment) == expected
 
 
 # -- typing (elaboration as Lean's binop%) --------------------------------------------------
@@ -109,15 +109,15 @@ def test_numerals_take_the_typed_operand_type_and_default_to_nat():
     shape = shape_of(stmt("theorem t (x : ℝ) : x / 2 = 1 ∧ 7 / 2 = 3"))
     assert shape.complete
     # x / 2 is real division; the closed 7 / 2 = 3 is ℕ (Lean's default numeral type): true
-    assert evaluate(shape.prop(), {"x": Fraction(2)}) is True
-    assert evaluate(shape.prop(), {"x": Fraction(1)}) is False
+    assert evaluate_term(shape.prop(), {"x": Fraction(2)}) is True
+    assert evaluate_term(shape.prop(), {"x": Fraction(1)}) is False
 
 
 def test_coercion_casts_nat_into_the_region_type():
     shape = shape_of(stmt("theorem t (n : ℕ) (x : ℝ) (h : x = n - 3) : x < 0"))
     assert shape.complete
     # ↑n - 3 is real subtraction, not truncated: n = 1 gives x = -2
-    assert evaluate(shape.prop(), {"n": 1, "x": Fraction(-2)}) is True
+    assert evaluate_term(shape.prop(), {"n": 1, "x": Fraction(-2)}) is True
 
 
 @pytest.mark.parametrize("text", [
@@ -298,7 +298,7 @@ def test_a_cast_with_no_other_type_in_sight_takes_the_numerals_default():
     # `↑n` is postponed (elabCoe: tryPostponeIfNoneOrMVar); the relation's type is the
     # numeral's, defaulted to ℕ (instOfNatNat); resumed with that expected type, `↑n` is `n`
     shape = shape_of(stmt("theorem t (n : ℕ) : ↑n = 2"))
-    assert shape.complete and evaluate(shape.prop(), {"n": 2}) is True
+    assert shape.complete and evaluate_term(shape.prop(), {"n": 2}) is True
 
 
 @pytest.mark.parametrize(("text", "kind"), [

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from transted.evidence.entail import entails, equal_under, in_fragment, number_variables
 from transted.opt import parse_statement_normalized
-from transted.ted.hypotheses import split_statement
+from transted.opt.parts import statement_parts
 
 
 def _parts(statement: str):
-    parts = split_statement(parse_statement_normalized(f"theorem t {statement} := sorry").tree)
-    return list(parts.hypotheses), parts.conclusion, number_variables(parts.binders)
+    parts = statement_parts(parse_statement_normalized(f"theorem t {statement} := sorry").tree)
+    return ([p.node for p in parts.hypotheses], parts.conclusion.node,
+            number_variables([p.node for p in parts.binders]))
 
 
 def test_number_variables_keep_only_number_typed_binders():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import InputError, ResourceLimitError
-from transted.fol.ast import BinOp, Const, Func, Not, Pred, Quant, Var
+from transted.fol.ast import BinOp, Const, Func, Not, Pred, Quantified, Variable
 from transted.fol.dnf import DNFOptions, dnf_clauses, dnf_tree, path_text, tree_paths
 from transted.fol.syntax import parse_formula
 from transted.opt.node import Node
@@ -17,7 +17,7 @@ def paths(text: str, **kw: object) -> list[str]:
 
 def test_figure_1_tree_built_from_ast_by_hand():
     # (R(w, v) ∧ ¬S(i, j)) ∨ P(x, Q(y, z)): OR root, then AND, NOT, predicates, arguments
-    x, y, z = Var("x"), Var("y"), Var("z")
+    x, y, z = Variable("x"), Variable("y"), Variable("z")
     formula = BinOp("∨", BinOp("∧", Pred("R", (Const("w"), Const("v"))),
                                Not(Pred("S", (Const("i"), Const("j"))))),
                     Pred("P", (x, Func("Q", (y, z)))))
@@ -65,7 +65,7 @@ def test_and_groups_numbered_uniquely_and_distribution():
 
 
 def test_quantifiers_removed_and_bound_names_are_variables():
-    tree = dnf_tree(Quant("∀", "person", Pred("Mortal", (Var("person"),))))
+    tree = dnf_tree(Quantified("∀", "person", Pred("Mortal", (Variable("person"),))))
     assert str(tree) == "{∨{Mortal{var{person}}}}"
 
 

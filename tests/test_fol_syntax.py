@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transted.errors import ParseError, ResourceLimitError
-from transted.fol.ast import BinOp, Const, Eq, Func, Not, Pred, Quant, Var
+from transted.fol.ast import BinOp, Const, Eq, Func, Not, Pred, Quantified, Variable
 from transted.fol.syntax import atoms, format_formula, parse_formula, tokenize
 
 FOLIO = Path(__file__).parent / "data" / "fol" / "folio"
@@ -93,18 +93,18 @@ def test_implication_is_right_associative_others_left():
 
 def test_quantifier_scope_is_wide_and_binds_variables():
     tree = parse_formula("∀x Weddings(x) → GettingMarried(x)")
-    x = Var("x")
-    assert tree == Quant("∀", "x", BinOp("→", Pred("Weddings", (x,)), Pred("GettingMarried", (x,))))
+    x = Variable("x")
+    assert tree == Quantified("∀", "x", BinOp("→", Pred("Weddings", (x,)), Pred("GettingMarried", (x,))))
     tree = parse_formula("∀x ∃y Loves(x, y, mother(x), z)")
-    assert tree == Quant("∀", "x", Quant("∃", "y", Pred(
-        "Loves", (x, Var("y"), Func("mother", (x,)), Const("z"))))), "unbound z is a constant"
+    assert tree == Quantified("∀", "x", Quantified("∃", "y", Pred(
+        "Loves", (x, Variable("y"), Func("mother", (x,)), Const("z"))))), "unbound z is a constant"
 
 
 def test_equality_negation_and_multiword_constants():
     assert parse_formula("¬(f(a) = b)") == Not(Eq(Func("f", (Const("a"),)), Const("b")))
     assert parse_formula("ComeFrom(x, dc universe)") == Pred(
         "ComeFrom", (Const("x"), Const("dc universe")))
-    assert parse_formula("∀x (P(x)) ∧ Q(x)").body.right.args == (Var("x"),)
+    assert parse_formula("∀x (P(x)) ∧ Q(x)").body.right.args == (Variable("x"),)
 
 
 def test_identifier_characters_from_folio():
@@ -157,7 +157,7 @@ _formulas = st.recursive(
     lambda inner: st.one_of(
         inner.map(Not),
         st.builds(BinOp, st.sampled_from(["∧", "∨", "→", "↔", "⊕"]), inner, inner),
-        st.builds(lambda q, f: Quant(q, "v", f), st.sampled_from(["∀", "∃"]), inner),
+        st.builds(lambda q, f: Quantified(q, "v", f), st.sampled_from(["∀", "∃"]), inner),
     ),
     max_leaves=12,
 )
@@ -166,7 +166,7 @@ _formulas = st.recursive(
 @settings(derandomize=True, max_examples=300, deadline=None)
 @given(_formulas)
 def test_format_parse_round_trip(tree):
-    # constants named like the bound variable would become Var: none in this alphabet
+    # constants named like the bound variable would become Variable: none in this alphabet
     assert parse_formula(format_formula(tree)) == tree
 
 
@@ -174,7 +174,7 @@ def _le_shape(tree):
     """What LE's grammar should read: quantifiers gone, atoms as joined LogicLLaMA tokens."""
     from transted.fol.tokens import fol_tokens
 
-    if isinstance(tree, Quant):
+    if isinstance(tree, Quantified):
         return _le_shape(tree.body)
     if isinstance(tree, Not):
         return Not(_le_shape(tree.body))
@@ -203,8 +203,8 @@ def test_one_parser_two_readings():
     from transted.fol.syntax import FOLIO, LOGICLLAMA
 
     text = "∀x (P(x) → Q(x) ∧ R(x))"
-    p, q, r = (Pred(n, (Var("x"),)) for n in "PQR")
-    assert parse_formula(text, grammar=FOLIO) == Quant("∀", "x", BinOp("→", p, BinOp("∧", q, r)))
+    p, q, r = (Pred(n, (Variable("x"),)) for n in "PQR")
+    assert parse_formula(text, grammar=FOLIO) == Quantified("∀", "x", BinOp("→", p, BinOp("∧", q, r)))
     le_p, le_q, le_r = (Pred(f"{n}(x)", ()) for n in "PQR")
     assert parse_formula(text, grammar=LOGICLLAMA) == BinOp("∧", BinOp("→", le_p, le_q), le_r)
     assert parse_le(text) == parse_formula(text, grammar=LOGICLLAMA, max_atoms=None)

@@ -8,9 +8,20 @@ import random
 
 import pytest
 
-from transted.fol.ast import BinOp, Const, Eq, Formula, Func, Not, Pred, Quant, Term, Var
+from transted.fol.ast import (
+    BinOp,
+    Const,
+    Eq,
+    FolTerm,
+    Formula,
+    Func,
+    Not,
+    Pred,
+    Quantified,
+    Variable,
+)
 from transted.fol.formulaicness import verbalise_literal, verbalise_optimised
-from transted.fol.formulaicness.equivalents import equivalents, free_vars, negation_normal_form
+from transted.fol.formulaicness.equivalents import equivalents, free_variables, negation_normal_form
 from transted.fol.formulaicness.lexicon import constant_text, phrase
 from transted.fol.formulaicness.tiers import near_duplicates
 from transted.fol.syntax import parse_formula
@@ -107,8 +118,8 @@ def test_lexicon_word_classes() -> None:
 
 # -- soundness of the rewrites: every variant has the truth value of the original -------------
 
-def _value(term: Term, env: dict[str, int]) -> int:
-    if isinstance(term, Var):
+def _value(term: FolTerm, env: dict[str, int]) -> int:
+    if isinstance(term, Variable):
         return env[term.name]
     if isinstance(term, Const):
         return hash(term.name) % 2
@@ -124,7 +135,7 @@ def _holds(f: Formula, world: dict, env: dict[str, int]) -> bool:
         return _value(f.left, env) == _value(f.right, env)
     if isinstance(f, Not):
         return not _holds(f.body, world, env)
-    if isinstance(f, Quant):
+    if isinstance(f, Quantified):
         values = (_holds(f.body, world, {**env, f.var: d}) for d in (0, 1))
         return all(values) if f.quantifier == "∀" else any(values)
     a, b = _holds(f.left, world, env), _holds(f.right, world, env)
@@ -156,7 +167,7 @@ def test_negation_normal_form_has_negations_on_atoms_only() -> None:
         node = stack.pop()
         if isinstance(node, Not):
             assert isinstance(node.body, (Pred, Eq))
-        elif isinstance(node, Quant):
+        elif isinstance(node, Quantified):
             stack.append(node.body)
         elif isinstance(node, BinOp):
             stack += [node.left, node.right]
@@ -166,7 +177,7 @@ def test_vacuous_quantifier_dropped_and_free_vars() -> None:
     f = parse_formula("∀x Cube(a)")
     assert parse_formula("Cube(a)") in equivalents(f)
     # the parser reads an unbound name as a constant, so the free variable is built by hand
-    assert free_vars(Quant("∀", "x", Pred("R", (Var("x"), Var("y"))))) == {"y"}
+    assert free_variables(Quantified("∀", "x", Pred("R", (Variable("x"), Variable("y"))))) == {"y"}
     with pytest.raises(ValueError):
         equivalents(f, limit=0)
 

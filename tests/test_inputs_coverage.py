@@ -36,7 +36,7 @@ def _outcomes(path: Path) -> dict[str, str]:
     metric, out = TEDSimilarity(), {}
     for pair in read_pairs(path):
         try:
-            metric.pair_trees(pair)
+            metric.pipeline.read(pair)
             out[pair.id] = "ok"
         except InvalidCandidate:
             out[pair.id] = "invalid"

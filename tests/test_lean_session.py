@@ -12,7 +12,7 @@ import pytest
 
 from transted.lean.backend import ReplayBackend, UnrecordedRequest
 from transted.lean.equality import EqualityCommand
-from transted.lean.moves import GoalOutcome, LeanMoveProvider, Rejection, classify
+from transted.lean.moves import GoalOutcome, LeanMoveProvider, Rejection, classify_step
 from transted.lean.session import LeanNode, ProofSession
 from transted.lean.verify import verify_steps
 
@@ -55,7 +55,7 @@ def test_a_step_that_slips_in_sorry_is_rejected():
     tactic = "have h : x = 1 := by sorry"
     result = session.step(node, tactic)
     assert result.goals == ("x : Int\nh : x = 1\n⊢ x = 1",) and result.sorries
-    outcome = classify(session, node, tactic, result)
+    outcome = classify_step(session, node, tactic, result)
     assert isinstance(outcome, Rejection) and "sorry" in outcome.reason
     assert session.child(node, tactic, result) is None
 
@@ -69,7 +69,7 @@ def test_a_kernel_error_with_no_goals_is_not_closed():
     assert second.goals == ("case succ\nn✝ : Nat\n⊢ n✝ + 1 = 0",)
     child = LeanNode(node.equality, ("cases 1", "rfl"), 2, second.goals[0], 0)
     tactic = "have: true := by\n    apply ?succ\n    trivial"
-    outcome = classify(session, child, tactic, session.step(child, tactic))
+    outcome = classify_step(session, child, tactic, session.step(child, tactic))
     assert isinstance(outcome, Rejection) and outcome.reason.startswith("error: Error: kernel")
 
 
@@ -118,7 +118,7 @@ def test_goal_outcome_for_one_equality_goal():
     session.step(node, "induction x")
     two = LeanNode(node.equality, ("induction x",), 1, "", node.generation)
     tactic = "next => rfl"
-    outcome = classify(session, two, tactic, session.step(two, tactic))
+    outcome = classify_step(session, two, tactic, session.step(two, tactic))
     assert isinstance(outcome, GoalOutcome)
     assert outcome.goal == "case succ\nn✝ : ℕ\na✝ : n✝ = n✝\n⊢ n✝ + 1 = n✝ + 1"
     assert outcome.proof_state == 2 and outcome.node.path == ("induction x", "next => rfl")

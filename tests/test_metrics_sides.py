@@ -1,4 +1,4 @@
-"""Pairs read as users write them (transted.metrics.sides): extraction on both sides, the
+"""Pairs read as users write them (transted.pipeline.sides): extraction on both sides, the
 reference's helper, kept definitions compared across the sides, `theorem=`, invalid vs error."""
 
 from __future__ import annotations
@@ -147,13 +147,13 @@ def test_each_side_is_elaborated_in_its_context_on_the_metrics_path():
     its definitions are declared names (a kept one is a gap, never auto-bound) and its
     ``set_option autoImplicit false`` makes an unknown name an error, as in Lean."""
     strict = "set_option autoImplicit false\n\ntheorem t : x + 0 = x := sorry"
-    both = transted.load_metric("ted").pair_trees(pair("theorem t : x + 0 = x := sorry", strict))
+    both = transted.load_metric("ted").pipeline.read(pair("theorem t : x + 0 = x := sorry", strict))
     ref, cand = both.elaborations
     assert ref is not None and cand is not None
     assert [i.kind for i in ref.issues] == ["auto-bound"]
     assert {i.kind for i in cand.issues} == {"unknown-name"}
     other = RECURSIVE.replace("2 + f n", "3 + f n")
-    kept = transted.load_metric("ted").pair_trees(
+    kept = transted.load_metric("ted").pipeline.read(
         pair(f"{RECURSIVE}\n\n{USES_F}", f"{other}\n\n{USES_F}"))
     ref, cand = kept.elaborations
     assert ref is not None and cand is not None

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 import transted.batch
-import transted.metrics.transted
+import transted.metrics.base
 import transted.opt.in_context
-import transted.verdict.rules
+import transted.pipeline.findings
+import transted.pipeline.run
 from transted.batch import load_results, score_pairs
 from transted.executors import MetricSpec, score_chunk, score_stream
 from transted.metrics.base import PairScore
@@ -87,36 +88,36 @@ def test_normalise(monkeypatch, tmp_path):
 
 
 def test_ted(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.metrics.transted, "tree_distance",
-                        _raising(transted.metrics.transted.tree_distance, ZeroDivisionError()))
+    monkeypatch.setattr(transted.pipeline.run, "tree_distance",
+                        _raising(transted.pipeline.run.tree_distance, ZeroDivisionError()))
     _check(tmp_path, get_metric("transted"), "ZeroDivisionError")
 
 
 def test_search(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.metrics.transted, "search_state",
-                        _raising(transted.metrics.transted.search_state, KeyError("state")))
+    monkeypatch.setattr(transted.pipeline.run, "search_state",
+                        _raising(transted.pipeline.run.search_state, KeyError("state")))
     _check(tmp_path, get_metric("transted"), "KeyError")
 
 
 def test_evidence(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.metrics.transted, "pair_evidence",
-                        _raising(transted.metrics.transted.pair_evidence, MemoryError()))
+    monkeypatch.setattr(transted.pipeline.findings, "pair_evidence",
+                        _raising(transted.pipeline.findings.pair_evidence, MemoryError()))
     _check(tmp_path, get_metric("transted"), "MemoryError")
 
 
 def test_verdict(monkeypatch, tmp_path):
     metric = get_metric("transted")
-    original = transted.verdict.rules.decide
+    original = transted.metrics.base.with_threshold
     boom_score = metric.score_pair(PAIRS[1]).score
 
-    def verdict(score: Any, *args: Any, **kwargs: Any) -> Any:
+    def verdict(forced: Any, score: Any, *args: Any, **kwargs: Any) -> Any:
         if score == boom_score:
             raise AttributeError("verdict bug")
-        return original(score, *args, **kwargs)
+        return original(forced, score, *args, **kwargs)
 
     # the middle pair is the only one with its score
     assert [metric.score_pair(p).score for p in PAIRS].count(boom_score) == 1
-    monkeypatch.setattr(transted.verdict.rules, "decide", verdict)
+    monkeypatch.setattr(transted.metrics.base, "with_threshold", verdict)
     _check(tmp_path, metric, "AttributeError")
 
 

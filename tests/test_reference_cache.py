@@ -8,12 +8,12 @@ import copy
 import pytest
 
 from transted.errors import ParseError
-from transted.metrics import reference_cache
-from transted.metrics.reference_cache import BoundedCache
 from transted.metrics.registry import get_metric
-from transted.metrics.sides import pair_trees
 from transted.opt import OptOptions
 from transted.pairs import Pair, Statement, read_pairs
+from transted.pipeline import reference_cache
+from transted.pipeline.reference_cache import BoundedCache
+from transted.pipeline.sides import pair_trees
 
 REFERENCE = "theorem t (x : ℝ) (h : 0 < x) : f x ≤ x ^ 2"
 HELPER = "def f (x : ℝ) : ℝ := x + 1"

@@ -95,7 +95,7 @@ def test_proved_pair_scores_one():
 
 
 def test_provider_findings_are_merged_into_the_evidence_fields():
-    from transted.search.providers.base import Evidence as Finding
+    from transted.evidence import Evidence
     from transted.search.providers.base import Provider
 
     class Refuter(Provider):
@@ -105,8 +105,8 @@ def test_provider_findings_are_merged_into_the_evidence_fields():
             return iter(())
 
         def evidence(self):
-            return [Finding("refuted", self.name, {"tactic": "plausible",
-                                                   "witness": {"x": "3"}, "issue": "3 ≠ 4"})]
+            return [Evidence(kind="refuted", engine=self.name, witness={"x": "3"},
+                             script=["plausible"], reason="3 ≠ 4")]
 
     m = TransTEDSimilarity(providers="congruence", evidence=False)
     m.providers.append(Refuter())
@@ -119,7 +119,7 @@ def test_provider_findings_are_merged_into_the_evidence_fields():
 
 
 def test_conflicting_findings_give_none():
-    from transted.search.providers.base import Evidence as Finding
+    from transted.evidence import Evidence
     from transted.search.providers.base import Provider
 
     class Liar(Provider):
@@ -129,7 +129,7 @@ def test_conflicting_findings_give_none():
             return iter(())
 
         def evidence(self):
-            return [Finding("proved", self.name, {})]
+            return [Evidence(kind="proved", engine=self.name, reason="says so")]
 
     m = TransTEDSimilarity(providers="congruence")
     m.providers.append(Liar())

@@ -140,7 +140,7 @@ def test_a_distance_of_zero_is_not_a_closed_goal():
     # is about ℕ and `7 / 2.0 = 3` about Float: distance 0, but the goal is not closed
     from transted.metrics.registry import get_metric
 
-    ted = get_metric("transted", cost="semantic").distance
+    ted = get_metric("transted", cost="semantic").pipeline.distance.goal_distance  # type: ignore[attr-defined]
     lhs, rhs = parse_term("7 / 2 = 3"), parse_term("7 / 2.0 = 3")
     result = search(lhs, rhs, RenameProvider(), ted=ted)
     assert result.distance == 0 and result.status == "exhausted"

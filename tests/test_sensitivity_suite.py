@@ -18,7 +18,7 @@ from transted.sensitivity.lean.perturb import (
     generate_suite,
     read_statements,
 )
-from transted.sensitivity.lean.sites import Statement
+from transted.sensitivity.lean.sites import SpannedStatement
 from transted.sensitivity.suite import (
     CSV_COLUMNS,
     blind_kinds,
@@ -34,7 +34,7 @@ DATA = Path(__file__).parent / "data" / "statements"
 
 
 def apply(f, text: str = S, header: str = HEADER, seed: int = 0):
-    return f(Statement(declaration_spans(text, header=header), header), random.Random(seed))
+    return f(SpannedStatement(declaration_spans(text, header=header), header), random.Random(seed))
 
 
 @pytest.mark.parametrize("f, expected", [

@@ -10,7 +10,8 @@ import pytest
 
 import transted
 from transted.cli import main
-from transted.signature import Signature, notation_fields, signature_hash
+from transted.opt.notation import notation_fields
+from transted.signature import Signature, signature_hash
 
 REF = "theorem t (x : ℕ) (h : 0 < x) : x + 1 > 1 := by sorry"
 CAND = "theorem t (x : ℕ) (h : 0 < x) : 1 + x > 1 := by sorry"

@@ -17,6 +17,7 @@ from transted.errors import InputError, TranstedError
 from transted.metrics.ted import TEDSimilarity
 from transted.opt import parse_statement
 from transted.opt.node import Node
+from transted.opt.parts import statement_parts
 from transted.pairs import Pair, Statement, read_pairs
 from transted.ted import TreeEditDistance
 from transted.ted.edits import costed_edits
@@ -24,10 +25,9 @@ from transted.ted.hypotheses import (
     HypothesisAlignedDistance,
     align,
     load_unit_costs,
-    split_statement,
 )
 from transted.ted.semantic import SemanticCost, load_cost_table
-from transted.ted.statement_distance import make_cost, statement_similarity
+from transted.ted.statement_distance import SemanticDistance, UnitDistance, statement_distance
 
 DATA = Path(__file__).parent / "data"
 
@@ -59,8 +59,7 @@ def test_renames_follow_the_table():
 def test_relation_change_distance_derived_by_hand():
     a = S("theorem t (x : ℝ) (h : 1 < x) : Real.sqrt x < x")
     b = S("theorem t (x : ℝ) (h : 1 < x) : Real.sqrt x ≤ x")
-    ted = TreeEditDistance(cost=COST)
-    d, sim = statement_similarity(ted, a, b, "semantic")
+    d, sim = SemanticDistance().similarity(a, b)
     assert d == W["relation"].rename
     # M = one binder + one hypothesis + conclusion {<}{Real.sqrt{x}}{x}
     conclusion = W["relation"].weight + W["function"].weight + 2 * W["variable"].weight
@@ -93,10 +92,11 @@ def test_align_prefers_unmatching_when_a_match_is_dearer():
     assert cost == 5.0 and pairs == [(0, 0, 5.0)]
 
 
-def test_split_statement():
-    p = split_statement(S("theorem t (x : ℝ) (h : 0 < x) (k : ℕ) : x ^ k > 0"))
+def test_statement_parts():
+    p = statement_parts(S("theorem t (x : ℝ) (h : 0 < x) (k : ℕ) : x ^ k > 0"))
     assert len(p.binders) == 2 and len(p.hypotheses) == 1
-    assert p.conclusion == S("theorem t (x : ℝ) (k : ℕ) : 0 < x ^ k").children[1].children[1]
+    assert [q.path for q in p.binders] == [(0,), (1, 1, 0)] and p.hypotheses[0].path == (1, 0)
+    assert p.conclusion.node == S("theorem t (x : ℝ) (k : ℕ) : 0 < x ^ k").children[1].children[1]
 
 
 def test_unit_cost_reproduces_assess_exactly():
@@ -126,16 +126,16 @@ def test_semantic_similarity_in_unit_interval_and_edits_add_up():
             continue
         assert 0.0 <= result.score <= 1.0
         ref, cand = metric.trees(pair)
-        edits = costed_edits(ref, cand, cost="semantic")
+        edits = costed_edits(ref, cand, SemanticDistance())
         assert math.isclose(sum(e.cost for e in edits), result.details["distance"])
 
 
 def test_unit_edits_add_up_to_ted():
     a = S("theorem t (a b : ℝ) (ha : 0 < a) (hb : 0 < b) : a / b + b / a ≥ 2")
     b = S("theorem t (a b : ℝ) (ha : 0 < a) : a / b + b / a ≥ 3")
-    edits = costed_edits(a, b, cost="unit")
+    edits = costed_edits(a, b, UnitDistance())
     assert sum(e.cost for e in edits) == TreeEditDistance()(a, b) == 5.0
-    sem = costed_edits(a, b, cost="semantic")
+    sem = costed_edits(a, b, SemanticDistance())
     assert {(e.op, e.kind) for e in sem} == {("unmatched", "hypothesis"), ("rename", "numeral")}
 
 
@@ -153,7 +153,7 @@ def test_bad_table_is_rejected(tmp_path):
     with pytest.raises(InputError, match="relation"):
         load_cost_table(bad)
     with pytest.raises(ValueError, match="cost"):
-        make_cost("fancy")
+        statement_distance("fancy")
 
 
 def test_metric_reports_auto_bound():
@@ -167,7 +167,7 @@ def test_metric_lists_the_costed_edits_of_a_pair():
     pair = Pair(id="p", reference=Statement(statement="theorem t (x : ℝ) (h : 1 < x) : √x < x"),
                 candidate=Statement(statement="theorem t (x : ℝ) (h : 1 < x) : √x ≤ x"))
     metric = TEDSimilarity(cost="semantic")
-    edits = metric.costed_edits(pair)
+    edits = costed_edits(*metric.trees(pair), metric.pipeline.distance)
     assert [(e.op, e.where, e.kind, e.reference, e.candidate) for e in edits] == [
         ("rename", "conclusion", "relation", "· < ·", "· ≤ ·")]
     assert edits[0].cost == metric.score_pair(pair).details["distance"] == W["relation"].rename

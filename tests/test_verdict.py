@@ -16,7 +16,7 @@ from transted.verdict.rules import (
     decide,
     forced_decision,
     format_residual,
-    load_rules,
+    load_decision_rules,
     make_verdict,
     passes,
     predict,
@@ -97,7 +97,7 @@ def test_signature_carries_convention_verdict_rule_and_threshold_fields():
     assert "verdict:edits@2-residual-v1-" in str(get_metric("transted").signature)
     assert "verdict:threshold@2" in str(get_metric("bleu").signature)
     assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
-    assert all(r.convention in ("strict", "lenient") for r in load_rules())
+    assert all(r.convention in ("strict", "lenient") for r in load_decision_rules())
 
 
 def test_result_lines_carry_residual_and_a_verdict_from_the_rule():

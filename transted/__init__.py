@@ -17,6 +17,7 @@ light.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -33,13 +34,9 @@ _API = frozenset({"Result", "evaluate", "load_metric", "sample_figures", "score"
 
 def __getattr__(name: str) -> Any:
     if name == "RunOptions":  # light: no metric, no pool
-        from transted.executors.run_options import RunOptions
-
-        return RunOptions
-    if name in _API:
-        from transted import api
-
-        return getattr(api, name)
+        return getattr(import_module("transted.executors.run_options"), name)
+    if name in _API:  # PEP 562: the API module is loaded on first use
+        return getattr(import_module("transted.api"), name)
     raise AttributeError(f"module 'transted' has no attribute {name!r}")
 
 

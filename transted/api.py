@@ -20,15 +20,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from transted.batch import score_pairs
+from transted.evaluation.harness import EvalConfig, default_threshold_mode
+from transted.evaluation.labels import LabelledPairs
+from transted.evaluation.run import run_eval
 from transted.executors.base import Executor
 from transted.executors.placement import executor_of, score_stream
 from transted.executors.run_options import RunOptions
+from transted.inputs import TABLE_SUFFIXES, read_pair_table
 from transted.metrics.base import Metric, MetricResult
+from transted.metrics.formulaicness import Formulaicness, read_texts, text_pairs
+from transted.metrics.options import declared_options
+from transted.metrics.registry import get_metric, metric_class
 from transted.pairs import Pair, Statement, check_unique_ids, read_pairs
 from transted.samples import sample_figures
 
 if TYPE_CHECKING:
-    from transted.evaluation.labels import LabelledPairs
     from transted.evaluation.outcome import EvalRun
 
 __all__ = ["Result", "RunOptions", "load_metric", "score", "score_many", "evaluate", "as_pairs",
@@ -57,7 +63,6 @@ def _run_options(run: RunOptions | None, **given: Any) -> RunOptions:
 def load_metric(name: str, **options: Any) -> Metric:
     """Metric ``name`` with ``options``; an unknown name or option raises ``ValueError`` with the
     declared options listed (``transted.metrics.options``)."""
-    from transted.metrics.registry import get_metric
 
     return get_metric(name, **options)
 
@@ -85,7 +90,6 @@ def as_pairs(pairs: str | Path | Iterable[PairLike], *, header: str | None = Non
     :func:`transted.inputs.read_pair_table`), :class:`Pair` objects, pair dicts or
     ``(reference, candidate)`` tuples (numbered ids ``"1"``, ``"2"``, …)."""
     if isinstance(pairs, (str, Path)):
-        from transted.inputs import TABLE_SUFFIXES, read_pair_table
 
         if Path(pairs).suffix.lower() in TABLE_SUFFIXES and str(pairs) != "-":
             return read_pair_table(pairs)
@@ -168,7 +172,6 @@ def labelled_pairs(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool
     relabelled pairs: digested from their pair-file form). ``positive``: the EPLA categories
     counted as equivalent (:meth:`~transted.evaluation.labels.LabelledPairs.of`).
     """
-    from transted.evaluation.labels import LabelledPairs
 
     items = as_pairs(pairs)
     file = Path(pairs) if isinstance(pairs, (str, Path)) and str(pairs) != "-" else None
@@ -190,8 +193,6 @@ def _with_convention(metrics: Sequence[str | Metric], convention: str | None
     (built with their own options) and other names as given."""
     if convention is None:
         return list(metrics)
-    from transted.metrics.options import declared_options
-    from transted.metrics.registry import metric_class
 
     return [load_metric(m, convention=convention)
             if isinstance(m, str) and "convention" in declared_options(metric_class(m)) else m
@@ -219,9 +220,6 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
     (``strict``/``lenient``, docs/VERDICTS.md) loads every named metric that has one with it
     (agreement is then measured under that convention's verdicts).
     """
-    from transted.evaluation.harness import EvalConfig, default_threshold_mode
-    from transted.evaluation.run import run_eval
-
     placement = _run_options(run, out=out, resume=resume, pair_timeout=pair_timeout,
                              executor=executor)
     mode = threshold_mode or default_threshold_mode(dev=dev, threshold=threshold)
@@ -247,7 +245,6 @@ def score_formulaicness(texts: str | Path | Iterable[Any], *, out: str | Path | 
     dicts or :class:`~transted.metrics.formulaicness.TextItem` objects. ``alpha``/``beta``:
     eq. 1's weights (default: the paper's FRE row). With ``out`` the results stream to that
     JSONL file and a re-run resumes, as :func:`score_many`; results come in input order."""
-    from transted.metrics.formulaicness import Formulaicness, read_texts, text_pairs
 
     default = Formulaicness.DEFAULT_WEIGHTS
     metric = Formulaicness(default[0] if alpha is None else alpha,

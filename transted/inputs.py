@@ -29,10 +29,10 @@ import csv
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from transted.errors import InputError
-from transted.pairs import Pair, Statement, iter_jsonl
+from transted.pairs import Pair, Side, Statement, iter_jsonl, read_text, validate_pair
 
 __all__ = ["Record", "Joined", "TEXT_FIELDS", "TABLE_SUFFIXES", "read_records", "iter_rows",
            "read_pair_table", "join", "join_files"]
@@ -41,7 +41,6 @@ TEXT_FIELDS = ("formal_statement", "statement", "candidate", "output", "predicti
                "response")
 KEY_FIELDS = ("id", "name")
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "	"}
-Side = Literal["reference", "candidate"]
 
 
 @dataclass(frozen=True)
@@ -111,7 +110,6 @@ def _record(keys: dict[str, str], text: str, header: str | None, sample: int | N
 def _table_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line, row)`` of a CSV/TSV file with a header row; empty cells are left out, and a
     ``sample`` cell is read as an integer."""
-    from transted.pairs import read_text
 
     lines = read_text(path).splitlines(keepends=True)
     reader = csv.DictReader(lines, delimiter=delimiter, strict=True)
@@ -170,7 +168,6 @@ def read_pair_table(path: str | Path) -> list[Pair]:
     """The pairs of a CSV/TSV pair table: columns ``id``, ``reference``, ``candidate``,
     optionally ``reference_header``, ``candidate_header``, ``label`` (``true``/``false``)
     and ``informal``; other columns are refused, as in a pair file."""
-    from transted.pairs import validate_pair
 
     allowed = {"id", "reference", "candidate", "reference_header", "candidate_header", "label",
                "informal"}

@@ -13,15 +13,18 @@ import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from transted.errors import InputError
 
-__all__ = ["Statement", "Pair", "read_pairs", "write_pairs", "iter_jsonl", "dump_pair",
+__all__ = ["Side", "Statement", "Pair", "read_pairs", "write_pairs", "iter_jsonl", "dump_pair",
            "decode_line", "read_text", "validate_pair", "unencodable",
            "check_unique_ids"]
+
+Side = Literal["reference", "candidate"]
+"""One side of a pair."""
 
 
 class Statement(BaseModel):

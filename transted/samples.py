@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from transted.verdict.rules import forced_decision, passes
+
 __all__ = ["ProblemFigures", "SampleFigures", "sample_figures", "problem_of", "pass_at_k",
            "problems_path"]
 
@@ -187,7 +189,6 @@ def _fmt(value: float | None) -> str:
 
 def _judge(result: Any, threshold: float | None, convention: str) -> bool:
     if threshold is not None:
-        from transted.verdict.rules import forced_decision, passes
 
         forced = forced_decision(getattr(result, "details", None) or {},
                                  status=getattr(result, "status", "ok"), convention=convention)

@@ -5,35 +5,20 @@ A signature is an ordered list of ``key:value`` fields joined by ``|``, e.g.
 scores with the same signature were made the same way; every reported score carries one.
 
 One builder makes every signature (:meth:`Signature.build`); the fields describing how a
-statement becomes a tree come from one function (:func:`tree_fields`), so the ``ted`` command,
-``score -m ted``, ``search`` and ``eval`` print the same string for the same computation.
+statement becomes a tree come from one function
+(:func:`transted.pipeline.config.tree_fields`), so the ``ted`` command, ``score -m ted``,
+``search`` and ``eval`` print the same string for the same computation.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import Protocol
 
-__all__ = ["Signature", "format_value", "tree_fields", "notation_fields", "NOTATION_ENV",
-           "signature_hash"]
+from transted.version import __version__
 
-NOTATION_ENV = "TRANSTED_NOTATION"
-"""Environment variable naming a user notation table (read by :mod:`transted.opt.notation`)."""
-
-
-class TreeOptions(Protocol):
-    @property
-    def proposition(self) -> bool: ...
-    @property
-    def split_binders(self) -> bool: ...
-    @property
-    def canonical_names(self) -> bool: ...
+__all__ = ["Signature", "format_value", "signature_hash"]
 
 
 def format_value(value: object) -> str:
@@ -58,47 +43,6 @@ def signature_hash(full: str) -> str:
     return _digest(full.encode("utf-8"))
 
 
-@lru_cache(maxsize=1)
-def _bundled_notation() -> str:
-    return "bundled-" + _digest(resources.files("transted.opt").joinpath("notation.yaml").read_bytes())
-
-
-@lru_cache(maxsize=8)
-def _user_notation(path: str, _mtime_ns: int, _size: int) -> str:
-    return f"{Path(path).name}-{_digest(Path(path).read_bytes())}"
-
-
-def notation_fields(extra: str | None = None) -> dict[str, str]:
-    """``{"notation": "bundled-<hash>[+<file>-<hash>]"}``: the packaged notation table and the
-    user extension (``extra`` or ``$TRANSTED_NOTATION``), each named with its content hash."""
-    value = _bundled_notation()
-    extra = extra or os.environ.get(NOTATION_ENV)
-    if extra:
-        try:
-            stat = os.stat(extra)
-        except OSError:  # the parser reports the unreadable file; name it as given here
-            return {"notation": f"{value}+{Path(extra).name}-unreadable"}
-        value += "+" + _user_notation(os.path.abspath(extra), stat.st_mtime_ns, stat.st_size)
-    return {"notation": value}
-
-
-def tree_fields(options: TreeOptions, *, field: str = "statement") -> dict[str, object]:
-    """How a statement became an operator tree: extraction rules (which text of a raw output is
-    read, and when it is invalid), parser version, notation table, tree shape and which text
-    was parsed. Every tree-based metric and command puts exactly these fields."""
-    from transted.extraction.statement import EXTRACTION_VERSION
-    from transted.opt import PARSER_VERSION
-    from transted.opt.elaborate import ELABORATION_VERSION, tables_version
-    from transted.opt.normalize import NORMALIZE_VERSION, load_tables
-
-    normalize = getattr(options, "normalize", False)
-    norm = f"{NORMALIZE_VERSION}-{load_tables().sha256[:12]}" if normalize else "off"
-    return {"extract": EXTRACTION_VERSION, "parser": PARSER_VERSION, **notation_fields(),
-            "proposition": options.proposition, "split-binders": options.split_binders,
-            "canonical-names": options.canonical_names, "norm": norm,
-            "elab": f"{ELABORATION_VERSION}-{tables_version()}", "field": field}
-
-
 @dataclass(frozen=True)
 class Signature:
     """Ordered ``key:value`` fields describing how a score was made."""
@@ -109,8 +53,6 @@ class Signature:
     @classmethod
     def build(cls, metric: str, options: Mapping[str, object]) -> Signature:
         """The one builder: ``metric``, the transted version, then ``options`` in order."""
-        from transted.version import __version__
-
         items = [("transted", __version__)]
         items += [(k, format_value(v)) for k, v in options.items()]
         return cls(metric, tuple(items))

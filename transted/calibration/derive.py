@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from transted.batch import score_pairs
 from transted.calibration.problems import problem_key
 from transted.calibration.procedure import (
     PROCEDURE,
@@ -44,8 +45,12 @@ from transted.evaluation.decided import (
 )
 from transted.evaluation.threshold import grouped_folds
 from transted.metrics.base import MetricResult
+from transted.metrics.registry import get_metric
 from transted.pairs import Pair, read_pairs
+from transted.sensitivity.lean.perturb import GENERATOR_VERSION, generate_suite, read_statements
+from transted.sensitivity.suite import sample_per_kind
 from transted.verdict.rules import apply_forced, predict
+from transted.verdict.thresholds import load_decision_rules
 
 __all__ = ["suite_pairs", "derive_thresholds", "write_thresholds", "RULES_VERSION"]
 
@@ -56,8 +61,6 @@ RULES_VERSION = "2"
 def suite_pairs(statements: Sequence[str | Path], *, seed: int = 0,
                 per_kind: int | None = 80) -> list[Pair]:
     """The seeded sample of the Lean sensitivity suite (no ``identical`` row)."""
-    from transted.sensitivity.lean.perturb import generate_suite, read_statements
-    from transted.sensitivity.suite import sample_per_kind
 
     stmts = [s for path in statements for s in read_statements(path)]
     suite = generate_suite(stmts, seed=seed, identical=False)
@@ -66,7 +69,6 @@ def suite_pairs(statements: Sequence[str | Path], *, seed: int = 0,
 
 def _results(metric: Any, pairs: list[Pair], work: Path, tag: str) -> list[MetricResult]:
     """``metric``'s results for ``pairs``, streamed to and resumed from ``work/``."""
-    from transted.batch import score_pairs
 
     key = hashlib.sha256(f"{metric.signature}|{tag}".encode()).hexdigest()[:10]
     path = work / f"{metric.name.replace(':', '_')}-{tag}-{key}.jsonl"
@@ -144,8 +146,6 @@ def derive_thresholds(metrics: Sequence[str], *, labelled: Mapping[str, Sequence
     on the files it was derived from (with agreement per ``decided_by``), ``cv`` the grouped
     ``folds``-fold figures, ``suite`` the sensitivity suite at the shipped rule.
     """
-    from transted.metrics.registry import get_metric
-    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
 
     work = Path(work)
     every_file = [f for files in labelled.values() for f in files]
@@ -213,6 +213,5 @@ def write_thresholds(content: dict[str, Any], path: str | Path) -> None:
               "— do not edit by hand.\n")
     Path(path).write_text(header + yaml.safe_dump(content, sort_keys=False, allow_unicode=True),
                           encoding="utf-8")
-    from transted.verdict.thresholds import load_rules
 
-    load_rules.cache_clear()
+    load_decision_rules.cache_clear()

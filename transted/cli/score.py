@@ -35,6 +35,7 @@ from transted.cli.runs import BatchRun, aggregate_line, out_path, print_result, 
 from transted.executors import RunOptions, executor_of
 from transted.health import ANSWERED
 from transted.inputs import join_files
+from transted.metrics.base import Explains
 from transted.pairs import Pair, Statement
 
 __all__ = ["register", "score_command", "aggregate_line", "joined_pairs"]
@@ -158,42 +159,14 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
         pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
                     candidate=Statement(statement=candidate, header=header))
         for scorer, r in zip(scorers, results, strict=True):
-            if r.status == "ok" and hasattr(scorer, "explain"):
-                console.print(scorer.explain(pair))
-            if r.status == "ok":
-                for line in explain_edits(scorer, pair, r):
+            if r.status == "ok" and isinstance(scorer, Explains):
+                shown = scorer.explain_pair(pair, r)
+                if shown.renderable is not None:
+                    console.print(shown.renderable)
+                for line in shown.lines:
                     print_line(line)
     return ExitCode.OK if all(r.status in ANSWERED for r in results) \
         else ExitCode.TOO_LITTLE_SCORED
-
-
-def explain_edits(scorer: Any, pair: Any, result: Any) -> list[str]:
-    """``--explain`` lines of a tree metric (``ted``, ``transted``): the costed edits between
-    the two trees (which relation, numeral, type or hypothesis differs, at what cost) and the
-    implicit names Lean would auto-bind; empty for other metrics."""
-    from transted.errors import escape_control
-    from transted.ted.edits import format_edits
-
-    ted = scorer if hasattr(scorer, "costed_edits") else getattr(scorer, "ted", None)
-    if not hasattr(ted, "costed_edits"):
-        return []
-    edits = ted.costed_edits(pair)  # type: ignore[union-attr]
-    lines = [f"{result.metric}: costed edits (tree of `ted`, "
-             f"{sum(e.cost for e in edits):g} in all):"]
-    lines += [f"  {escape_control(line)}" for line in format_edits(edits)] or ["  none"]
-    residual = result.details.get("residual")
-    if residual is not None:
-        from transted.verdict.rules import format_residual
-
-        what = "best goal after search and evidence" if result.metric == "transted" else "trees"
-        lines.append(f"{result.metric}: residual edits ({what}; the verdict's input, "
-                     "docs/VERDICTS.md):")
-        lines += [f"  {escape_control(line)}" for line in format_residual(residual, 40)] or \
-            ["  none"]
-    auto = result.details.get("auto_bound") or ted.trees_with_auto_bound(pair)[2]  # type: ignore[union-attr]
-    for side, names in auto.items():
-        lines.append(f"  auto-bound in the {side}: {escape_control(', '.join(names))}")
-    return lines
 
 
 def register(app: typer.Typer) -> None:

@@ -69,8 +69,7 @@ def search_command(
                          rules=str(rules) if rules else None, field=_field(reference, candidate))
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
                 candidate=Statement(statement=candidate, header=header))
-    metric.ted.trees(pair, sources=("REF", "CAND"))  # type: ignore[attr-defined]  # errors name the side
-    result, size = metric.search(pair)  # type: ignore[attr-defined]
+    result, size = metric.search(pair, sources=("REF", "CAND"))  # type: ignore[attr-defined]
     explanation = build_explanation(result, size)
     if graph is not None:
         write_graph(result, graph)

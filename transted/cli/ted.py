@@ -63,7 +63,7 @@ def ted_command(
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
                 candidate=Statement(statement=candidate, header=header))
     ref, cand = metric.trees(pair, sources=("REF", "CAND"))  # type: ignore[attr-defined]
-    result = metric.ted.similarity(ref, cand)  # type: ignore[attr-defined]
+    result = metric.pipeline.distance.ted.similarity(ref, cand)  # type: ignore[attr-defined]
     payload: dict[str, Any] = {**result.as_dict(), "signature": str(metric.signature),
                                "reference_tree": str(ref), "candidate_tree": str(cand)}
     if fmt == "text":

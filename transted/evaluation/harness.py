@@ -53,12 +53,13 @@ from transted.evaluation.threshold import ORACLE_RULES
 from transted.evidence.api import evidence_summary
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
+from transted.metrics.registry import get_metric
 from transted.outputs import check_output_dir
 from transted.pairs import Pair
 from transted.signature import Signature
 from transted.verdict.rules import forced_by_evidence, predict
 
-__all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "load_metric",
+__all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "resolve_metric",
            "score_metric", "evaluate_metric", "scores_path", "claim_out_dir", "OUT_DIR_MARKER"]
 
 
@@ -165,11 +166,10 @@ def claim_out_dir(out: str | Path, data: LabelledPairs, dev: LabelledPairs | Non
     }, indent=1) + "\n", encoding="utf-8")
 
 
-def load_metric(name: str | Metric) -> Metric:
+def resolve_metric(name: str | Metric) -> Metric:
     """:func:`transted.metrics.registry.get_metric` (unknown names raise ``ValueError``), with a
     missing implementation reported as an :class:`InputError` naming the metric; a ready
     Metric object (built with options) is used as it is."""
-    from transted.metrics.registry import get_metric
 
     if isinstance(name, Metric):
         return name

@@ -15,7 +15,7 @@ from transted.evaluation.harness import (
     claim_out_dir,
     collect,
     evaluate_metric,
-    load_metric,
+    resolve_metric,
     score_metric,
     scores_path,
 )
@@ -59,7 +59,7 @@ def run_eval(data: LabelledPairs, metrics: Sequence[str | Metric], out: str | Pa
             raise ValueError(f"`{split.name}` was labelled with positive categories "
                              f"{split.positive}, `config` counts {config.positive}")
     out = Path(out)
-    loaded = [load_metric(name) for name in metrics]  # fail fast, before any scoring
+    loaded = [resolve_metric(name) for name in metrics]  # fail fast, before any scoring
     claim_out_dir(out, data, dev, resume=resume)  # refuses a folder made from other inputs
     evaluations = []
     for metric in loaded:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from transted.budget import Budget
 from transted.evidence.decide import decide_pair
-from transted.evidence.model import EVIDENCE_VERSION, Evidence, format_value
+from transted.evidence.model import EVIDENCE_VERSION, Evidence, format_exact
 from transted.evidence.refute import RefuteOptions, engine_budget, falsify, refute
 from transted.evidence.translate import shape_of
 from transted.opt.elaborate import Elaboration
@@ -67,7 +67,7 @@ def statement_evidence(statement: Node | Elaboration,
         return Evidence(kind="none", reason="; ".join(notes) or "no counterexample found",
                         ms=budget.elapsed() * 1000)
     return Evidence(kind="refuted", engine=found.engine, failing_side="candidate",
-                    witness={k: format_value(v) for k, v in found.witness.items()},
+                    witness={k: format_exact(v) for k, v in found.witness.items()},
                     reason="statement false at the witness", ms=budget.elapsed() * 1000)
 
 

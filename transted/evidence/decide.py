@@ -25,7 +25,7 @@ import sympy
 import z3
 
 from transted.budget import Budget
-from transted.evidence.evaluate import assignments, evaluate
+from transted.evidence.evaluate import assignments, evaluate_term
 from transted.evidence.lean_text import to_lean
 from transted.evidence.model import Evidence
 from transted.evidence.refute import RefuteOptions, engine_budget, left_ms, solve
@@ -87,7 +87,7 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
     seen: set[bool] = set()
     for env in assignments(variables, limit=64, seed=options.seed):
         try:
-            seen.add(bool(evaluate(term, env)))
+            seen.add(bool(evaluate_term(term, env)))
         except Unsupported:
             continue
         if len(seen) == 2:

@@ -21,7 +21,7 @@ import sympy
 from transted.budget import Budget
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var
 
-__all__ = ["evaluate", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "MAX_VALUE_BITS",
+__all__ = ["evaluate_term", "assignments", "lean_div", "lean_mod", "MAX_RANGE", "MAX_VALUE_BITS",
            "stops_at"]
 
 Value = int | Fraction | bool
@@ -105,7 +105,7 @@ def _prime(n: int) -> bool:
     return bool(sympy.isprime(n))
 
 
-def evaluate(term: Term, env: Mapping[str, Value]) -> Value:
+def evaluate_term(term: Term, env: Mapping[str, Value]) -> Value:
     """The value of ``term`` under ``env``; raises Unsupported where it is not exact/finite."""
     if isinstance(term, Num):
         return term.value if term.type in ("ℚ", "ℝ") else int(term.value)
@@ -122,7 +122,7 @@ def evaluate(term: Term, env: Mapping[str, Value]) -> Value:
 
 
 def _big(term: Big, env: Mapping[str, Value]) -> Value:
-    lo, hi = int(evaluate(term.lo, env)), int(evaluate(term.hi, env))
+    lo, hi = int(evaluate_term(term.lo, env)), int(evaluate_term(term.hi, env))
     stop = hi if term.open_hi else hi + 1
     if stop - lo > MAX_RANGE:
         raise Unsupported(f"range of {stop - lo} terms")
@@ -130,7 +130,7 @@ def _big(term: Big, env: Mapping[str, Value]) -> Value:
     for i in range(lo, stop):
         if _budgets and i % 64 == 0 and _budgets[-1].spent():
             raise Unsupported("evaluation deadline")
-        v = evaluate(term.body, {**env, term.var: i})
+        v = evaluate_term(term.body, {**env, term.var: i})
         acc = _bounded(acc + v if term.kind == "sum" else acc * v)  # type: ignore[assignment]
     return acc
 
@@ -148,7 +148,7 @@ def _operation(term: Op, env: Mapping[str, Value]) -> Value:  # noqa: C901 - one
         return op == "true"
     if op in ("and", "or", "imp", "iff", "not"):
         return _logic(op, term.args, env)
-    v = [evaluate(a, env) for a in term.args]
+    v = [evaluate_term(a, env) for a in term.args]
     if op == "add":
         return v[0] + v[1]
     if op == "mul":
@@ -202,15 +202,15 @@ def _operation(term: Op, env: Mapping[str, Value]) -> Value:  # noqa: C901 - one
 
 def _logic(op: str, args: tuple[Term, ...], env: Mapping[str, Value]) -> bool:
     if op == "not":
-        return not evaluate(args[0], env)
-    a = bool(evaluate(args[0], env))
+        return not evaluate_term(args[0], env)
+    a = bool(evaluate_term(args[0], env))
     if op == "and" and not a:
         return False
     if op == "or" and a:
         return True
     if op == "imp" and not a:
         return True
-    b = bool(evaluate(args[1], env))
+    b = bool(evaluate_term(args[1], env))
     return a == b if op == "iff" else b
 
 

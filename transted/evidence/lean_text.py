@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transted.evidence.model import format_value
+from transted.evidence.model import format_exact
 from transted.evidence.terms import Big, Num, Quant, Term, Var
 
 __all__ = ["to_lean"]
@@ -19,7 +19,7 @@ def to_lean(term: Term) -> str:
     if isinstance(term, Var):
         return term.name
     if isinstance(term, Num):
-        text = format_value(term.value)
+        text = format_exact(term.value)
         return f"({text} : {term.type})"
     if isinstance(term, Quant):
         q = "∀" if term.kind == "forall" else "∃"

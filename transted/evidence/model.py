@@ -8,16 +8,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Evidence", "EvidenceKind", "Side", "format_value", "EVIDENCE_VERSION"]
+from transted.pairs import Side
+
+__all__ = ["Evidence", "EvidenceKind", "format_exact", "EVIDENCE_VERSION"]
 
 EVIDENCE_VERSION = "5"  # 5: one z3 context per encoder (a witness independent of earlier calls); 4: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 3: lowering of the shared elaboration, abstains on its issues; 2: rlimit budgets
 """Bump when an encoding, the vacuity rule or the abstention rules change (goes into signatures)."""
 
 EvidenceKind = Literal["proved", "refuted", "none"]
-Side = Literal["reference", "candidate"]
 
 
-def format_value(value: int | Fraction | bool) -> str:
+def format_exact(value: int | Fraction | bool) -> str:
     """``3``, ``-1/2``, ``true``: exact, as Lean would read it back."""
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 import z3
 
 from transted.budget import Budget
-from transted.evidence.evaluate import Value, assignments, evaluate, stops_at
-from transted.evidence.model import Evidence, Side, format_value
+from transted.evidence.evaluate import Value, assignments, evaluate_term, stops_at
+from transted.evidence.model import Evidence, format_exact
 from transted.evidence.smt import Encoder, SolverResult, check_sat, prove
 from transted.evidence.terms import Term, Unsupported, rename_vars
 from transted.evidence.translate import Shape, shape_of
 from transted.opt.elaborate import Elaboration
 from transted.opt.node import Node
+from transted.pairs import Side
 
 __all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify", "solve"]
 
@@ -104,7 +105,7 @@ class _Falsifier:
 
 def _eval_or_none(term: Term, env: Mapping[str, Value]) -> bool | None:
     try:
-        return bool(evaluate(term, env))
+        return bool(evaluate_term(term, env))
     except Unsupported:
         return None
 
@@ -220,7 +221,7 @@ def refute(reference: Node | Elaboration, candidate: Node | Elaboration,
                         other=true_shape if true_shape.complete else None, notes=notes)
         if found is None:
             continue
-        witness = {k: format_value(v) for k, v in found.witness.items()}
+        witness = {k: format_exact(v) for k, v in found.witness.items()}
         aligned = _aligned_body(false_shape, true_shape)
         other_at = _eval_or_none(aligned, found.witness) if aligned is not None else None
         if other_at is False:

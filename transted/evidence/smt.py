@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import z3
 
-from transted.evidence.evaluate import evaluate
+from transted.evidence.evaluate import evaluate_term
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var, free_vars
 
 __all__ = ["Encoder", "SolverResult", "check_sat", "prove"]
@@ -90,7 +90,7 @@ class Encoder:
         bound = bound or {}
         if not free_vars(term) and not isinstance(term, Num):
             try:
-                value = evaluate(term, {})
+                value = evaluate_term(term, {})
             except Unsupported:
                 pass
             else:
@@ -114,7 +114,7 @@ class Encoder:
                 return z3.ForAll([x], z3.Implies(x >= 0, body) if typ == "ℕ" else body)
             return z3.Exists([x], z3.And(x >= 0, body) if typ == "ℕ" else body)
         if isinstance(term, Big):
-            lo, hi = (evaluate(term.lo, {}), evaluate(term.hi, {})) if not (
+            lo, hi = (evaluate_term(term.lo, {}), evaluate_term(term.hi, {})) if not (
                 free_vars(term.lo) or free_vars(term.hi)) else (None, None)
             if lo is None or hi is None:
                 raise Unsupported("big operator with a variable bound")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 __all__ = ["NUMBER_TYPES", "PROP", "OPS", "Term", "Var", "Num", "Op", "Quant", "Big",
-           "Unsupported", "free_vars", "is_closed", "rename_vars"]
+           "Unsupported", "free_vars", "is_ground", "rename_vars"]
 
 NUMBER_TYPES = ("ℕ", "ℤ", "ℚ", "ℝ")
 """Modelled number types, in coercion order (``Nat.cast``, ``Int.cast``, ``Rat.cast``)."""
@@ -107,7 +107,7 @@ def _free(term: Term, bound: frozenset[str], out: dict[str, str]) -> None:
         _free(term.body, bound | {term.var}, out)
 
 
-def is_closed(term: Term) -> bool:
+def is_ground(term: Term) -> bool:
     return not free_vars(term)
 
 

@@ -24,8 +24,10 @@ from itertools import islice
 from typing import Any
 
 from transted.executors.guard import score_guarded
+from transted.lean.recycling import RecyclingBackend
 from transted.loading import is_reference, load_reference
 from transted.metrics.base import Metric, MetricResult, pair_hash
+from transted.metrics.registry import get_metric
 from transted.pairs import Pair
 
 __all__ = ["MetricSpec", "LeanWorkerPolicy", "Executor", "Chunk", "WorkerDied", "TimedOut",
@@ -93,7 +95,6 @@ class MetricSpec:
         options = dict(self.options)
         backend = None
         if self.backend_factory is not None:
-            from transted.lean.recycling import RecyclingBackend
 
             backend = RecyclingBackend(
                 self.backend_factory, max_commands=self.lean_policy.max_commands,
@@ -102,7 +103,6 @@ class MetricSpec:
         if is_reference(self.name) and not self.name.startswith("published:"):
             metric: Metric = load_reference(self.name)(**options)
             return metric, backend
-        from transted.metrics.registry import get_metric
 
         return get_metric(self.name, **options), backend
 

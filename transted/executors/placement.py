@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from transted.executors.base import Executor, MetricSpec, default_jobs, serial_scores
 from transted.executors.guard import score_guarded
 from transted.executors.local import LocalExecutor
+from transted.executors.ray_cluster import RayExecutor
 from transted.executors.run_options import EXECUTORS, POOL_PAYS_OFF_SECONDS, RunOptions
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
@@ -125,7 +126,6 @@ def make_executor(executor: str = "local", *, jobs: int | None = None,
     if min_parallel_seconds is not None:
         raise ValueError("`min_parallel_seconds` is supported by the local executor only")
     if executor == "ray":
-        from transted.executors.ray_cluster import RayExecutor
 
         return RayExecutor(address=ray_address, workers=jobs, chunk_size=chunk_size)
     raise ValueError(f"`executor` must be one of {', '.join(EXECUTORS)}, got {executor!r}")

@@ -22,7 +22,7 @@ from transted.errors import ParseError
 from transted.opt.lexer import Token, tokenize
 from transted.opt.notation import load_notation
 
-__all__ = ["Command", "Signature", "LexProblem", "lex", "split_commands", "read_signature",
+__all__ = ["Command", "DeclarationHead", "LexProblem", "lex", "split_commands", "read_head",
            "DECLARATION_KEYWORDS", "THEOREM_KEYWORDS", "OPENERS", "CLOSERS", "CLOSES",
            "first_on_line"]
 
@@ -80,7 +80,7 @@ class Command:
 
 
 @dataclass(frozen=True)
-class Signature:
+class DeclarationHead:
     """A declaration's header: its name, the type's colon and where the signature ends."""
 
     name: str | None
@@ -239,8 +239,8 @@ def _alternative_line(code: str, toks: tuple[Token, ...], i: int) -> bool:
     return any(t.text == "=>" for t in toks[i + 1:] if t.start < line_end)
 
 
-def read_signature(code: str, command: Command) -> Signature:
-    """The :class:`Signature` of a declaration command."""
+def read_head(code: str, command: Command) -> DeclarationHead:
+    """The :class:`DeclarationHead` of a declaration command."""
     name, i = _name(command)
     toks, depth, pending_let = command.tokens, 0, 0
     colon = None
@@ -256,12 +256,12 @@ def read_signature(code: str, command: Command) -> Signature:
             elif text == ":=" and pending_let:
                 pending_let -= 1
             elif text == ":=":
-                return Signature(name, colon, i, ":=")
+                return DeclarationHead(name, colon, i, ":=")
             elif text == ":" and colon is None:
                 colon = i
             elif text in ("where", "deriving") and toks[i].kind == "ident":
-                return Signature(name, colon, i, text)
+                return DeclarationHead(name, colon, i, text)
             elif text == "|" and _alternative_line(code, toks, i):
-                return Signature(name, colon, i, "|")
+                return DeclarationHead(name, colon, i, "|")
         i += 1
-    return Signature(name, colon, len(toks), None)
+    return DeclarationHead(name, colon, len(toks), None)

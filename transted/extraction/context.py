@@ -17,7 +17,7 @@ from transted.extraction.commands import (
     OPENERS,
     THEOREM_KEYWORDS,
     Command,
-    read_signature,
+    read_head,
 )
 from transted.extraction.model import ContextDeclaration, ContextKind, span_at
 
@@ -89,7 +89,7 @@ def _name(code: str, command: Command) -> str:
     kw, toks, head = command.keyword, command.tokens, command.head
     rest = [t for t in toks[head + 1:] if not (command.prefix and t is toks[-1])]
     if kw in DECLARATION_KEYWORDS:
-        return read_signature(code, command).name or ""
+        return read_head(code, command).name or ""
     if kw == "variable":
         return _binder_names(command)
     if kw in _NOTATIONS:

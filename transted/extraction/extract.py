@@ -16,7 +16,7 @@ from transted.extraction.commands import (
     Command,
     LexProblem,
     lex,
-    read_signature,
+    read_head,
     split_commands,
 )
 from transted.extraction.context import context_at, context_kind
@@ -112,7 +112,7 @@ def _extraction(text: str, regions: Regions, commands: list[Command], theorems: 
                 index: int, chosen_by: ChosenBy, why: str, lex_problems: list[LexProblem],
                 prose: tuple[ProseSpan, ...], notes: list[str]) -> Extraction:
     code, command = regions.code, commands[index]
-    sig = read_signature(code, command)
+    sig = read_head(code, command)
     scoped = context_at(text, code, commands, index)
     stmt_end = command.tokens[sig.end - 1].end
     context_commands = [c for c in commands[:index] if context_kind(c) is not None]
@@ -144,16 +144,16 @@ def _statement_commands(code: str, commands: list[Command]) -> list[int]:
     declarations with a type (ProofNet states some problems as ``def … : CommGroup G``)."""
     theorems = [i for i, c in enumerate(commands) if c.keyword in THEOREM_KEYWORDS]
     return theorems or [i for i, c in enumerate(commands) if c.keyword in DATA_STATEMENTS
-                        and read_signature(code, c).colon is not None]
+                        and read_head(code, c).colon is not None]
 
 
 def _display(code: str, command: Command) -> str:
-    return read_signature(code, command).name or command.keyword
+    return read_head(code, command).name or command.keyword
 
 
 def _choose(code: str, commands: list[Command], theorems: list[int], requested: str | None,
             reference: str | None) -> tuple[int, ChosenBy, str] | str:
-    names = {i: read_signature(code, commands[i]).name for i in theorems}
+    names = {i: read_head(code, commands[i]).name for i in theorems}
     if requested is not None:
         hits = [i for i in theorems if names[i] and same_name(names[i] or "", requested)]
         if not hits:

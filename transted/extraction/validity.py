@@ -28,10 +28,10 @@ from transted.extraction.commands import (
     DECLARATION_KEYWORDS,
     OPENERS,
     Command,
+    DeclarationHead,
     LexProblem,
-    Signature,
     first_on_line,
-    read_signature,
+    read_head,
 )
 from transted.extraction.model import InvalidKind, Problem, span_at
 from transted.opt.lexer import Token
@@ -102,7 +102,7 @@ def _ends_expecting_term(code: str, tokens: tuple[Token, ...]) -> Token | None:
     return None
 
 
-def theorem_problem(text: str, code: str, command: Command, sig: Signature) -> Problem | None:
+def theorem_problem(text: str, code: str, command: Command, sig: DeclarationHead) -> Problem | None:
     """Why the chosen theorem's own text is not valid Lean 4, or ``None``."""
     toks = command.tokens
     signature = toks[command.head:sig.end]
@@ -168,7 +168,7 @@ def _body_start(code: str, command: Command) -> int:
     """Index of a declaration's ``:=`` (proof-only Lean 3 words are looked for from there)."""
     if command.keyword not in DECLARATION_KEYWORDS:
         return len(command.tokens)
-    return read_signature(code, command).end
+    return read_head(code, command).end
 
 
 def _lean3(text: str, tok: Token, what: str) -> Problem:
@@ -199,7 +199,7 @@ def lex_problem(text: str, problems: list[LexProblem], start: int, end: int) -> 
     return None
 
 
-def proof_warnings(text: str, command: Command, sig: Signature,
+def proof_warnings(text: str, command: Command, sig: DeclarationHead,
                    problems: list[LexProblem]) -> list[str]:
     """What is wrong after the statement: reported, not held against it."""
     warnings = []

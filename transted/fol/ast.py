@@ -1,8 +1,8 @@
 """Abstract syntax of first-order formulas (FOLIO / MALLS style).
 
-Terms: :class:`Var`, :class:`Const`, :class:`Func` (``f(t1, ...)``). Formulas: :class:`Pred`
+Terms: :class:`Variable`, :class:`Const`, :class:`Func` (``f(t1, ...)``). Formulas: :class:`Pred`
 (``P(t1, ...)``), :class:`Eq` (``t1 = t2``), :class:`Not`, :class:`BinOp` (``∧ ∨ → ↔ ⊕``) and
-:class:`Quant` (``∀x`` / ``∃x``). Nodes are frozen and hashable; children are tuples.
+:class:`Quantified` (``∀x`` / ``∃x``). Nodes are frozen and hashable; children are tuples.
 Whether a bare lowercase identifier is a variable or a constant is decided by the parser from
 the quantifiers in scope.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Var", "Const", "Func", "Term", "Pred", "Eq", "Not", "BinOp", "Quant", "Formula",
+__all__ = ["Variable", "Const", "Func", "FolTerm", "Pred", "Eq", "Not", "BinOp", "Quantified", "Formula",
            "BINARY_OPS", "QUANTIFIERS"]
 
 BINARY_OPS = ("∧", "∨", "→", "↔", "⊕")
@@ -20,7 +20,7 @@ QUANTIFIERS = ("∀", "∃")
 
 
 @dataclass(frozen=True, slots=True)
-class Var:
+class Variable:
     name: str
 
 
@@ -32,22 +32,22 @@ class Const:
 @dataclass(frozen=True, slots=True)
 class Func:
     name: str
-    args: tuple[Term, ...]
+    args: tuple[FolTerm, ...]
 
 
-Term = Var | Const | Func
+FolTerm = Variable | Const | Func
 
 
 @dataclass(frozen=True, slots=True)
 class Pred:
     name: str
-    args: tuple[Term, ...]
+    args: tuple[FolTerm, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Eq:
-    left: Term
-    right: Term
+    left: FolTerm
+    right: FolTerm
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +63,10 @@ class BinOp:
 
 
 @dataclass(frozen=True, slots=True)
-class Quant:
+class Quantified:
     quantifier: Literal["∀", "∃"]
     var: str
     body: Formula
 
 
-Formula = Pred | Eq | Not | BinOp | Quant
+Formula = Pred | Eq | Not | BinOp | Quantified

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from transted.errors import InputError, ResourceLimitError
-from transted.fol.ast import BinOp, Eq, Formula, Func, Not, Pred, Quant, Term, Var
+from transted.fol.ast import BinOp, Eq, FolTerm, Formula, Func, Not, Pred, Quantified, Variable
 from transted.opt.node import Node
 
 __all__ = ["OR", "NOT", "AND_PREFIX", "VAR", "EQUALS", "DNFOptions", "DNFLiteral", "dnf_clauses",
@@ -95,7 +95,7 @@ def _nnf(f: Formula, positive: bool, opts: DNFOptions) -> Formula:
         return f if positive else Not(f)
     if isinstance(f, Not):
         return _nnf(f.body, not positive, opts)
-    if isinstance(f, Quant):
+    if isinstance(f, Quantified):
         return _nnf(f.body, positive, opts)
     a, b = f.left, f.right
     if f.op in ("∧", "∨"):
@@ -141,7 +141,7 @@ def count_clauses(formula: Formula, options: DNFOptions | None = None) -> int:
         elif isinstance(f, Not):
             p, n = counts[id(f.body)]
             counts[id(f)] = (n, p)
-        elif isinstance(f, Quant):
+        elif isinstance(f, Quantified):
             counts[id(f)] = counts[id(f.body)]
         else:
             (pa, na), (pb, nb) = counts[id(f.left)], counts[id(f.right)]
@@ -156,7 +156,7 @@ def count_clauses(formula: Formula, options: DNFOptions | None = None) -> int:
 
 
 def _parts(f: Formula) -> tuple[Formula, ...]:
-    if isinstance(f, (Not, Quant)):
+    if isinstance(f, (Not, Quantified)):
         return (f.body,)
     if isinstance(f, BinOp):
         return (f.left, f.right)
@@ -193,8 +193,8 @@ def dnf_clauses(formula: Formula, options: DNFOptions | None = None) -> list[Cla
     return _distribute(_nnf(formula, True, opts))
 
 
-def _term_node(t: Term, opts: DNFOptions) -> Node:
-    if isinstance(t, Var):
+def _term_node(t: FolTerm, opts: DNFOptions) -> Node:
+    if isinstance(t, Variable):
         return Node(VAR, (Node(t.name),))
     if isinstance(t, Func):
         return Node(t.name, tuple(_term_node(a, opts) for a in t.args))

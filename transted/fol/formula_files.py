@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from transted.errors import InputError
+from transted.pairs import iter_jsonl, read_text
 
 __all__ = ["read_formulas"]
 
 
 def read_formulas(path: Path, *, conclusions: bool = False) -> list[str]:
     """Distinct formulas of ``path`` in order of first appearance (see the module docstring)."""
-    from transted.pairs import iter_jsonl  # errors name file:line(:col)
 
     found: dict[str, None] = {}
     if path.suffix == ".jsonl":
@@ -29,7 +29,6 @@ def read_formulas(path: Path, *, conclusions: bool = False) -> list[str]:
             for text in texts:
                 found.setdefault(text, None)
     else:
-        from transted.pairs import read_text
 
         for line in read_text(path).splitlines():  # bad bytes name file:line:col
             if line.strip():

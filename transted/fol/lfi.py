@@ -41,6 +41,7 @@ from scipy.optimize import linear_sum_assignment
 
 from transted.errors import InputError, ParseError
 from transted.pairs import read_text
+from transted.signature import Signature
 
 __all__ = ["LFPredicate", "SentenceCounts", "LFiReport", "parse_logic_form",
            "score_sentence", "score_lfi", "read_logic_forms", "UndefinedLFiWarning", "LFI_VERSION", "lfi_signature"]
@@ -281,6 +282,5 @@ LFI_VERSION = "1"
 
 def lfi_signature(*, keep_pos: bool = False) -> str:
     """Signature of an LFi report (:func:`score_lfi`) made with ``keep_pos``."""
-    from transted.signature import Signature
 
     return str(Signature.build("lfi", {"v": LFI_VERSION, "keep-pos": keep_pos}))

@@ -46,6 +46,7 @@ from transted.errors import ParseError, ResourceLimitError
 from transted.fol.ast import Formula
 from transted.fol.dnf import NOT, DNFOptions, dnf_tree, is_and, is_operator, path_text, tree_paths
 from transted.fol.embeddings import NodeSimilarity, make_node_similarity
+from transted.fol.syntax import parse_formula
 from transted.opt.node import Node
 
 __all__ = ["SimOptions", "SimResult", "fol_sim", "sim_trees", "MAX_MATCHINGS"]
@@ -285,7 +286,6 @@ def sim_trees(tree1: Node, tree2: Node, node_similarity: NodeSimilarity,
 def _as_formula(value: str | Formula, side: str) -> Formula:
     if not isinstance(value, str):
         return value
-    from transted.fol.syntax import parse_formula
 
     try:
         return parse_formula(value)

@@ -27,7 +27,7 @@ around it or the end): FOLIO has 15 premises like ``∀x Weddings(x) → Getting
 whose English ("All weddings are ...") needs the wide reading; with a narrow scope the second
 ``x`` would be free. LogicLLaMA's LE moves every quantifier to the front anyway.
 
-A bare identifier in argument position is a :class:`~transted.fol.ast.Var` when a quantifier in
+A bare identifier in argument position is a :class:`~transted.fol.ast.Variable` when a quantifier in
 scope binds it, otherwise a :class:`~transted.fol.ast.Const`. Identifiers may contain letters,
 digits, ``_``, inner ``-``, ``.`` and apostrophes, and trailing ``+`` (FOLIO has
 ``Science-fiction``, ``mr.smith``, ``Companies’Stocks``, ``c++``). ``⟷`` (one FOLIO premise)
@@ -47,7 +47,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from transted.errors import ParseError, ResourceLimitError
-from transted.fol.ast import BinOp, Const, Eq, Formula, Func, Not, Pred, Quant, Term, Var
+from transted.fol.ast import (
+    BinOp,
+    Const,
+    Eq,
+    FolTerm,
+    Formula,
+    Func,
+    Not,
+    Pred,
+    Quantified,
+    Variable,
+)
 from transted.fol.tokens import SYMBOL_KINDS, Token, fol_tokens, tokenize
 
 __all__ = ["Token", "tokenize", "parse_formula", "format_formula", "atoms", "PRECEDENCE",
@@ -183,7 +194,7 @@ class _Parser:
             self.bound.append(var)
             body = self.formula()  # wide scope: as far right as possible
             self.bound.pop()
-            return Quant(tok.text, var, body)  # type: ignore[arg-type]
+            return Quantified(tok.text, var, body)  # type: ignore[arg-type]
         if tok.kind == "(":
             self.pos += 1
             result = self.formula()
@@ -220,11 +231,11 @@ class _Parser:
         self.pos += 1
         return Pred(name.text, ())
 
-    def equation(self, left: Term) -> Formula:
+    def equation(self, left: FolTerm) -> Formula:
         self.expect("=", "'='")
         return Eq(left, self.term())
 
-    def arguments(self) -> tuple[Term, ...]:
+    def arguments(self) -> tuple[FolTerm, ...]:
         args = [self.term()]
         while self.tok.kind == ",":
             self.pos += 1
@@ -232,14 +243,14 @@ class _Parser:
         self.expect(")", "',' or ')' in an argument list")
         return tuple(args)
 
-    def term(self) -> Term:
+    def term(self) -> FolTerm:
         self.enter()
         name = self.expect("IDENT", "a term")
         if self.tok.kind == "(":
             self.pos += 1
-            result: Term = Func(name.text, self.arguments())
+            result: FolTerm = Func(name.text, self.arguments())
         elif name.text in self.bound:
-            result = Var(name.text)
+            result = Variable(name.text)
         else:
             words = [name.text]
             while (self.tok.kind == "IDENT" and self.tok.text not in self.bound
@@ -288,7 +299,7 @@ def atoms(formula: Formula) -> list[Formula]:
             seen.setdefault(node, None)
         elif isinstance(node, Not):
             stack.append(node.body)
-        elif isinstance(node, Quant):
+        elif isinstance(node, Quantified):
             stack.append(node.body)
         else:
             stack.extend((node.right, node.left))
@@ -350,7 +361,7 @@ def parse_formula(text: str, *, max_length: int = 2000, max_atoms: int | None = 
     return result
 
 
-def _format_term(term: Term) -> str:
+def _format_term(term: FolTerm) -> str:
     if isinstance(term, Func):
         return f"{term.name}({', '.join(_format_term(a) for a in term.args)})"
     return term.name
@@ -379,7 +390,7 @@ def _fmt(f: Formula, ctx: int, explicit: bool) -> str:
     if isinstance(f, Not):
         body = _fmt(f.body, 9, explicit)
         return f"¬({body})" if explicit and isinstance(f.body, Not) else "¬" + body
-    if isinstance(f, Quant):
+    if isinstance(f, Quantified):
         body = _fmt(f.body, 0, explicit)
         body = f"({body})" if isinstance(f.body, BinOp) else body
         text = f"{f.quantifier}{f.var} {body}"

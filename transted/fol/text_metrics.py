@@ -29,6 +29,7 @@ from typing import Literal
 import numpy as np
 from rouge_score import rouge_scorer
 
+from transted.fol.embeddings import encode
 from transted.fol.tokens import fol_tokens
 
 __all__ = ["rouge_l", "bert_score", "rouge_scorer_for", "check_rouge_options", "ROUGE_MEASURES"]
@@ -76,7 +77,6 @@ def bert_score(reference: str, candidate: str, *, device: str = "cpu") -> dict[s
     precision averages over candidate tokens, recall over reference tokens, [CLS]/[SEP]
     excluded. Written here because the ``bert-score`` package is not installed (module doc).
     """
-    from transted.fol.embeddings import encode
 
     ref, cand = (np.asarray(t.cpu().numpy())[1:-1] for t in encode(
         [reference, candidate], device=device, output_value="token_embeddings"))

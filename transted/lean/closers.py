@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from transted.lean.results import StepResult
 
 __all__ = ["DECISION_TACTICS", "REFUTER", "CHECK_NAME", "Refutation", "check_command",
-           "closure_checked", "has_local_context", "parse_counterexample", "refute"]
+           "closure_checked", "has_local_context", "parse_counterexample", "refute_by_plausible"]
 
 DECISION_TACTICS: tuple[str, ...] = ("decide", "omega", "norm_num", "linarith", "nlinarith",
                                      "positivity", "ring_nf")
@@ -139,7 +139,8 @@ def closure_checked(session: ProofSession, node: LeanNode, tactic: str, result: 
     return None
 
 
-def refute(session: ProofSession, node: LeanNode, tactic: str = REFUTER) -> Refutation | None:
+def refute_by_plausible(session: ProofSession, node: LeanNode, tactic: str = REFUTER
+                        ) -> Refutation | None:
     """Run the refuter at the root node; the counterexample Lean printed, if any."""
     try:
         result = session.step(node, tactic)

@@ -17,6 +17,7 @@ from typing import Any
 from transted.errors import LeanCrashed, LeanUnavailable
 from transted.lean.equality import declaration, split_header
 from transted.lean.project import LeanProject
+from transted.opt.lsp_trees import lsp_tree_to_node
 from transted.opt.node import Node
 
 __all__ = ["Span", "ranges_to_tree", "LeanLanguageServer"]
@@ -111,7 +112,6 @@ class LeanLanguageServer:
 
     def statement_tree(self, statement: str, header: str | None = None) -> Node:
         """The operator tree of ``statement`` from hover ranges (see the module docstring)."""
-        from transted.opt.lsp_trees import lsp_tree_to_node
 
         h = split_header(header)
         decl = declaration(statement, "thm", body="by sorry")

@@ -30,15 +30,16 @@ from transted.lean.closers import (
     Refutation,
     closure_checked,
     has_local_context,
-    refute,
+    refute_by_plausible,
 )
 from transted.lean.results import StepResult
 from transted.lean.session import LeanNode, ProofSession
 from transted.lean.suggestions import parse_suggestions
+from transted.opt.goal import parse_goal
 from transted.opt.labels import EQ
 
 __all__ = ["TABLE1_TACTICS", "GoalOutcome", "LeanMove", "Rejection", "LeanMoveProvider",
-           "is_equality_goal", "classify"]
+           "is_equality_goal", "classify_step"]
 
 logger = logging.getLogger("transted.lean")
 
@@ -82,7 +83,6 @@ class Rejection:
 
 def is_equality_goal(goal: str) -> bool:
     """The goal's target is ``_ = _`` (parsed with the OPT goal parser)."""
-    from transted.opt.goal import parse_goal
 
     try:
         return parse_goal(goal).target.label == EQ
@@ -90,7 +90,7 @@ def is_equality_goal(goal: str) -> bool:
         return False
 
 
-def classify(session: ProofSession, node: LeanNode, tactic: str, result: StepResult
+def classify_step(session: ProofSession, node: LeanNode, tactic: str, result: StepResult
              ) -> Literal["closed"] | GoalOutcome | Rejection:
     """Apply the validity rule of Algorithm 1 (line 18) to one step's answer."""
     if result.closed:
@@ -140,7 +140,7 @@ class LeanMoveProvider:
 
     def refute(self, session: ProofSession, node: LeanNode) -> Refutation | None:
         """A counterexample to the root goal ``node`` (see :func:`.closers.refute`)."""
-        return None if self.refuter is None else refute(session, node, self.refuter)
+        return None if self.refuter is None else refute_by_plausible(session, node, self.refuter)
 
     def shortcut(self, session: ProofSession, node: LeanNode) -> tuple[LeanNode, bool]:
         """Algorithm 1 lines 10-12: ``norm_num1``, then ``rfl``.
@@ -227,7 +227,7 @@ class LeanMoveProvider:
         except LeanTimeout:
             outcome: Literal["closed"] | GoalOutcome | Rejection = Rejection(tactic, "timeout")
         else:
-            outcome = classify(session, node, tactic, result)
+            outcome = classify_step(session, node, tactic, result)
         if isinstance(outcome, Rejection):
             logger.debug("move %r rejected: %s", tactic, outcome.reason)
             self.rejected.append(outcome)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from transted.lean.moves import GoalOutcome, Rejection, classify
+from transted.lean.moves import GoalOutcome, Rejection, classify_step
 from transted.lean.session import LeanNode, ProofSession
 from transted.pairs import Pair
 
@@ -49,7 +49,7 @@ def verify_steps(session: ProofSession, start: LeanNode, tactics: Sequence[str]
     node = start
     for i, tactic in enumerate(tactics):
         result = session.step(node, tactic)
-        outcome = classify(session, node, tactic, result)
+        outcome = classify_step(session, node, tactic, result)
         if isinstance(outcome, Rejection):
             return Verification("broken", i, failed_step=i, reason=outcome.reason,
                                 goal=node.goal)

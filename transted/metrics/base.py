@@ -14,15 +14,17 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from transted.errors import InvalidCandidate, LeanUnavailable, PairTimeout, TooLarge, TranstedError
 from transted.pairs import Pair
 from transted.signature import Signature
+from transted.verdict.rules import Decision, DecisionRule, decide, with_threshold
+from transted.verdict.thresholds import rule_for
 
-__all__ = ["Metric", "MetricResult", "PairScore", "pair_hash"]
+__all__ = ["Metric", "MetricResult", "PairScore", "pair_hash", "Explains", "PairExplanation"]
 
 Status = Literal["ok", "invalid", "error", "unavailable", "too_large", "timeout"]
 """``invalid``: the candidate is confidently not valid Lean 4 against a reference that parses
@@ -59,10 +61,33 @@ class MetricResult(BaseModel):
 
 @dataclass
 class PairScore:
-    """What :meth:`Metric._score` returns: the value and optional explanation fields."""
+    """What :meth:`Metric._score` returns: the value, optional explanation fields and, for a
+    metric whose verdict comes from what differs (the pair pipeline's decision stage), the
+    decision that evidence or edits force — its verdict None where the shipped fallback
+    threshold must decide (:func:`transted.verdict.rules.with_threshold`)."""
 
     value: float | bool
     details: dict[str, Any] = field(default_factory=dict)
+    forced: Decision | None = None
+
+
+@dataclass(frozen=True)
+class PairExplanation:
+    """What ``--explain`` shows of one scored pair: a rich renderable when the metric has one
+    (the search: d*, the script, the tree diff) and plain lines (the costed edits, the residual
+    edits, the auto-bound names)."""
+
+    renderable: Any = None
+    lines: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Explains(Protocol):
+    """A metric that can say how it reached a result (``score REF CAND --explain``)."""
+
+    def explain_pair(self, pair: Pair, result: MetricResult) -> PairExplanation:
+        """The explanation of ``result``, the metric's own result for ``pair``."""
+        ...
 
 
 class Metric(ABC):
@@ -101,10 +126,8 @@ class Metric(ABC):
     def signature(self) -> Signature:
         return self._signature_and_rule()[0]
 
-    def _signature_and_rule(self) -> tuple[Signature, Any]:
+    def _signature_and_rule(self) -> tuple[Signature, DecisionRule | None]:
         """The signature and the decision rule, from one call to :meth:`options`."""
-        from transted.verdict.thresholds import rule_for
-
         fields: dict[str, object] = {"v": self.version, **self.options()}
         if self.binary:
             return Signature.build(self.name, fields), None
@@ -112,11 +135,9 @@ class Metric(ABC):
         fields["threshold"] = rule.field() if rule is not None else "none"
         return Signature.build(self.name, fields), rule
 
-    def decision_rule(self) -> Any:
+    def decision_rule(self) -> DecisionRule | None:
         """The shipped :class:`~transted.verdict.rules.DecisionRule` for exactly this
         computation, or None (other options, or not derived yet)."""
-        from transted.verdict.thresholds import rule_for
-
         return rule_for(self.name, str(self.base_signature))
 
     @abstractmethod
@@ -142,13 +163,15 @@ class Metric(ABC):
                                 decided_by="invalid")
         except TranstedError as e:
             return MetricResult(**base, score=None, error=str(e), status="error")
-        from transted.verdict.rules import decide
-
         score = float(scored.value)
-        decision = decide(score, scored.details,
-                          binary=self.binary or bool(scored.details.get("binary")),
-                          threshold=rule.threshold if rule is not None else None,
-                          convention=getattr(self, "convention", "strict"))
+        threshold = rule.threshold if rule is not None else None
+        if scored.forced is not None:
+            decision = with_threshold(scored.forced, score, threshold)
+        else:
+            decision = decide(score, scored.details,
+                              binary=self.binary or bool(scored.details.get("binary")),
+                              threshold=threshold,
+                              convention=getattr(self, "convention", "strict"))
         if decision.reason is not None:
             scored.details["verdict_reason"] = decision.reason
         return MetricResult(**base, score=score, details=scored.details,

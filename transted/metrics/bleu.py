@@ -24,6 +24,8 @@ from transted.extraction.statement import EXTRACTION_VERSION
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.identity import chosen_declaration, rename_theorem
 from transted.pairs import Pair
+from transted.verdict.conventions import convention_rule
+from transted.verdict.rules import verdict_field
 
 __all__ = ["ProofNetBLEU"]
 
@@ -56,7 +58,6 @@ class ProofNetBLEU(Metric):
     def __init__(self, *, source: str = "statement", rename: str = RENAME,
                  smoothing: int = SMOOTHING, theorem: str | None = None,
                  convention: str = "strict"):
-        from transted.verdict.conventions import convention_rule
 
         self.convention = convention_rule(convention).name
         if source not in self.SOURCES:
@@ -71,7 +72,6 @@ class ProofNetBLEU(Metric):
     def options(self) -> dict[str, object]:
         import nltk
 
-        from transted.verdict.rules import verdict_field
 
         chosen = {"theorem": self.theorem} if self.theorem is not None else {}
         return {"extract": EXTRACTION_VERSION, **chosen, "source": self.source,

@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 from typing import Literal
 
+from transted.fol.embeddings import MODEL_NAME
 from transted.fol.text_metrics import (
     ROUGE_MEASURES,
     bert_score,
@@ -40,7 +42,6 @@ class FOLRougeL(Metric):
         self._rouge = rouge_scorer_for(tokenizer)
 
     def options(self) -> dict[str, object]:
-        import importlib.metadata
 
         return {"tok": self.tokenizer, "measure": self.measure,
                 "rouge-score": importlib.metadata.version("rouge-score")}
@@ -64,7 +65,6 @@ class FOLBERTScore(Metric):
         self.device = device
 
     def options(self) -> dict[str, object]:
-        from transted.fol.embeddings import MODEL_NAME
 
         return {"model": MODEL_NAME, "layer": "last", "idf": False, "rescale": False,
                 "measure": self.measure}

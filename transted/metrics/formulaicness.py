@@ -35,8 +35,9 @@ from transted.fol.formulaicness.naturalness import (
     naturalness,
 )
 from transted.fol.formulaicness.optimised import verbalise_optimised
+from transted.fol.syntax import parse_formula
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair, Statement
+from transted.pairs import Pair, Statement, iter_jsonl
 
 __all__ = ["Formulaicness", "TextItem", "read_texts", "text_pairs",
            "formulaicness", "VERBALISERS_VERSION"]
@@ -99,7 +100,6 @@ class Formulaicness(Metric):
         return PairScore(f, details)
 
     def _renderings(self, formula: str) -> dict[str, Any]:
-        from transted.fol.syntax import parse_formula
 
         tree = parse_formula(formula)
         texts = {"literal": verbalise_literal(tree), "optimised": verbalise_optimised(tree)}
@@ -109,7 +109,6 @@ class Formulaicness(Metric):
 
 
 def _check_formula(formula: str, where: str) -> None:
-    from transted.fol.syntax import parse_formula
 
     try:
         parse_formula(formula)
@@ -123,7 +122,6 @@ def read_texts(path: str | Path) -> list[TextItem]:
     """Read a text JSONL file (``-`` = stdin). Errors name file, line and field: bad JSON,
     a missing or empty ``text``, an unknown key, a formula that does not parse, a repeated id.
     A line without ``id`` gets its line number."""
-    from transted.pairs import iter_jsonl
 
     items: list[TextItem] = []
     seen: dict[str, int] = {}

@@ -34,6 +34,7 @@ from transted.lean.equality import (
     split_header,
 )
 from transted.lean.results import CommandResult
+from transted.lean.server import LeanInteractBackend, ServerConfig
 from transted.lean.session import ProofSession
 from transted.lean.versions import read_versions
 from transted.metrics.base import Metric, PairScore
@@ -77,7 +78,6 @@ class _LeanBaseline(Metric):
         """The proof session (starts the live backend on first use)."""
         if self._session is None:
             if self._backend is None:
-                from transted.lean.server import LeanInteractBackend, ServerConfig
 
                 self._backend = LeanInteractBackend(ServerConfig(project=self.project,
                                                                  timeout=self.timeout))

@@ -6,10 +6,13 @@ Lazy import keeps a TED computation free of matplotlib, torch or lean-interact.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from transted.loading import load_reference
 from transted.metrics.base import Metric
+from transted.metrics.options import check_options
+from transted.metrics.published import PublishedScore
 
 __all__ = ["METRICS", "get_metric", "metric_class", "metric_names"]
 
@@ -38,11 +41,9 @@ def metric_names() -> list[str]:
 def metric_class(name: str) -> type[Metric]:
     """The class behind ``name`` (imported on demand); unknown names raise ``ValueError``."""
     if name.startswith(PUBLISHED_PREFIX):
-        from transted.metrics.published import PublishedScore
 
         return PublishedScore
     if name not in METRICS:
-        import difflib
 
         folded = {m.lower(): m for m in METRICS}  # `-m TED`: the same name, another case
         near = [folded[name.lower()]] if name.lower() in folded else \
@@ -56,7 +57,6 @@ def metric_class(name: str) -> type[Metric]:
 def get_metric(name: str, **options: Any) -> Metric:
     """Instantiate metric ``name`` with ``options``; an unknown name or an option the metric
     does not declare raises ``ValueError`` (see :mod:`transted.metrics.options`)."""
-    from transted.metrics.options import check_options
 
     cls = metric_class(name)
     check_options(name, cls, options)

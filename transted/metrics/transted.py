@@ -1,6 +1,7 @@
 """``transted``: TransTED similarity, TED after transformations (ASSESS §3.3, Algorithm 1).
 
-Both statements become operator trees exactly as for ``ted`` (same parser and options), the
+A configuration of the pair pipeline (:mod:`transted.pipeline`) with search and evidence:
+both statements become operator trees exactly as for ``ted`` (same parser and options), the
 goal ``T1 = T2`` is searched best-first with TED as heuristic, and the score is
 ``1 - d* / max(|T1|, |T2|)`` on the original trees. Since d* ≤ TED(T1, T2), the score is
 never below the ``ted`` score of the same pair.
@@ -28,51 +29,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from functools import partial
 from typing import Any, ClassVar
 
-from transted.budget import Budget
-from transted.errors import PairTimeout
-from transted.evidence import (
-    Evidence,
-    RefuteOptions,
-    apply_score_rule,
-    elaboration_details,
-    evidence_signature,
-    pair_evidence,
-    search_blocking_issues,
-    search_evidence,
-)
-from transted.evidence.entail import entails
-from transted.metrics.base import Metric, PairScore
-from transted.metrics.ted import Field, TEDSimilarity
-from transted.opt import Node, Normalized
+from transted.evidence import RefuteOptions, evidence_signature
+from transted.metrics.base import Metric, MetricResult, PairExplanation, PairScore
+from transted.opt import OptOptions
 from transted.pairs import Pair
-from transted.search.distance import tree_distance
-from transted.search.engine import SearchConfig, SearchResult, search_state
-from transted.search.explain import Explanation, explain
-from transted.search.providers.base import (
-    MoveProvider,
-    collect_evidence,
-    prepare_start,
-    provider_label,
+from transted.pipeline import (
+    Distance,
+    PairPipeline,
+    PipelineConfig,
+    explanation_lines,
+    search_details,
 )
+from transted.pipeline.sides import Field
+from transted.search.engine import SearchConfig, SearchResult
+from transted.search.explain import Explanation, explain
+from transted.search.providers.base import MoveProvider, provider_label
 from transted.search.providers.registry import (
     ProviderContext,
     make_providers,
     parse_provider_names,
 )
-from transted.search.state import State
-from transted.ted.distance import similarity_from
-from transted.ted.statement_distance import statement_distance_function, statement_norm
 from transted.verdict.conventions import DEFAULT_CONVENTION
-from transted.verdict.residual import Entail
 from transted.verdict.rules import verdict_field
 
 __all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES", "DEFAULT_PROVIDERS"]
-
-Sides = tuple[Normalized, Normalized]
-"""Reference and candidate: tree, auto-bound names and the elaboration of each as written."""
 
 PROVIDER_ALIASES: dict[str, tuple[str, ...]] = {
     "offline": ("offline",), "lean": ("lean",), "both": ("lean", "offline")}
@@ -149,31 +131,29 @@ class TransTEDSimilarity(Metric):
             providers = PROVIDER_ALIASES[provider]
         self.provider_names = parse_provider_names(DEFAULT_PROVIDERS if providers is None
                                                    else providers)
-        self.config = SearchConfig(max_expansions=max_expansions, max_time=max_time,
-                                   queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
-        self.ted = TEDSimilarity(field=field, cost=cost, theorem=theorem, convention=convention)
-        self.convention = self.ted.convention
-        self.cost_name = cost
-        self.distance = statement_distance_function(self.ted.ted, cost)
-        self.rules_path = rules
-        self.context = ProviderContext(rules=rules, project=project, timeout=timeout,
-                                       backend=backend, extra=dict(provider_options or {}))
-        self.providers: list[MoveProvider] = make_providers(self.provider_names, self.context)
-        self._opened = False
+        search = SearchConfig(max_expansions=max_expansions, max_time=max_time,
+                              queue_cap=queue_cap, max_depth=max_depth, max_work=max_work)
+        config = PipelineConfig(tree=OptOptions(), field=field, theorem=theorem, cost=cost,
+                                convention=convention, search=search,
+                                engines=self.evidence_options if evidence else None)
+        context = ProviderContext(rules=rules, project=project, timeout=timeout,
+                                  backend=backend, extra=dict(provider_options or {}))
+        self.pipeline = PairPipeline(config, make_providers(self.provider_names, context))
+        self.convention = config.convention
+
+    @property
+    def providers(self) -> list[MoveProvider]:
+        """The search's move providers, in move order (the pipeline's; a list one may extend)."""
+        return self.pipeline.providers
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self) -> None:
         """Open every provider (done on the first pair; idempotent)."""
-        if not self._opened:
-            for provider in self.providers:
-                provider.open()
-            self._opened = True
+        self.pipeline.open()
 
     def close(self) -> None:
         """Close every provider (a Lean server the provider started stops)."""
-        for provider in reversed(self.providers):
-            provider.close()
-        self._opened = False
+        self.pipeline.close()
 
     def __enter__(self) -> TransTEDSimilarity:
         self.open()
@@ -188,10 +168,11 @@ class TransTEDSimilarity(Metric):
 
     # -- signature ---------------------------------------------------------------------------
     def options(self) -> dict[str, object]:
-        opts: dict[str, object] = {**self.ted.computation_options(),
+        search = self.pipeline.config.search
+        assert search is not None  # this configuration always searches
+        opts: dict[str, object] = {**self.pipeline.computation_options(),
                                    "provider": [provider_label(p) for p in self.providers],
-                                   **{k.replace("_", "-"): v
-                                      for k, v in asdict(self.config).items()}}
+                                   **{k.replace("_", "-"): v for k, v in asdict(search).items()}}
         for provider in self.providers:
             for key, value in provider.options().items():
                 if key in opts and opts[key] != value:
@@ -203,129 +184,30 @@ class TransTEDSimilarity(Metric):
         return opts
 
     # -- scoring -----------------------------------------------------------------------------
-    def search(self, pair: Pair) -> tuple[SearchResult, int]:
-        """The search result for ``pair`` and max(|T1|, |T2|) of its original trees."""
-        result, ref, cand, _budget, _sides = self._search(pair)
-        return result, max(ref.size(), cand.size())
-
-    def _search(self, pair: Pair) -> tuple[SearchResult, Node, Node, Budget, Sides]:
-        """The search result, the two original trees (parsed once per pair: the score's
-        normaliser and the evidence use them too), the pair's budget and both sides with
-        their elaborations."""
-        budget = self.config.budget()  # the per-pair deadline starts before parsing
-        sides = self.ted.normalized(pair)
-        ref, cand = sides[0].tree, sides[1].tree
-        raw = tree_distance(ref, cand, self.distance)
-        self.open()
-        start = prepare_start(self.providers, pair, State(ref, cand), budget)
-        if start is None:
-            # Algorithm 1, line 3: a provider's method does not apply (the equality does not
-            # elaborate in Lean) → plain TED
-            result = search_state(State(ref, cand), [], config=SearchConfig(max_expansions=0),
-                                  raw_distance=raw, ted=self.distance)
-        else:
-            result = search_state(start, self.providers, config=self.config, raw_distance=raw,
-                                  budget=budget, ted=self.distance)
-        return result, ref, cand, budget, sides
-
-    def _norm(self, ref: Node, cand: Node) -> float:
-        """The similarity's normaliser: max(|T1|, |T2|) under unit cost, the dearer
-        statement's deletion cost under ``semantic`` (as ``ted`` with that cost)."""
-        return statement_norm(self.ted.ted, self.cost_name, ref, cand)
-
     def _score(self, pair: Pair) -> PairScore:
-        result, ref, cand, budget, sides = self._search(pair)
-        self._raise_if_timed_out(budget)
-        # the same normalisation and clipping as `ted` (Definition 3), with d* for the TED
-        norm = self._norm(ref, cand)
-        similarity = similarity_from(result.distance, norm, norm)
-        details: dict[str, Any] = {
-            "distance": result.distance, "ted_distance": result.start_distance,
-            "status": result.status, "script": result.script,
-            "expanded": result.stats["expanded"], "size": max(ref.size(), cand.size())}
-        ev = self._evidence(sides, result, budget)
-        self._raise_if_timed_out(budget)
-        issues = elaboration_details(*sides)
-        if issues:
-            details["elaboration"] = issues
-        details["graded_score"] = similarity
-        details["evidence"] = ev.kind
-        # the engines' time stays off the line: a result line is the same bytes on every run
-        details["evidence_detail"] = ev.model_dump(exclude={"ms"})
-        details["residual"] = self.ted.residual(pair, result.best.lhs, result.best.rhs,
-                                                self._entail(budget))
-        self._raise_if_timed_out(budget)  # entailment runs under the same deadline
-        scored = apply_score_rule(similarity, ev)
-        details.update(self.ted.input_details(pair))  # what was extracted, unfolded, compared
-        return PairScore(similarity if scored is None else scored, details)
+        analysis = self.pipeline.analyse(pair)
+        return PairScore(analysis.score, search_details(analysis), forced=analysis.decision)
 
-    def _raise_if_timed_out(self, budget: Budget) -> None:
-        """A wall-clock deadline reached anywhere in the pair (the search, a decision inside
-        it, the evidence engines) ends it as a timeout: what the work had reached by then
-        depends on machine load, and a score must not (:class:`PairTimeout`)."""
-        if not budget.deadline_hit:
-            return
-        if budget.deadline is not None and budget.remaining_time() == 0:
-            raise PairTimeout(f"timeout: the pair passed max_time ({self.config.max_time:g} s)")
-        o = self.evidence_options
-        raise PairTimeout(f"timeout: an evidence engine passed its safety net (budget_ms "
-                          f"{o.budget_ms:g} ms, call_timeout_ms {o.call_timeout_ms} ms)")
-
-    def _entail(self, budget: Budget) -> Entail | None:
-        """Hypothesis entailment under the pair's budget (None with evidence off)."""
-        if not self.evidence:
-            return None
-        return partial(entails, options=self.evidence_options, budget=budget)
-
-    def _evidence(self, sides: Sides, result: SearchResult, budget: Budget) -> Evidence:
-        """Pair-level evidence merged with the providers' findings and the search's proof.
-
-        Definite findings that contradict each other (a soundness bug somewhere) give
-        ``none`` with both in the reason, never a definite answer."""
-        found: list[Evidence] = []
-        notes: list[str] = []
-        ms = 0.0
-        if self.evidence and budget.remaining_time() == 0:
-            notes.append("the pair's deadline (max_time) passed before the evidence engines ran")
-        elif self.evidence:
-            ref_side, cand_side = (n.elaboration or n.tree for n in sides)
-            ev = pair_evidence(ref_side, cand_side, self.evidence_options, budget)
-            ms = ev.ms
-            if ev.kind != "none":
-                found.append(ev)
-            elif ev.reason:
-                notes.append(ev.reason)
-        for p in collect_evidence(self.providers):
-            d = dict(p.detail)
-            witness, side = d.get("witness"), d.get("failing_side")
-            found.append(Evidence(
-                kind=p.kind, engine=p.provider,
-                witness={str(k): str(v) for k, v in witness.items()}
-                if isinstance(witness, dict) else {},
-                failing_side=side if side in ("reference", "candidate") else None,
-                script=[str(d["tactic"])] if d.get("tactic") else [],
-                reason=str(d.get("reason") or d.get("issue") or
-                           f"reported by the {p.provider} provider")))
-        if result.status == "found":
-            blocking = search_blocking_issues(*sides)
-            if blocking:
-                notes.append(f"the search closed the goal, but {blocking}")
-            else:
-                found.append(search_evidence(result.script))
-        kinds = {e.kind for e in found}
-        if len(kinds) > 1:
-            why = "; ".join(f"{e.kind} by {e.engine}: {e.reason}" for e in found)
-            return Evidence(kind="none", reason=f"conflicting evidence ({why})", ms=ms)
-        if found:
-            return found[0].model_copy(update={"ms": ms})
-        return Evidence(kind="none", reason="; ".join(notes) or
-                        ("evidence off" if not self.evidence else "no evidence"), ms=ms)
-
-    def explain(self, pair: Pair) -> Any:
-        """A rich renderable: distance, similarity, Lean script, tree diff of the best goal."""
-        return self.explanation(pair).renderable()
+    def search(self, pair: Pair, *, sources: tuple[str, str] | None = None
+               ) -> tuple[SearchResult, int]:
+        """The search result for ``pair`` and max(|T1|, |T2|) of its original trees."""
+        result, distance = self._searched(pair, sources)
+        return result, max(distance.size_reference, distance.size_candidate)
 
     def explanation(self, pair: Pair) -> Explanation:
-        result, ref, cand, _budget, _sides = self._search(pair)
-        return explain(result, self._norm(ref, cand), self.ted.ted)
+        """Distance, similarity, Lean script and tree diff of the best goal."""
+        result, distance = self._searched(pair, None)
+        return explain(result, distance.norm, self.pipeline.distance.ted)
 
+    def _searched(self, pair: Pair, sources: tuple[str, str] | None
+                  ) -> tuple[SearchResult, Distance]:
+        """Stages 1–3 of the pipeline (no evidence)."""
+        p = self.pipeline
+        budget = p.budget()
+        sides = p.read(pair, sources=sources)
+        distance = p.measure(sides)
+        return p.search(pair, sides, distance, budget), distance
+
+    def explain_pair(self, pair: Pair, result: MetricResult) -> PairExplanation:
+        return PairExplanation(self.explanation(pair).renderable(), tuple(explanation_lines(
+            self.pipeline, pair, metric=self.name, details=result.details)))

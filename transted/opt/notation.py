@@ -6,6 +6,7 @@ A user adds a notation by editing ``notation.yaml`` or by pointing ``TRANSTED_NO
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,9 +21,11 @@ from transted import yaml_text
 from transted.errors import InputError
 from transted.opt.labels import infix, postfix, prefix
 
-__all__ = ["Operator", "NotationTable", "load_notation"]
+__all__ = ["Operator", "NotationTable", "load_notation", "notation_fields", "NOTATION_ENV"]
 
 MAX_PREC = 1024
+NOTATION_ENV = "TRANSTED_NOTATION"
+"""Environment variable naming a user notation table (read by :func:`load_notation`)."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ def load_notation(extra: str | None = None) -> NotationTable:
     table: dict = {"infix": {}, "prefix": {}, "postfix": {}, "aliases": {}, "binder_body_prec": {}}
     bundled = resources.files("transted.opt").joinpath("notation.yaml").read_text(encoding="utf-8")
     _read("notation.yaml", bundled, table)
-    extra = extra or os.environ.get("TRANSTED_NOTATION")
+    extra = extra or os.environ.get(NOTATION_ENV)
     version = "bundled"
     if extra:
         path = Path(extra)
@@ -145,3 +148,33 @@ def load_notation(extra: str | None = None) -> NotationTable:
         _read(path, text, table)
         version = f"bundled+{path.name}"
     return NotationTable(version=version, **table)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:8]
+
+
+@lru_cache(maxsize=1)
+def _bundled_notation() -> str:
+    return "bundled-" + _digest(resources.files("transted.opt").joinpath("notation.yaml")
+                                .read_bytes())
+
+
+@lru_cache(maxsize=8)
+def _user_notation(path: str, _mtime_ns: int, _size: int) -> str:
+    return f"{Path(path).name}-{_digest(Path(path).read_bytes())}"
+
+
+def notation_fields(extra: str | None = None) -> dict[str, str]:
+    """``{"notation": "bundled-<hash>[+<file>-<hash>]"}``: the packaged notation table and the
+    user extension (``extra`` or ``$TRANSTED_NOTATION``), each named with its content hash
+    (a signature field)."""
+    value = _bundled_notation()
+    extra = extra or os.environ.get(NOTATION_ENV)
+    if extra:
+        try:
+            stat = os.stat(extra)
+        except OSError:  # the parser reports the unreadable file; name it as given here
+            return {"notation": f"{value}+{Path(extra).name}-unreadable"}
+        value += "+" + _user_notation(os.path.abspath(extra), stat.st_mtime_ns, stat.st_size)
+    return {"notation": value}

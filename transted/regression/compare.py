@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transted.evaluation.harness import load_metric, score_metric, scores_path
+from transted.evaluation.harness import resolve_metric, score_metric, scores_path
 from transted.evaluation.outcome import to_json_safe
 from transted.executors import Executor
 from transted.health import ANSWERED
@@ -244,7 +244,7 @@ def compare_matched(matching: Matching, metric: str | Metric, *,
     how many matched before scoring)."""
     if tolerance < 0:
         raise ValueError(f"`tolerance` must be >= 0, got {tolerance}")
-    m = load_metric(metric) if isinstance(metric, str) else metric
+    m = resolve_metric(metric) if isinstance(metric, str) else metric
     common = matching.common
     results: dict[str, list[MetricResult]] = {}
     with tempfile.TemporaryDirectory() as tmp:

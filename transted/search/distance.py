@@ -16,25 +16,22 @@ from collections.abc import Callable
 from transted.opt.node import Flat, Node, flatten
 from transted.ted.distance import TreeEditDistance
 from transted.ted.hypotheses import HypothesisAlignedDistance
+from transted.ted.statement_distance import GoalDistance
 
-__all__ = ["UNIT_TED", "SearchDistance", "tree_distance", "flat_distance", "sides_distance",
-           "flatten", "Flat"]
-
-SearchDistance = TreeEditDistance | HypothesisAlignedDistance
-"""What the search may measure goals with: a tree edit distance, or a statement distance."""
+__all__ = ["UNIT_TED", "tree_distance", "flat_distance", "sides_distance", "flatten", "Flat"]
 
 UNIT_TED = TreeEditDistance(cache_size=0)
 """Unit costs on edist: the distance when the caller names none."""
 
 
-def tree_distance(a: Node, b: Node, ted: SearchDistance = UNIT_TED) -> float:
+def tree_distance(a: Node, b: Node, ted: GoalDistance = UNIT_TED) -> float:
     """Distance between ``a`` and ``b`` under ``ted`` (its cost model, and its size bounds:
     trees past :class:`~transted.ted.bounds.TEDBounds` raise :class:`~transted.errors.TooLarge`
     here, before any search starts)."""
     return float(ted(a, b)) if isinstance(ted, HypothesisAlignedDistance) else ted(a, b)
 
 
-def sides_distance(ted: SearchDistance) -> Callable[[Flat, Flat, Node, Node], float]:
+def sides_distance(ted: GoalDistance) -> Callable[[Flat, Flat, Node, Node], float]:
     """The per-goal distance: flattened sides for a tree edit distance (edist's fast path),
     the trees themselves for a statement distance."""
     if isinstance(ted, TreeEditDistance):

@@ -33,11 +33,12 @@ import networkx as nx
 
 from transted.budget import Budget, BudgetExceeded
 from transted.opt.node import Node
-from transted.search.distance import UNIT_TED, SearchDistance, sides_distance, tree_distance
+from transted.search.distance import UNIT_TED, sides_distance, tree_distance
 from transted.search.providers.base import Move, MoveProvider, provider_moves
 from transted.search.state import State
 from transted.ted.distance import TreeEditDistance
 from transted.ted.hypotheses import HypothesisAlignedDistance
+from transted.ted.statement_distance import GoalDistance
 
 __all__ = ["SearchConfig", "SearchResult", "Step", "search", "search_state", "fill_tactics",
            "is_closed"]
@@ -135,7 +136,7 @@ class SearchResult:
 
 def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvider, *,
            config: SearchConfig = SearchConfig(), budget: Budget | None = None,
-           ted: SearchDistance | None = None) -> SearchResult:
+           ted: GoalDistance | None = None) -> SearchResult:
     """Search for the goal ``lhs = rhs`` reachable with the smallest TED (Algorithm 1).
 
     ``providers`` are opened already (see :mod:`~transted.search.providers.base`); their
@@ -152,7 +153,7 @@ def search(lhs: Node, rhs: Node, providers: Sequence[MoveProvider] | MoveProvide
 
 def search_state(start: State, providers: Sequence[MoveProvider] | MoveProvider, *,
                  config: SearchConfig = SearchConfig(), raw_distance: float | None = None,
-                 budget: Budget | None = None, ted: SearchDistance | None = None
+                 budget: Budget | None = None, ted: GoalDistance | None = None
                  ) -> SearchResult:
     """:func:`search` from a prepared goal (e.g. one elaborated by Lean, with its handle).
 
@@ -181,7 +182,7 @@ def is_closed(state: State) -> bool:
     return lhs == rhs
 
 
-def _check_ted(ted: SearchDistance | None) -> SearchDistance:
+def _check_ted(ted: GoalDistance | None) -> GoalDistance:
     if ted is None:
         return UNIT_TED
     if not isinstance(ted, (TreeEditDistance, HypothesisAlignedDistance)):
@@ -206,7 +207,7 @@ def fill_tactics(result: SearchResult) -> Any:
 
 class _Search:
     def __init__(self, providers: Iterable[MoveProvider], config: SearchConfig,
-                 ted: SearchDistance):
+                 ted: GoalDistance):
         self.providers = list(providers)
         self._generators = [provider_moves(p) for p in self.providers]
         self.config = config

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from transted.errors import InputError
+from transted.search.engine import fill_tactics
 
 __all__ = ["GRAPH_SUFFIXES", "check_graph_path", "write_graph"]
 
@@ -37,7 +38,6 @@ def _labelled(result: Any) -> Any:
     """A copy of the explored graph with string labels (distance on nodes, tactic on edges)."""
     import networkx as nx
 
-    from transted.search.engine import fill_tactics
 
     graph = fill_tactics(result)
     out = nx.DiGraph()

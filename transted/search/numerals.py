@@ -20,35 +20,35 @@ from transted.opt.node import Node
 from transted.search.pattern import Path, positions, replace_at
 from transted.search.scalars import Env, env_at, is_numeral, region_type
 
-__all__ = ["evaluate", "render", "numeral_rewrites"]
+__all__ = ["numeral_value", "numeral_node", "numeral_rewrites"]
 
 _FIELDS = ("ℚ", "ℝ", "ℂ")
 _BIN = {ADD: "+", SUB: "-", MUL: "*", DIV: "/", POW: "^"}
 _MAX_EXPONENT = 64  # 2^64-size numbers are still cheap; larger exponents are left alone
 
 
-def evaluate(node: Node, typ: str) -> Fraction | None:
+def numeral_value(node: Node, typ: str) -> Fraction | None:
     """The value of a closed numeral expression in type ``typ``; None if not one/unsafe."""
     if is_numeral(node):
         if "." in node.label and typ not in _FIELDS:
             return None
         return Fraction(node.label)
     if node.label == NEG and typ != "ℕ":
-        inner = evaluate(node.children[0], typ)
+        inner = numeral_value(node.children[0], typ)
         return None if inner is None else -inner
     if node.label == INV and typ in _FIELDS:
-        inner = evaluate(node.children[0], typ)
+        inner = numeral_value(node.children[0], typ)
         return None if inner is None or inner == 0 else 1 / inner
     op = _BIN.get(node.label)
     if op is None:
         return None
-    a = evaluate(node.children[0], typ)
+    a = numeral_value(node.children[0], typ)
     if op == "^":
         e = node.children[1]
         if a is None or not is_numeral(e) or "." in e.label or int(e.label) > _MAX_EXPONENT:
             return None
         return a ** int(e.label)
-    b = evaluate(node.children[1], typ)
+    b = numeral_value(node.children[1], typ)
     if a is None or b is None:
         return None
     if op == "+":
@@ -60,7 +60,7 @@ def evaluate(node: Node, typ: str) -> Fraction | None:
     return a / b if typ in _FIELDS and b != 0 else None
 
 
-def render(value: Fraction) -> Node:
+def numeral_node(value: Fraction) -> Node:
     """The canonical tree of a rational value: ``n``, ``p / q``, with ``-`` on top if < 0."""
     mag = abs(value)
     if mag.denominator == 1:
@@ -87,11 +87,11 @@ def numeral_rewrites(tree: Node, env: Env) -> Iterator[tuple[Path, Node, Node, s
         typ = region_type(tree, path, env_at(tree, path, env))
         if typ is None:
             continue
-        value = evaluate(node, typ)
+        value = numeral_value(node, typ)
         if value is None:
             continue
         skip.add(path)
-        new = render(value)
+        new = numeral_node(value)
         if new != node:
             yield path, node, new, typ
 

@@ -53,6 +53,7 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationErr
 
 from transted import yaml_text
 from transted.errors import InputError
+from transted.opt import parse_term
 from transted.opt.labels import ARROW
 from transted.opt.node import Node
 from transted.opt.scope import binder_type, bound_name, free_names
@@ -221,7 +222,6 @@ def load_rules(path: str | FsPath | None = None, *,
     parse, a right-hand side with a metavariable the left-hand side does not bind.
     """
     if parse is None:
-        from transted.opt import parse_term
 
         parse = parse_term
     if path is None:

@@ -37,7 +37,7 @@ from itertools import count
 
 from transted.errors import ParseError, ResourceLimitError
 from transted.executors import score_stream
-from transted.fol.ast import BinOp, Const, Eq, Formula, Func, Not, Pred, Quant, Term
+from transted.fol.ast import BinOp, Const, Eq, FolTerm, Formula, Func, Not, Pred, Quantified
 from transted.fol.syntax import atoms, format_formula, parse_formula
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair, Statement
@@ -52,14 +52,14 @@ def _map_ops(f: Formula, swap: dict[str, str]) -> Formula:
                      _map_ops(f.right, swap))
     if isinstance(f, Not):
         return Not(_map_ops(f.body, swap))
-    if isinstance(f, Quant):
-        return Quant(f.quantifier, f.var, _map_ops(f.body, swap))
+    if isinstance(f, Quantified):
+        return Quantified(f.quantifier, f.var, _map_ops(f.body, swap))
     return f
 
 
 def _swap_quantifiers(f: Formula) -> Formula:
-    if isinstance(f, Quant):
-        return Quant("∃" if f.quantifier == "∀" else "∀", f.var, _swap_quantifiers(f.body))
+    if isinstance(f, Quantified):
+        return Quantified("∃" if f.quantifier == "∀" else "∀", f.var, _swap_quantifiers(f.body))
     if isinstance(f, BinOp):
         return BinOp(f.op, _swap_quantifiers(f.left), _swap_quantifiers(f.right))
     if isinstance(f, Not):
@@ -72,8 +72,8 @@ def _flip_negations(f: Formula) -> Formula:
         return Not(f)
     if isinstance(f, Not):
         return f.body if isinstance(f.body, (Pred, Eq)) else Not(_flip_negations(f.body))
-    if isinstance(f, Quant):
-        return Quant(f.quantifier, f.var, _flip_negations(f.body))
+    if isinstance(f, Quantified):
+        return Quantified(f.quantifier, f.var, _flip_negations(f.body))
     return BinOp(f.op, _flip_negations(f.left), _flip_negations(f.right))
 
 
@@ -90,8 +90,8 @@ def _not_predicates(f: Formula) -> Formula:
         if isinstance(f.body, Pred):
             return Pred("Not" + f.body.name, f.body.args)
         return Not(_not_predicates(f.body))
-    if isinstance(f, Quant):
-        return Quant(f.quantifier, f.var, _not_predicates(f.body))
+    if isinstance(f, Quantified):
+        return Quantified(f.quantifier, f.var, _not_predicates(f.body))
     if isinstance(f, BinOp):
         return BinOp(f.op, _not_predicates(f.left), _not_predicates(f.right))
     return f
@@ -108,7 +108,7 @@ def letter_names() -> Iterator[str]:
 
 
 def _collect_names(f: Formula, preds: dict[str, None], consts: dict[str, None]) -> None:
-    def term(t: Term) -> None:
+    def term(t: FolTerm) -> None:
         if isinstance(t, Func):
             preds.setdefault(t.name, None)
             for a in t.args:
@@ -126,7 +126,7 @@ def _collect_names(f: Formula, preds: dict[str, None], consts: dict[str, None]) 
         elif isinstance(node, Eq):
             term(node.left)
             term(node.right)
-        elif isinstance(node, (Not, Quant)):
+        elif isinstance(node, (Not, Quantified)):
             stack.append(node.body)
         else:
             stack.extend((node.right, node.left))
@@ -142,7 +142,7 @@ def _abstract_text(f: Formula) -> Formula:
     return _rename(f, names)
 
 
-def _rename_term(t: Term, names: dict[tuple[str, str], str]) -> Term:
+def _rename_term(t: FolTerm, names: dict[tuple[str, str], str]) -> FolTerm:
     if isinstance(t, Func):
         return Func(names[("p", t.name)], tuple(_rename_term(a, names) for a in t.args))
     if isinstance(t, Const):
@@ -157,8 +157,8 @@ def _rename(f: Formula, names: dict[tuple[str, str], str]) -> Formula:
         return Eq(_rename_term(f.left, names), _rename_term(f.right, names))
     if isinstance(f, Not):
         return Not(_rename(f.body, names))
-    if isinstance(f, Quant):
-        return Quant(f.quantifier, f.var, _rename(f.body, names))
+    if isinstance(f, Quantified):
+        return Quantified(f.quantifier, f.var, _rename(f.body, names))
     return BinOp(f.op, _rename(f.left, names), _rename(f.right, names))
 
 

@@ -13,6 +13,7 @@ is left out of ``n`` and counted in the Markdown.
 from __future__ import annotations
 
 import csv
+import json
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -21,9 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from transted.batch import score_pairs
+from transted.evaluation.harness import resolve_metric, scores_path
 from transted.executors import Executor
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
+from transted.sensitivity.lean.perturb import (
+    GENERATORS,
+    generate_suite,
+    read_statements,
+    suite_summary,
+    write_suite,
+)
 
 __all__ = ["SensitivityRow", "SensitivityReport", "sample_per_kind", "run_sensitivity",
            "sensitivity_rows", "blind_kinds", "CSV_COLUMNS", "sensitivity"]
@@ -82,7 +91,6 @@ def _kind(pair: Pair) -> str:
 
 def _ordered_kinds(pairs: Sequence[Pair]) -> list[str]:
     """``identical``, then the generators' order (faithful first), then any other kind."""
-    from transted.sensitivity.lean.perturb import GENERATORS
 
     order = {k: i for i, k in enumerate(["identical", *GENERATORS])}
     kinds = dict.fromkeys(_kind(p) for p in pairs)
@@ -129,7 +137,6 @@ def run_sensitivity(pairs: Sequence[Pair], metrics: Sequence[Metric], out: str |
     executor : where the pairs are scored (local pool, Ray; None: this process), as for
         :func:`~transted.batch.score_pairs`
     """
-    from transted.evaluation.harness import scores_path
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -234,17 +241,9 @@ def sensitivity(statements: Sequence[str | Path], metrics: Sequence[str | Metric
     :func:`~transted.sensitivity.lean.perturb.generate_suite` (e.g.
     :class:`~transted.sensitivity.validator.EvidenceValidator`); ``executor`` scores
     the pairs (local pool, Ray), as for :func:`~transted.batch.score_pairs`."""
-    import json
 
-    from transted.evaluation.harness import load_metric
-    from transted.sensitivity.lean.perturb import (
-        generate_suite,
-        read_statements,
-        suite_summary,
-        write_suite,
-    )
 
-    loaded = [load_metric(name) for name in metrics]  # fail fast, before generating
+    loaded = [resolve_metric(name) for name in metrics]  # fail fast, before generating
     stmts = [s for path in statements for s in read_statements(path)]
     suite = generate_suite(stmts, seed=seed, validators=validators)
     if pairs_out is not None:

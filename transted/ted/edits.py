@@ -2,7 +2,7 @@
 and what it cost — the data behind ``--explain`` and ``disagreements.md``.
 
 :func:`costed_edits` recomputes the optimal alignment (edist's Zhang–Shasha backtrace under the
-same cost model) and, for ``cost="semantic"``, the hypothesis and binder assignment of
+same cost model) and, for the semantic distance, the hypothesis and binder assignment of
 :mod:`transted.ted.hypotheses`; the costs of the edits it lists add up to the distance.
 """
 
@@ -17,10 +17,8 @@ from transted.opt.node import Node
 from transted.opt.render import to_lean
 from transted.ted.backends import edist_delta, flatten
 from transted.ted.cost import CostModel
-from transted.ted.distance import TreeEditDistance
-from transted.ted.hypotheses import HypothesisAlignedDistance
 from transted.ted.semantic import SemanticCost
-from transted.ted.statement_distance import make_cost
+from transted.ted.statement_distance import SemanticDistance, StatementDistance
 
 __all__ = ["CostedEdit", "costed_edits", "node_edits", "format_edits", "NodeOp", "node_alignment",
            "preorder_paths"]
@@ -122,14 +120,13 @@ def node_edits(t1: Node, t2: Node, cost: CostModel, where: str = "whole") -> lis
     return out
 
 
-def costed_edits(t1: Node, t2: Node, *, cost: str = "semantic") -> list[CostedEdit]:
-    """Costed edits turning reference tree ``t1`` into candidate ``t2`` under ``cost``
-    (``unit``: node edits of plain TED; ``semantic``: hypotheses/binders aligned as units)."""
-    model = make_cost(cost)
-    if cost == "unit":
+def costed_edits(t1: Node, t2: Node, distance: StatementDistance) -> list[CostedEdit]:
+    """Costed edits turning reference tree ``t1`` into candidate ``t2`` under ``distance``
+    (unit: node edits of plain TED; semantic: hypotheses/binders aligned as units)."""
+    model = distance.cost
+    if not isinstance(distance, SemanticDistance):
         return node_edits(t1, t2, model)
-    ted = TreeEditDistance(cost=model)
-    h = HypothesisAlignedDistance(ted, model)
+    h = distance.aligned
     d = h.details(t1, t2)
     p1, p2 = d["parts"]
     out: list[CostedEdit] = []
@@ -139,13 +136,14 @@ def costed_edits(t1: Node, t2: Node, *, cost: str = "semantic") -> list[CostedEd
         for i, j, c in d["binders" if part == "binder" else "hypotheses"]:
             if i is not None and j is not None:
                 if c:
-                    out.extend(node_edits(items1[i], items2[j], model, f"{part} {i + 1}"))
+                    out.extend(node_edits(items1[i].node, items2[j].node, model,
+                                          f"{part} {i + 1}"))
             else:
-                ref = to_lean(items1[i]) if i is not None else None
-                cand = to_lean(items2[j]) if j is not None else None
+                ref = to_lean(items1[i].node) if i is not None else None
+                cand = to_lean(items2[j].node) if j is not None else None
                 out.append(CostedEdit("unmatched", f"{part} {(i if i is not None else j) + 1}",
                                       part, ref, cand, unmatched))
-    out.extend(node_edits(p1.conclusion, p2.conclusion, model, "conclusion"))
+    out.extend(node_edits(p1.conclusion.node, p2.conclusion.node, model, "conclusion"))
     return out
 
 

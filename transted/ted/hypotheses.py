@@ -1,7 +1,7 @@
 """Hypotheses and binders as units: TED after aligning the parts of two statements.
 
 A proposition-form tree ``∀ x, … , h₁ → … → conclusion`` splits into its binders, its
-hypotheses and its conclusion (:func:`split_statement`). The distance of two statements is
+hypotheses and its conclusion (:func:`transted.opt.parts.statement_parts`). The distance of two statements is
 
     A(binders) + A(hypotheses) + TED(conclusion₁, conclusion₂)
 
@@ -26,36 +26,13 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from transted import yaml_text
-from transted.opt.labels import ARROW, FORALL
 from transted.opt.node import Node
+from transted.opt.parts import statement_parts
 from transted.ted.cost import CostModel
 from transted.ted.semantic import DEFAULT_TABLE
 
-__all__ = ["Parts", "split_statement", "align", "UnitCosts", "load_unit_costs",
+__all__ = ["align", "UnitCosts", "load_unit_costs",
            "HypothesisAlignedDistance"]
-
-
-@dataclass(frozen=True)
-class Parts:
-    binders: tuple[Node, ...]
-    hypotheses: tuple[Node, ...]
-    conclusion: Node
-
-
-def split_statement(tree: Node) -> Parts:
-    """Binders, hypotheses and conclusion of a proposition-form statement tree.
-
-    The spine of leading ``∀`` and ``→`` nodes is peeled; whatever follows is the conclusion.
-    (A conclusion that is itself an implication is read as hypotheses, as Lean's ``intro``
-    would: both sides are read the same way.)
-    """
-    binders: list[Node] = []
-    hyps: list[Node] = []
-    node = tree
-    while len(node.children) == 2 and node.label in (FORALL, ARROW):
-        (binders if node.label == FORALL else hyps).append(node.children[0])
-        node = node.children[1]
-    return Parts(tuple(binders), tuple(hyps), node)
 
 
 @dataclass(frozen=True)
@@ -141,18 +118,20 @@ class HypothesisAlignedDistance:
         return distance
 
     def details(self, t1: Node, t2: Node) -> dict[str, Any]:
-        p1, p2 = split_statement(t1), split_statement(t2)
+        p1, p2 = statement_parts(t1), statement_parts(t2)
         distance = self._memo_distance({})
-        db, bpairs = align(p1.binders, p2.binders, distance, self.units.binder)
-        dh, hpairs = align(p1.hypotheses, p2.hypotheses, distance, self.units.hypothesis)
-        dc = distance(p1.conclusion, p2.conclusion)
+        db, bpairs = align([p.node for p in p1.binders], [p.node for p in p2.binders], distance,
+                           self.units.binder)
+        dh, hpairs = align([p.node for p in p1.hypotheses], [p.node for p in p2.hypotheses],
+                           distance, self.units.hypothesis)
+        dc = distance(p1.conclusion.node, p2.conclusion.node)
         return {"distance": db + dh + dc, "binders": bpairs, "hypotheses": hpairs,
                 "conclusion": dc, "parts": (p1, p2)}
 
     def deletion_cost(self, tree: Node) -> float:
-        p = split_statement(tree)
+        p = statement_parts(tree)
         return (self.units.binder * len(p.binders) + self.units.hypothesis * len(p.hypotheses)
-                + self.cost.tree_cost(p.conclusion))
+                + self.cost.tree_cost(p.conclusion.node))
 
     def describe(self) -> str:
         return f"align(h={self.units.hypothesis:g},b={self.units.binder:g})"

@@ -15,9 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["CONVENTIONS", "ConventionRule", "convention_rule", "DEFAULT_CONVENTION"]
 
@@ -30,10 +28,6 @@ class ConventionRule:
     name: str
     edits_decide: bool
     """Whether the residual edits may decide a verdict (else only evidence and threshold)."""
-
-    def role(self, edit: Mapping[str, Any]) -> str:
-        """The role an edit of a result line plays under this convention."""
-        return str(edit.get("role"))
 
 
 _RULES = {"strict": ConventionRule("strict", edits_decide=True),

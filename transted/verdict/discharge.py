@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from transted.evidence.entail import number_variables
 from transted.opt.labels import EQ
 from transted.opt.node import Node
+from transted.opt.parts import Part, StatementParts
 from transted.verdict.edit_kinds import label_kind
-from transted.verdict.parts import Part
 from transted.verdict.residual_edit import Entail, ResidualEdit
 
 __all__ = ["discharge", "term_differences"]
@@ -43,7 +44,6 @@ def _groups(edits: Sequence[ResidualEdit]) -> dict[str, list[int]]:
 
 
 def _variables(binders: Sequence[Part]) -> dict[str, str]:
-    from transted.evidence.entail import number_variables
 
     return number_variables([p.node for p in binders])
 
@@ -57,13 +57,13 @@ def _numbers(indices: Sequence[int]) -> str:
     return ", ".join(str(i + 1) for i in indices)
 
 
-def discharge(edits: list[ResidualEdit], reference: tuple[list[Part], list[Part], Part],
-              candidate: tuple[list[Part], list[Part], Part], entail: Entail
-              ) -> list[ResidualEdit]:
+def discharge(edits: list[ResidualEdit], reference: StatementParts,
+              candidate: StatementParts, entail: Entail) -> list[ResidualEdit]:
     """The edits with ``discharged_by`` set where entailment proves them immaterial."""
     if any(e.where.startswith("binder") and e.role != "presentational" for e in edits):
         return edits
-    (rb, rh, rc), (_cb, ch, cc) = reference, candidate
+    rb, rh, rc = reference.binders, reference.hypotheses, reference.conclusion
+    ch, cc = candidate.hypotheses, candidate.conclusion
     variables = _variables(rb)
     if not variables or not any(e.counts for e in edits):
         return edits

@@ -1,7 +1,8 @@
 """The shape of a statement for the residual: parts, universes, one renaming of its variables.
 
 A proposition-form statement ``∀ binders, hypotheses → conclusion`` splits into its parts
-(:func:`parts_of`, with each part's path in the tree). Before two statements are compared:
+(:func:`transted.opt.parts.statement_parts`, with each part's path in the tree). Before two
+statements are compared:
 
 * ``Type u``/``Sort u`` with a universe name used once, and ``Type _``, become ``Type*``/``Sort*``
   (:func:`normalise_universes`): each is one fresh universe variable;
@@ -17,19 +18,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import replace
+
+from scipy.optimize import linear_sum_assignment
 
 from transted.opt.canonical import canonical
-from transted.opt.labels import ARROW, FORALL, SLOT
+from transted.opt.labels import SLOT
 from transted.opt.node import Node
+from transted.opt.parts import Part, StatementParts, statement_parts
 from transted.opt.scope import binder_names, binder_type
 from transted.verdict.edit_kinds import UNIVERSE
 
-__all__ = ["Part", "Path", "parts_of", "normalise_universes", "bijection", "canonical_parts",
-           "binder_name"]
-
-Path = tuple[int, ...]
+__all__ = ["normalise_universes", "bijection", "canonical_parts", "binder_name"]
 
 
 # -- trees -------------------------------------------------------------------------------------
@@ -66,29 +66,6 @@ def _map(tree: Node, f: Callable[[Node], Node]) -> Node:
     return done[id(tree)]
 
 
-@dataclass(frozen=True)
-class Part:
-    kind: Literal["binder", "hypothesis", "conclusion"]
-    index: int
-    node: Node
-    path: Path
-
-
-def parts_of(tree: Node) -> tuple[list[Part], list[Part], Part]:
-    """Binders, hypotheses and conclusion with their paths (the peel of
-    :func:`transted.ted.hypotheses.split_statement`)."""
-    binders: list[Part] = []
-    hyps: list[Part] = []
-    node: Node = tree
-    path: Path = ()
-    while len(node.children) == 2 and node.label in (FORALL, ARROW):
-        group = binders if node.label == FORALL else hyps
-        group.append(Part("binder" if node.label == FORALL else "hypothesis", len(group),
-                          node.children[0], (*path, 0)))
-        node, path = node.children[1], (*path, 1)
-    return binders, hyps, Part("conclusion", 0, node, path)
-
-
 def binder_name(part: Part) -> str | None:
     names = binder_names(part.node)
     return names[0] if len(names) == 1 else None
@@ -102,7 +79,7 @@ def _type_shape(part: Part, names: set[str]) -> str:
     return str(canonical(ty, {n: "·" for n in names}, arrows=False))
 
 
-def _uses(parts: list[Part], names: set[str]) -> dict[str, Counter[tuple[str, int]]]:
+def _uses(parts: list[Part] | tuple[Part, ...], names: set[str]) -> dict[str, Counter[tuple[str, int]]]:
     """Per variable, where it occurs: the multiset of (parent label, position) pairs."""
     out: dict[str, Counter[tuple[str, int]]] = {n: Counter() for n in names}
     stack: list[tuple[Node, str, int]] = [(p.node, p.kind, 0) for p in parts]
@@ -119,18 +96,15 @@ def _difference(a: Counter[tuple[str, int]], b: Counter[tuple[str, int]]) -> int
     return sum((a - b).values()) + sum((b - a).values())
 
 
-def bijection(ref: tuple[list[Part], list[Part], Part],
-              cand: tuple[list[Part], list[Part], Part]) -> dict[str, str]:
+def bijection(ref: StatementParts, cand: StatementParts) -> dict[str, str]:
     """Candidate variable → reference variable, one bijection: the same name first (a changed
     type then shows as a type edit), then among binders of the same type by where the
     variables occur (a minimum-cost assignment over the differences of their uses, binder order
     breaking ties); a candidate binder left over gets a fresh name (``x✝``). Any bijection is
     sound: renaming and reordering independent binders (``forall_swap``) give the same
     proposition, so the two sides coincide after it only if they are equivalent."""
-    from scipy.optimize import linear_sum_assignment
-
-    rn = [binder_name(p) for p in ref[0]]
-    cn = [binder_name(p) for p in cand[0]]
+    rn = [binder_name(p) for p in ref.binders]
+    cn = [binder_name(p) for p in cand.binders]
     blank = {n for n in rn + cn if n is not None}
     out: dict[str, str] = {}
     free = [i for i, n in enumerate(rn) if n is not None]
@@ -141,10 +115,10 @@ def bijection(ref: tuple[list[Part], list[Part], Part],
             free.remove(hit)
     rest = [j for j, n in enumerate(cn) if n is not None and n not in out]
     if free and rest:
-        rt = [_type_shape(p, blank) for p in ref[0]]
-        ct = [_type_shape(p, blank) for p in cand[0]]
-        ru = _uses([*ref[1], ref[2]], {rn[i] for i in free})  # type: ignore[misc]
-        cu = _uses([*cand[1], cand[2]], {cn[j] for j in rest})  # type: ignore[misc]
+        rt = [_type_shape(p, blank) for p in ref.binders]
+        ct = [_type_shape(p, blank) for p in cand.binders]
+        ru = _uses([*ref.hypotheses, ref.conclusion], {rn[i] for i in free})  # type: ignore[misc]
+        cu = _uses([*cand.hypotheses, cand.conclusion], {cn[j] for j in rest})  # type: ignore[misc]
         big = 1e9
         cost = [[big if rt[i] != ct[j] else
                  _difference(ru[rn[i]], cu[cn[j]]) + abs(i - j) * 1e-3  # type: ignore[index]
@@ -158,14 +132,13 @@ def bijection(ref: tuple[list[Part], list[Part], Part],
     return out
 
 
-def canonical_parts(tree: Node, env: Mapping[str, str]) -> tuple[list[Part], list[Part], Part]:
+def canonical_parts(tree: Node, env: Mapping[str, str]) -> StatementParts:
     """The parts with the statement's variables renamed by ``env`` (to ``#name``) and every
     inner bound variable by its de Bruijn level (``#k``): alpha-equivalent parts become equal,
     and every bound variable is marked ``#`` for :func:`~transted.verdict.edit_kinds.label_kind`."""
-    binders, hyps, concl = parts_of(tree)
+    parts = statement_parts(tree)
 
     def canon(p: Part) -> Part:
         return replace(p, node=canonical(p.node, env, arrows=False))
-    return [canon(p) for p in binders], [canon(p) for p in hyps], canon(concl)
-
-
+    return StatementParts(tuple(canon(p) for p in parts.binders),
+                          tuple(canon(p) for p in parts.hypotheses), canon(parts.conclusion))

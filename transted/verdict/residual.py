@@ -25,12 +25,14 @@ between the reference and the candidate, whatever the metric's ``cost`` option:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from transted.opt.elaborate import scope_from_header
 from transted.opt.labels import SLOT
 from transted.opt.node import Node
+from transted.opt.parts import Part, PartPath, statement_parts
 from transted.opt.render import to_lean
 from transted.ted.distance import TreeEditDistance
 from transted.ted.edits import NodeOp, node_alignment, preorder_paths
@@ -46,19 +48,11 @@ from transted.verdict.edit_kinds import (
     rename_kind,
 )
 from transted.verdict.header_names import Headers
-from transted.verdict.parts import (
-    Part,
-    Path,
-    bijection,
-    binder_name,
-    canonical_parts,
-    normalise_universes,
-    parts_of,
-)
+from transted.verdict.parts import bijection, binder_name, canonical_parts, normalise_universes
 from transted.verdict.residual_edit import Entail, FinalRole, ResidualEdit
 from transted.verdict.typed_checks import Judgement, TypedSides
 
-__all__ = ["ResidualEdit", "residual_edits", "Entail", "FinalRole", "Part", "parts_of"]
+__all__ = ["ResidualEdit", "residual_edits", "Entail", "FinalRole"]
 # -- judging one aligned part -------------------------------------------------------------------
 @dataclass
 class _Aligned:
@@ -80,10 +74,10 @@ class _Aligned:
         self.c2r = {o.cand: o.ref for o in self.ops if o.cand is not None and o.ref is not None}
         self.r2c = {o.ref: o.cand for o in self.ops if o.cand is not None and o.ref is not None}
 
-    def ref_path(self, i: int) -> Path:
+    def ref_path(self, i: int) -> PartPath:
         return (*self.ref.path, *self.ref_paths[i])
 
-    def cand_path(self, j: int) -> Path:
+    def cand_path(self, j: int) -> PartPath:
         return (*self.cand.path, *self.cand_paths[j])
 
 
@@ -221,12 +215,15 @@ def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
 
 # -- the pair ------------------------------------------------------------------------------------
 def residual_edits(reference: Node, candidate: Node, *, reference_header: str | None = None,
-                   candidate_header: str | None = None, entail: Entail | None = None
-                   ) -> list[ResidualEdit]:
+                   candidate_header: str | None = None, entail: Entail | None = None,
+                   redefined: Mapping[str, str] | None = None) -> list[ResidualEdit]:
     """The judged residual edits between two proposition-form trees (the best goal's sides),
     each elaborated under its header; ``entail`` discharges hypotheses
     (:mod:`transted.verdict.discharge`), None: no discharge. Under two different headers,
-    names written alike must resolve alike (:mod:`transted.verdict.header_names`)."""
+    names written alike must resolve alike (:mod:`transted.verdict.header_names`).
+    ``redefined`` maps each definition of the pair's own text that the two sides define
+    differently to the candidate's renamed constant (``f`` → ``f′``,
+    :mod:`transted.pipeline.sides`): an edit between those is untrusted for that reason."""
     compared = _Compared(TypedSides(normalise_universes(reference),
                                     normalise_universes(candidate),
                                     scope_from_header(reference_header),
@@ -235,7 +232,22 @@ def residual_edits(reference: Node, candidate: Node, *, reference_header: str | 
     edits = compared.edits()
     if entail is not None:
         edits = discharge(edits, compared.reference, compared.candidate, entail)
+    if redefined:
+        edits = [_redefinition_why(e, redefined) for e in edits]
     return edits
+
+
+def _redefinition_why(edit: ResidualEdit, renamed: Mapping[str, str]) -> ResidualEdit:
+    """A constant edit on a definition of the pair's text that the two sides define
+    differently (``f`` vs ``f′``) is untrusted for that reason, not for being a Mathlib name:
+    the definitions may still agree as functions, which the trees cannot tell."""
+    names = {*renamed, *renamed.values()}
+    heads = {str(t).split(" ")[0] for t in (edit.reference, edit.candidate) if t}
+    if edit.kind == "constant" and heads & names:
+        return replace(edit, why="a definition of the pair's text, defined differently on the "
+                       "two sides (kept, not unfolded: see details.context): whether the two "
+                       "definitions agree is not decided offline")
+    return edit
 
 
 class _Compared:
@@ -244,15 +256,20 @@ class _Compared:
     def __init__(self, typed: TypedSides):
         self.typed = typed
         shown = typed.reference, typed.candidate
-        self.shown = parts_of(shown[0]), parts_of(shown[1])
-        names = {n: "#" + n for n in (binder_name(p) for p in self.shown[0][0]) if n is not None}
+        self.shown = statement_parts(shown[0]), statement_parts(shown[1])
+        names = {n: "#" + n for n in (binder_name(p) for p in self.shown[0].binders)
+                 if n is not None}
         sigma = bijection(self.shown[0], self.shown[1])
         self.reference = canonical_parts(shown[0], names)
         self.candidate = canonical_parts(shown[1], {k: "#" + v for k, v in sigma.items()})
 
     def edits(self) -> list[ResidualEdit]:
-        (rb, rh, rc), (cb, ch, cc) = self.reference, self.candidate
-        (sb, sh, sc), (tb, th, tc) = self.shown
+        ref, cand = self.reference, self.candidate
+        rb, rh, rc = ref.binders, ref.hypotheses, ref.conclusion
+        cb, ch, cc = cand.binders, cand.hypotheses, cand.conclusion
+        (shown_ref, shown_cand) = self.shown
+        sb, sh, sc = shown_ref.binders, shown_ref.hypotheses, shown_ref.conclusion
+        tb, th, tc = shown_cand.binders, shown_cand.hypotheses, shown_cand.conclusion
         model, ted = _aligner()
         units = load_unit_costs()
         out: list[ResidualEdit] = []

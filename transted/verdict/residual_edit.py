@@ -40,6 +40,18 @@ class ResidualEdit:
         """A meaning edit nothing discharged."""
         return self.role == "meaning" and self.discharged_by is None
 
+    @classmethod
+    def from_dict(cls, line: Mapping[str, object]) -> ResidualEdit:
+        """An edit as a result line holds it (:meth:`as_dict`; ``why`` null = the kind's own
+        reason), read back for the verdict rule: ``cost`` and ``partner`` are not kept there."""
+        kind = str(line.get("class"))
+        why = line.get("why")
+        return cls(op=str(line.get("op")), where=str(line.get("where")), kind=kind,
+                   reference=_text(line.get("reference")), candidate=_text(line.get("candidate")),
+                   role=str(line.get("role")),  # type: ignore[arg-type]
+                   why=str(why) if why else load_kind_table().why.get(kind, ""),
+                   discharged_by=_text(line.get("discharged_by") or None))
+
     def as_dict(self) -> dict[str, object]:
         """The result-line form; ``why`` is null when it is the kind's own reason (the table
         ``residual.yaml``), so lines stay short."""
@@ -59,3 +71,5 @@ class ResidualEdit:
         return f"{self.where}: {self.kind} {self.op}: {what} [{self.role}: {self.why}{tail}]"
 
 
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)

@@ -33,10 +33,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from transted.verdict.conventions import CONVENTIONS, convention_rule
-from transted.verdict.thresholds import THRESHOLDS_FILE, DecisionRule, load_rules, rule_for
+from transted.verdict.edit_kinds import load_kind_table
+from transted.verdict.residual_edit import ResidualEdit
+from transted.verdict.thresholds import THRESHOLDS_FILE, DecisionRule, load_decision_rules, rule_for
 
-__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_rules", "rule_for", "make_verdict",
-           "Verdict", "DecidedBy", "DECIDED_BY", "Decision", "decide", "forced_decision",
+__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_decision_rules", "rule_for", "make_verdict",
+           "Verdict", "DecidedBy", "DECIDED_BY", "Decision", "decide", "decide_result",
+           "decide_forced", "with_threshold", "forced_decision",
            "passes", "predict", "apply_evidence", "apply_forced", "forced_by_evidence",
            "EVIDENCE_VERDICTS", "BINARY_THRESHOLD", "VERDICT_RULE", "verdict_field",
            "CONVENTIONS", "format_residual"]
@@ -55,8 +58,6 @@ def verdict_field(residual: bool) -> str:
     evidence and threshold alone (``threshold@2``)."""
     if not residual:
         return f"threshold@{VERDICT_RULE[1]}"
-    from transted.verdict.edit_kinds import load_kind_table
-
     return f"{VERDICT_RULE[0]}@{VERDICT_RULE[1]}-{load_kind_table().describe()}"
 
 
@@ -88,62 +89,80 @@ def _word(equivalent: bool) -> Verdict:
     return "equivalent" if equivalent else "not-equivalent"
 
 
-def _edits_decision(residual: Sequence[Mapping[str, Any]], convention: str) -> Decision:
-    """Steps 3–4 of the module docstring on the residual edits (dicts of a result line)."""
-    rule = convention_rule(convention)
-    counting = [e for e in residual if rule.role(e) == "meaning" and not e.get("discharged_by")]
+def _edits_decision(residual: Sequence[ResidualEdit]) -> Decision:
+    """Step 3 of the module docstring on the judged residual edits."""
+    counting = [e for e in residual if e.counts]
     if counting:
         return Decision("not-equivalent", "edits", _describe(counting[0], "meaning edit"))
-    untrusted = [e for e in residual if rule.role(e) == "untrusted"]
+    untrusted = [e for e in residual if e.role == "untrusted"]
     if untrusted:
         return Decision(None, None, _describe(untrusted[0], "fallback to the threshold: "
                                               "untrusted edit"))
     return Decision("equivalent", "edits", "no meaning edit left" if residual else "no edit left")
 
 
-def _describe(edit: Mapping[str, Any], what: str) -> str:
-    ref, cand = edit.get("reference"), edit.get("candidate")
+def _describe(edit: ResidualEdit, what: str) -> str:
+    ref, cand = edit.reference, edit.candidate
     shown = f"{ref} → {cand}" if ref and cand else (ref or cand or "")
-    why = edit.get("why") or _kind_why(str(edit.get("class")))
-    return f"{what} ({edit.get('where')}, {edit.get('class')}: {shown}): {why}"
+    why = edit.why or load_kind_table().why.get(edit.kind, "")
+    return f"{what} ({edit.where}, {edit.kind}: {shown}): {why}"
 
 
-def _kind_why(kind: str) -> str:
-    from transted.verdict.edit_kinds import load_kind_table
-
-    return load_kind_table().why.get(kind, "")
-
-
-def forced_decision(details: Mapping[str, Any], *, status: str = "ok",
-                    convention: str = "strict") -> Decision:
+def decide_forced(evidence: object, residual: Sequence[ResidualEdit] | None, *,
+                  status: str = "ok", convention: str = "strict") -> Decision:
     """What decides before the threshold (steps 1–3): a :class:`Decision` with a verdict, or
     one with ``verdict=None`` and the reason the threshold must decide."""
     if status == "invalid":
         return Decision("not-equivalent", "invalid", "the candidate is not valid Lean 4")
-    forced = forced_by_evidence(details.get("evidence"))
+    forced = forced_by_evidence(evidence)
     if forced is not None:
-        return Decision(_word(forced), "evidence", f"evidence: {details.get('evidence')}")
-    residual = details.get("residual")
+        return Decision(_word(forced), "evidence", f"evidence: {evidence}")
     if residual is None or not convention_rule(convention).edits_decide:
         return Decision(None, None, None)
-    return _edits_decision(residual, convention)
+    return _edits_decision(residual)
 
 
-def decide(score: float | None, details: Mapping[str, Any] | None = None, *, binary: bool,
-           threshold: float | None, status: str = "ok", convention: str = "strict"
-           ) -> Decision:
+def forced_decision(details: Mapping[str, Any], *, status: str = "ok",
+                    convention: str = "strict") -> Decision:
+    """:func:`decide_forced` of a result line's ``details`` (as read back from a result file)."""
+    residual = details.get("residual")
+    edits = None if residual is None else [ResidualEdit.from_dict(e) for e in residual]
+    return decide_forced(details.get("evidence"), edits, status=status, convention=convention)
+
+
+def decide_result(score: float | None, *, evidence: object = None,
+                  residual: Sequence[ResidualEdit] | None = None, binary: bool,
+                  threshold: float | None, status: str = "ok", convention: str = "strict"
+                  ) -> Decision:
     """The verdict of one result and what decided it (see the module docstring)."""
     if convention not in CONVENTIONS:
         raise ValueError(f"`convention` must be one of {', '.join(CONVENTIONS)}, got "
                          f"{convention!r}")
     if binary and status == "ok" and score is not None and np.isfinite(score):
         return Decision(_word(bool(passes(score, BINARY_THRESHOLD))), "binary")
-    first = forced_decision(details or {}, status=status, convention=convention)
-    if first.verdict is not None:
-        return first
+    return with_threshold(decide_forced(evidence, residual, status=status,
+                                        convention=convention), score, threshold)
+
+
+def with_threshold(forced: Decision, score: float | None, threshold: float | None) -> Decision:
+    """Step 4: ``forced`` when it has a verdict, else the fallback threshold's (None without a
+    score or a threshold), keeping ``forced``'s reason for falling back."""
+    if forced.verdict is not None:
+        return forced
     if score is None or not np.isfinite(score) or threshold is None:
-        return Decision(None, None, first.reason)
-    return Decision(_word(bool(passes(score, threshold))), "threshold", first.reason)
+        return Decision(None, None, forced.reason)
+    return Decision(_word(bool(passes(score, threshold))), "threshold", forced.reason)
+
+
+def decide(score: float | None, details: Mapping[str, Any] | None = None, *, binary: bool,
+           threshold: float | None, status: str = "ok", convention: str = "strict"
+           ) -> Decision:
+    """:func:`decide_result` of a result line's ``details`` (evidence, residual edits)."""
+    details = details or {}
+    residual = details.get("residual")
+    edits = None if residual is None else [ResidualEdit.from_dict(e) for e in residual]
+    return decide_result(score, evidence=details.get("evidence"), residual=edits, binary=binary,
+                         threshold=threshold, status=status, convention=convention)
 
 
 def make_verdict(score: float | None, *, binary: bool, threshold: float | None,

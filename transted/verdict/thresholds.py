@@ -17,8 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from transted import yaml_text
+from transted.errors import InputError
 
-__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_rules", "rule_for"]
+__all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_decision_rules", "rule_for"]
 
 THRESHOLDS_FILE = Path(__file__).with_name("thresholds.yaml")
 
@@ -41,14 +42,13 @@ class DecisionRule:
 
 
 @lru_cache(maxsize=4)
-def load_rules(path: str | None = None) -> tuple[DecisionRule, ...]:
+def load_decision_rules(path: str | None = None) -> tuple[DecisionRule, ...]:
     """Every shipped rule of ``thresholds.yaml`` (or ``path``); a missing file gives none.
 
     The file lists ``rules`` (metric, convention, threshold, version, signature, figures); the
     former per-metric ``metrics`` mapping (one rule per metric, no convention) is read too."""
     import yaml
 
-    from transted.errors import InputError
 
     file = Path(path) if path else THRESHOLDS_FILE
     if not file.exists():
@@ -68,5 +68,5 @@ def load_rules(path: str | None = None) -> tuple[DecisionRule, ...]:
 def rule_for(metric: str, base_signature: str) -> DecisionRule | None:
     """The shipped rule of ``metric`` derived for exactly ``base_signature`` (which carries the
     convention), or None."""
-    return next((r for r in load_rules() if r.metric == metric and r.signature == base_signature),
+    return next((r for r in load_decision_rules() if r.metric == metric and r.signature == base_signature),
                 None)

@@ -26,13 +26,13 @@ from transted.opt.elaborate import Elaboration, Scope, elaborate, show
 from transted.opt.elaborate.result import NodeType, Path
 from transted.opt.node import Node
 from transted.opt.scope import binder_names
+from transted.pairs import Side
 from transted.verdict.edit_kinds import is_annotation
 from transted.verdict.header_names import Headers
 
 __all__ = ["TypedSides", "Judgement"]
 
 Judgement = tuple[Literal["meaning", "presentational", "untrusted"], str]
-Side = Literal["reference", "candidate"]
 
 
 @dataclass

@@ -27,9 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from transted.errors import TranstedError
 from transted.evaluation.harness import scores_path
 from transted.evaluation.reports.trees import ReportTrees
 from transted.reasons import details_text, verdict_text
+from transted.search.explain import tree_diff
+from transted.ted.edits import costed_edits, format_edits
+from transted.verdict.rules import format_residual
 
 if TYPE_CHECKING:
     from transted.evaluation.harness import MetricEvaluation
@@ -308,7 +312,6 @@ def _disagreements(run: EvalRun, trees: ReportTrees) -> str:
 
 def _residual_html(run: EvalRun, i: int) -> str:
     """Each metric's residual edits of pair ``i`` (what its verdict was decided from)."""
-    from transted.verdict.rules import format_residual
 
     parts = []
     for ev in run.evaluations:
@@ -327,14 +330,11 @@ def _residual_html(run: EvalRun, i: int) -> str:
 
 
 def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:
-    from transted.errors import TranstedError
-    from transted.search.explain import tree_diff
-    from transted.ted.edits import costed_edits, format_edits
 
     metric = trees.metric
     try:
         ref, cand = trees.of(pair)
-        edits = format_edits(costed_edits(ref, cand, cost=metric.cost_name))
+        edits = format_edits(costed_edits(ref, cand, metric.pipeline.distance))
     except (TranstedError, ValueError) as e:
         return f'<p class="bad">No tree diff: {escape(str(e))}</p>'
     left, right = tree_diff(ref, cand)
@@ -342,7 +342,7 @@ def _tree_diff_html(pair: Any, trees: ReportTrees) -> str:
     costed = "".join(f"<li>{escape(line)}</li>" for line in edits)
     return (f'<p class="det">{ref.size()} / {cand.size()} nodes; {changed} marked.</p>'
             + (f"<p><b>Costed edits</b> (<code>ted</code>, cost "
-               f"<code>{escape(metric.cost_name)}</code>, dearest first):</p>"
+               f"<code>{escape(metric.pipeline.distance.name)}</code>, dearest first):</p>"
                f'<ul class="det">{costed}</ul>' if costed else "")
             + f'<div class="diff"><div><b>Reference tree</b>{_tree_html(ref, left)}</div>'
             f"<div><b>Candidate tree</b>{_tree_html(cand, right)}</div></div>")

@@ -8,10 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from transted.errors import TranstedError
 from transted.evaluation.harness import MetricEvaluation
 from transted.evaluation.outcome import EvalRun
 from transted.evaluation.reports.trees import ReportTrees
 from transted.reasons import VACUOUS_REASON_PREFIX
+from transted.ted.edits import costed_edits, format_edits
+from transted.ted.statement_distance import SemanticDistance
+from transted.verdict.rules import format_residual
 
 __all__ = ["summary_markdown", "disagreements_markdown", "evidence_line"]
 
@@ -270,7 +274,6 @@ def _pair_block(run: EvalRun, ev: MetricEvaluation, i: int, trees: ReportTrees) 
             "Candidate:", "```lean", pair.candidate.statement.strip(), "```", ""]
     residual = ev.residual[i] if i < len(ev.residual) else None
     if isinstance(residual, list):
-        from transted.verdict.rules import format_residual
 
         by = ev.decided[i] if i < len(ev.decided) else "?"
         reason = ev.verdict_reasons[i] if i < len(ev.verdict_reasons) else None
@@ -288,13 +291,11 @@ _TREE_METRICS = ("ted", "transted")
 
 def _edit_lines(pair: Any, trees: ReportTrees) -> list[str]:
     """What differs between the default trees, by cost class (``format_edits``)."""
-    from transted.errors import TranstedError
-    from transted.ted.edits import costed_edits, format_edits
 
     try:
         ref, cand = trees.of(pair)
     except TranstedError as e:  # another field or tree option than the default
         return [f"Costed edits: not shown ({str(e).splitlines()[0]}).", ""]
-    lines = format_edits(costed_edits(ref, cand)) or ["none (same tree)"]
+    lines = format_edits(costed_edits(ref, cand, SemanticDistance())) or ["none (same tree)"]
     return ["Costed edits (default `ted` trees, semantic cost classes):", ""] + \
         [f"- {line}" for line in lines] + [""]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from transted.errors import TranstedError
 from transted.metrics.base import pair_hash
+from transted.metrics.ted import TEDSimilarity
 from transted.pairs import Pair
 
 if TYPE_CHECKING:
@@ -36,7 +37,6 @@ class ReportTrees:
     def metric(self) -> TEDSimilarity:
         """The ``ted`` metric whose trees these are (default options)."""
         if self._metric is None:
-            from transted.metrics.ted import TEDSimilarity
 
             self._metric = TEDSimilarity()
         return self._metric

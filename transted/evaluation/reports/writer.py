@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from transted.evaluation.outcome import KAPPA_CURVE_CSV, KAPPA_CURVE_PNG, EvalRun, to_json_safe
+from transted.evaluation.reports.html import write_html_report
 from transted.evaluation.reports.markdown import disagreements_markdown, summary_markdown
+from transted.evaluation.reports.plot import write_kappa_curve
 from transted.evaluation.reports.trees import ReportTrees
 
 __all__ = ["write_reports"]
@@ -24,8 +26,6 @@ __all__ = ["write_reports"]
 
 def write_reports(run: EvalRun, out: Path) -> dict[str, Path]:
     """Write every report file into ``out``; returns their paths by kind."""
-    from transted.evaluation.reports.html import write_html_report
-    from transted.evaluation.reports.plot import write_kappa_curve
 
     out.mkdir(parents=True, exist_ok=True)
     trees = ReportTrees()

@@ -21,33 +21,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from transted.fol.ast import BinOp, Eq, Formula, Func, Not, Pred, Quant, Term, Var
+from transted.fol.ast import BinOp, Eq, FolTerm, Formula, Func, Not, Pred, Quantified, Variable
 
-__all__ = ["equivalents", "negation_normal_form", "free_vars", "MAX_VARIANTS"]
+__all__ = ["equivalents", "negation_normal_form", "free_variables", "MAX_VARIANTS"]
 
 MAX_VARIANTS = 64
 """How many equivalent formulas :func:`equivalents` returns at most (breadth first)."""
 
 
-def _term_vars(term: Term) -> set[str]:
-    if isinstance(term, Var):
+def _term_vars(term: FolTerm) -> set[str]:
+    if isinstance(term, Variable):
         return {term.name}
     if isinstance(term, Func):
         return set().union(*(_term_vars(a) for a in term.args))
     return set()
 
 
-def free_vars(f: Formula) -> frozenset[str]:
+def free_variables(f: Formula) -> frozenset[str]:
     """The variables occurring free in ``f``."""
     if isinstance(f, Pred):
         return frozenset(set().union(*(_term_vars(a) for a in f.args)))
     if isinstance(f, Eq):
         return frozenset(_term_vars(f.left) | _term_vars(f.right))
     if isinstance(f, Not):
-        return free_vars(f.body)
-    if isinstance(f, Quant):
-        return free_vars(f.body) - {f.var}
-    return free_vars(f.left) | free_vars(f.right)
+        return free_variables(f.body)
+    if isinstance(f, Quantified):
+        return free_variables(f.body) - {f.var}
+    return free_variables(f.left) | free_variables(f.right)
 
 
 def _rewrites(f: Formula) -> list[Formula]:
@@ -57,8 +57,8 @@ def _rewrites(f: Formula) -> list[Formula]:
         b = f.body
         if isinstance(b, Not):
             out.append(b.body)
-        elif isinstance(b, Quant):
-            out.append(Quant("∃" if b.quantifier == "∀" else "∀", b.var, Not(b.body)))
+        elif isinstance(b, Quantified):
+            out.append(Quantified("∃" if b.quantifier == "∀" else "∀", b.var, Not(b.body)))
         elif isinstance(b, BinOp):
             if b.op in ("∧", "∨"):
                 out.append(BinOp("∨" if b.op == "∧" else "∧", Not(b.left), Not(b.right)))
@@ -71,7 +71,7 @@ def _rewrites(f: Formula) -> list[Formula]:
             out.append(Not(BinOp("∨", f.left.body, f.right.body)))
         elif f.op == "→":
             out.append(BinOp("→", f.right.body, f.left.body))
-    elif isinstance(f, Quant) and f.var not in free_vars(f.body):
+    elif isinstance(f, Quantified) and f.var not in free_variables(f.body):
         out.append(f.body)
     return out
 
@@ -81,8 +81,8 @@ def _one_step(f: Formula) -> Iterator[Formula]:
     yield from _rewrites(f)
     if isinstance(f, Not):
         yield from (Not(b) for b in _one_step(f.body))
-    elif isinstance(f, Quant):
-        yield from (Quant(f.quantifier, f.var, b) for b in _one_step(f.body))
+    elif isinstance(f, Quantified):
+        yield from (Quantified(f.quantifier, f.var, b) for b in _one_step(f.body))
     elif isinstance(f, BinOp):
         yield from (BinOp(f.op, left, f.right) for left in _one_step(f.left))
         yield from (BinOp(f.op, f.left, right) for right in _one_step(f.right))
@@ -90,8 +90,8 @@ def _one_step(f: Formula) -> Iterator[Formula]:
 
 def negation_normal_form(f: Formula) -> Formula:
     """``f`` with every negation pushed onto an atom (and double negations removed)."""
-    if isinstance(f, Quant):
-        return Quant(f.quantifier, f.var, negation_normal_form(f.body))
+    if isinstance(f, Quantified):
+        return Quantified(f.quantifier, f.var, negation_normal_form(f.body))
     if isinstance(f, BinOp):
         return BinOp(f.op, negation_normal_form(f.left), negation_normal_form(f.right))
     if isinstance(f, Not) and not isinstance(f.body, (Pred, Eq)):

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from transted.fol.ast import Const, Eq, Pred, Term, Var
+from transted.fol.ast import Const, Eq, FolTerm, Pred, Variable
 
 __all__ = ["Phrase", "name_words", "phrase", "constant_text", "article", "term_text", "atom_text"]
 
@@ -147,10 +147,10 @@ def phrase(name: str, arity: int = 1) -> Phrase:
     return Phrase("noun", f"is {article(head)} {text}", f"is not {article(head)} {text}", text)
 
 
-def term_text(term: Term, names: dict[str, str] | None = None) -> str:
+def term_text(term: FolTerm, names: dict[str, str] | None = None) -> str:
     """A term in English: a variable by its name (or what ``names`` maps it to, e.g. "it"), a
     constant as a proper name, ``f(t)`` as "the f of t"."""
-    if isinstance(term, Var):
+    if isinstance(term, Variable):
         return (names or {}).get(term.name, term.name)
     if isinstance(term, Const):
         return constant_text(term.name)

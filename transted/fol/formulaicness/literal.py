@@ -25,7 +25,7 @@ such that ...", "it is not the case that"). Deterministic: the same formula give
 
 from __future__ import annotations
 
-from transted.fol.ast import Eq, Formula, Not, Pred, Quant
+from transted.fol.ast import Eq, Formula, Not, Pred, Quantified
 from transted.fol.formulaicness.lexicon import atom_text
 
 __all__ = ["verbalise_literal", "sentence"]
@@ -58,7 +58,7 @@ def _clause(f: Formula, *, nested: bool) -> str:
         return atom_text(f)
     if isinstance(f, Not):
         return "it is not the case that " + _clause(f.body, nested=True)
-    if isinstance(f, Quant):
+    if isinstance(f, Quantified):
         body = _clause(f.body, nested=False)
         if f.quantifier == "∀":
             return f"for all {f.var}, {body}"

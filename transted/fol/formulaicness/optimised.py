@@ -23,8 +23,8 @@ Deterministic: variants are tried in a fixed order and ties go to the earlier on
 
 from __future__ import annotations
 
-from transted.fol.ast import BinOp, Eq, Formula, Not, Pred, Quant, Term, Var
-from transted.fol.formulaicness.equivalents import MAX_VARIANTS, equivalents, free_vars
+from transted.fol.ast import BinOp, Eq, FolTerm, Formula, Not, Pred, Quantified, Variable
+from transted.fol.formulaicness.equivalents import MAX_VARIANTS, equivalents, free_variables
 from transted.fol.formulaicness.lexicon import article, atom_text, phrase, term_text
 from transted.fol.formulaicness.literal import sentence
 
@@ -54,7 +54,7 @@ def realise(f: Formula, names: Names | None = None) -> str:
         return atom_text(f, names=names)
     if isinstance(f, Not):
         return _negation(f, names)
-    if isinstance(f, Quant):
+    if isinstance(f, Quantified):
         return _quantified(f, names)
     subject = _common_subject(f)
     if subject is not None:
@@ -72,13 +72,13 @@ def realise(f: Formula, names: Names | None = None) -> str:
 
 # -- subjects and verb phrases --------------------------------------------------------------
 
-def _subject(atom: Pred | Eq) -> Term | None:
+def _subject(atom: Pred | Eq) -> FolTerm | None:
     if isinstance(atom, Eq):
         return atom.left
     return atom.args[0] if atom.args else None
 
 
-def _common_subject(f: Formula) -> Term | None:
+def _common_subject(f: Formula) -> FolTerm | None:
     """The term every atom of ``f`` is about, when ``f`` is a Boolean combination (¬ ∧ ∨ ⊕)
     of atoms sharing their first argument; else None."""
     if isinstance(f, (Pred, Eq)):
@@ -140,9 +140,9 @@ def _coordinate(items: list[str], joiner: str) -> str:
 
 # -- quantifiers ----------------------------------------------------------------------------
 
-def _quantified(f: Quant, names: Names) -> str:
+def _quantified(f: Quantified, names: Names) -> str:
     variables, body = [f.var], f.body
-    while isinstance(body, Quant) and body.quantifier == f.quantifier:
+    while isinstance(body, Quantified) and body.quantifier == f.quantifier:
         variables.append(body.var)
         body = body.body
     if len(variables) == 1 and _in_situ(f.var, body):
@@ -157,11 +157,11 @@ def _quantified(f: Quant, names: Names) -> str:
 def _in_situ(var: str, body: Formula) -> bool:
     """One referent suffices: ``var`` is the body's only free variable and nothing inside
     quantifies again."""
-    return free_vars(body) == {var} and not _has_quantifier(body)
+    return free_variables(body) == {var} and not _has_quantifier(body)
 
 
 def _has_quantifier(f: Formula) -> bool:
-    if isinstance(f, Quant):
+    if isinstance(f, Quantified):
         return True
     if isinstance(f, Not):
         return _has_quantifier(f.body)
@@ -171,7 +171,7 @@ def _has_quantifier(f: Formula) -> bool:
 
 
 def _about(var: str, f: Formula) -> bool:
-    return _common_subject(f) == Var(var)
+    return _common_subject(f) == Variable(var)
 
 
 def _universal(var: str, body: Formula, names: Names) -> str | None:
@@ -208,7 +208,7 @@ def _negation(f: Not, names: Names) -> str:
     b = f.body
     if isinstance(b, (Pred, Eq)):
         return atom_text(b, negated=True, names=names)
-    if isinstance(b, Quant) and b.quantifier == "∃" and _in_situ(b.var, b.body) \
+    if isinstance(b, Quantified) and b.quantifier == "∃" and _in_situ(b.var, b.body) \
             and _about(b.var, b.body):
         conjuncts = _chain(b.body, "∧")
         head = _head_noun(conjuncts)

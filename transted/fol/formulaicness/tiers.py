@@ -31,6 +31,8 @@ from typing import Literal
 from transted.errors import ParseError, ResourceLimitError
 from transted.fol.formulaicness.literal import verbalise_literal
 from transted.fol.formulaicness.optimised import verbalise_optimised
+from transted.fol.syntax import format_formula, parse_formula
+from transted.pairs import iter_jsonl
 
 __all__ = ["Tier", "TIERS", "TIER_BINS", "SPLIT_FOLDS", "NEAR_DUPLICATE", "SourcePair",
            "TieredText", "Dataset", "read_folio", "build_dataset", "tier_ceiling",
@@ -84,7 +86,6 @@ def read_folio(paths: Iterable[str | Path], *,
     with its FOL when ``conclusions``), and the lines left out with why (FOLIO v0.0 has
     examples whose ``premises`` and ``premises-FOL`` differ in length: no alignment is
     guessed). Unreadable files and non-JSON lines raise errors naming file and line."""
-    from transted.pairs import iter_jsonl
 
     pairs: list[SourcePair] = []
     left_out: list[str] = []
@@ -150,7 +151,6 @@ def near_duplicates(a: str, b: str, bound: int = NEAR_DUPLICATE) -> bool:
 def tier_texts(formula: str, sentences: list[str]) -> list[tuple[Tier, str]]:
     """The kept (tier, text) of one formula (its human ``sentences`` first), after the
     near-duplicate rule."""
-    from transted.fol.syntax import parse_formula
 
     tree = parse_formula(formula)
     kept: list[tuple[Tier, str]] = [("human", s) for s in sentences]
@@ -165,7 +165,6 @@ def build_dataset(pairs: Iterable[SourcePair], *, seed: int = 0) -> Dataset:
     that does not parse is listed in ``skipped`` with its error."""
     import numpy as np
 
-    from transted.fol.syntax import format_formula, parse_formula
 
     by_formula: dict[str, list[str]] = {}
     skipped: list[tuple[SourcePair, str]] = []

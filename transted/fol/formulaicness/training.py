@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from transted.fol.formulaicness.model import FormulaicnessModel, LengthBaseline, fit_model
+from transted.fol.formulaicness.model import (
+    FormulaicnessModel,
+    LengthBaseline,
+    fit_model,
+    load_shipped_model,
+)
 from transted.fol.formulaicness.tiers import Dataset, TieredText, build_dataset, read_folio
 
 __all__ = ["SEED", "FOLIO_FILES", "TrainingRun", "train", "rebuild", "texts_and_scores"]
@@ -47,7 +52,6 @@ def rebuild(folio_dir: str | Path, *, seed: int = SEED,
             model: FormulaicnessModel | None = None) -> TrainingRun:
     """The dataset and length baseline of :func:`train` with an already fitted ``model``
     (default: the shipped one), for reports on that model."""
-    from transted.fol.formulaicness.model import load_shipped_model
 
     pairs, left_out = read_folio([Path(folio_dir) / name for name in FOLIO_FILES])
     dataset = build_dataset(pairs, seed=seed)

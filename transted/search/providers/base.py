@@ -18,15 +18,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from transted.budget import Budget
+from transted.evidence.model import Evidence
 from transted.search.state import State
 
 if TYPE_CHECKING:
     from transted.pairs import Pair
 
-__all__ = ["Evidence", "Move", "MoveProvider", "Provider", "ProviderContext", "collect_evidence",
+__all__ = ["Move", "MoveProvider", "Provider", "ProviderContext", "collect_evidence",
            "prepare_start", "provider_moves", "provider_label"]
 
 
@@ -72,20 +73,6 @@ class Move:
         return self.tactic, self.approximate
 
 
-@dataclass(frozen=True)
-class Evidence:
-    """A definite finding about the pair, beyond the moves: ``refuted`` (the statements
-    differ in truth; ``detail`` holds the witness) or ``proved`` (closed by a decision
-    procedure outside the move path). Reported by :meth:`MoveProvider.evidence`."""
-
-    kind: Literal["refuted", "proved"]
-    provider: str
-    detail: dict[str, object] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "provider": self.provider, **self.detail}
-
-
 @runtime_checkable
 class MoveProvider(Protocol):
     """What the engine and the metric need from a source of moves.
@@ -123,7 +110,9 @@ class MoveProvider(Protocol):
         ...
 
     def evidence(self) -> Sequence[Evidence]:
-        """Findings about the pair last prepared (reset by ``prepare``); usually empty."""
+        """Definite findings about the pair last prepared (reset by ``prepare``), beyond the
+        moves: ``refuted`` (with the witness and the failing side when known) or ``proved``
+        by a procedure outside the move path; usually empty."""
         ...
 
 

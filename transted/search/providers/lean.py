@@ -18,8 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from transted.budget import Budget
 from transted.errors import LeanUnavailable, ParseError
+from transted.evidence.model import Evidence
+from transted.lean.moves import LeanMoveProvider
+from transted.lean.session import ProofSession
+from transted.opt.goal import parse_goal
 from transted.opt.labels import EQ
-from transted.search.providers.base import Evidence, Move, Provider, ProviderContext
+from transted.search.providers.base import Move, Provider, ProviderContext
 from transted.search.state import CLOSED, Local, State
 
 if TYPE_CHECKING:
@@ -34,7 +38,6 @@ __all__ = ["LeanProvider", "state_from_goal"]
 def state_from_goal(goal: str, handle: object = None) -> State | None:
     """The search state of a Lean goal text ``hyps ⊢ lhs = rhs`` (None if not an equality);
     ``handle`` (the Lean node) rides in the state's ``"lean"`` slot."""
-    from transted.opt.goal import parse_goal
 
     try:
         parsed = parse_goal(goal)
@@ -65,7 +68,6 @@ class LeanProvider(Provider):
     def __init__(self, session: ProofSession | None = None,
                  moves: LeanMoveProvider | None = None, *, backend: Any = None,
                  project: str | None = None, timeout: float = 60.0):
-        from transted.lean.moves import LeanMoveProvider
 
         self.session = session
         self.backend = backend if backend is not None else (
@@ -107,7 +109,6 @@ class LeanProvider(Provider):
         """Make the proof session (its Lean server starts on the first request)."""
         if self.session is not None:
             return
-        from transted.lean.session import ProofSession
 
         self.session = ProofSession(self._backend(), timeout=self.timeout)
 
@@ -138,8 +139,11 @@ class LeanProvider(Provider):
         if not budget.spent():
             refutation = self.lean_moves.refute(session, root)
             if refutation is not None:
-                self._evidence.append(Evidence("refuted", self.name, {
-                    k: v for k, v in refutation.as_dict().items() if k not in ("kind", "by")}))
+                self._evidence.append(Evidence(
+                    kind="refuted", engine=self.name,
+                    witness={str(k): str(v) for k, v in refutation.witness},
+                    script=[refutation.tactic] if refutation.tactic else [],
+                    reason=refutation.issue or f"reported by the {self.name} provider"))
         return state_from_goal(root.goal, root)
 
     def evidence(self) -> list[Evidence]:

@@ -19,7 +19,7 @@ from transted.sensitivity.lean.sites import (
     NUMERIC_TYPES,
     ArithSite,
     RelationSite,
-    Statement,
+    SpannedStatement,
     infix_symbol,
     written_body,
 )
@@ -33,7 +33,7 @@ _ABSORBING = {("0", "*"), ("1", "^"), ("0", "^"), ("0", "/")}
 _ABSORBED_AFTER = {("*", "0"), ("%", "1"), ("^", "0")}
 
 
-def numeral(st: Statement, rng: random.Random) -> tuple[str, str]:
+def numeral(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """A natural-number literal `n` becomes `n + 1` (written as the next literal). The value
     of the term containing it changes; guard: literals next to an absorbing neighbour
     (`0 * n`, `n * 0`, `0 ^ n`, `1 ^ n`, `n ^ 0`, `n % 1`, `0 / n`) are not chosen."""
@@ -57,7 +57,7 @@ def numeral(st: Statement, rng: random.Random) -> tuple[str, str]:
 _STRICT = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}
 
 
-def _distinct_known(st: Statement, lhs: str, rhs: str) -> bool:
+def _distinct_known(st: SpannedStatement, lhs: str, rhs: str) -> bool:
     """A hypothesis states `lhs ≠ rhs` (either order), or the sides are the same text."""
     for s in st.relation_sites:
         if s.part != -1 and s.symbol == "≠" and {st.text(s.lhs), st.text(s.rhs)} == {lhs, rhs}:
@@ -68,7 +68,7 @@ def _distinct_known(st: Statement, lhs: str, rhs: str) -> bool:
 _REFLEXIVE = ("=", "≤", "≥", "∣", "⊆", "≡")
 
 
-def _trivial_when_equal(st: Statement, s: RelationSite) -> bool:
+def _trivial_when_equal(st: SpannedStatement, s: RelationSite) -> bool:
     """Is ``s`` the premise of an implication whose conclusion holds by reflexivity where
     the sides of ``s`` are equal (`i < j → a i ∣ a j` at `i = j` reads `a i ∣ a i`)?"""
     implication = next((x for x in st.logic_sites if x.symbol == "→"
@@ -92,7 +92,7 @@ def _trivial_when_equal(st: Statement, s: RelationSite) -> bool:
     return False
 
 
-def strictness(st: Statement, rng: random.Random) -> tuple[str, str]:
+def strictness(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`<` ↔ `≤` (and `>` ↔ `≥`), operands kept: the two differ exactly on the instances
     where the sides are equal (`lt_iff_le_and_ne`). Guards: not when a hypothesis states the
     sides distinct (`a ≠ b`), which would make the instances coincide, nor when the relation
@@ -110,7 +110,7 @@ def strictness(st: Statement, rng: random.Random) -> tuple[str, str]:
 _REVERSE = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
 
 
-def reverse_relation(st: Statement, rng: random.Random) -> tuple[str, str]:
+def reverse_relation(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`a < b` → `a > b` (and `≤` → `≥` ...), operands kept: the relation now holds in the
     other direction; the two agree only where both sides are equal (`≤`) or never (`<`), so
     they differ unless the sides are always equal. Guard: the sides differ as text."""
@@ -121,13 +121,13 @@ def reverse_relation(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(s.op, new), f"{s.symbol} -> {new}"
 
 
-def _hyp_vars(st: Statement, i: int) -> set[str]:
+def _hyp_vars(st: SpannedStatement, i: int) -> set[str]:
     g = st.group(i)
     assert g.type is not None
     return st.idents(st.outer(g.type)) & set(st.variables)
 
 
-def drop_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
+def drop_hypothesis(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """A hypothesis binder is removed: the statement now claims its conclusion in more
     cases. Guards against a hypothesis whose removal is immaterial: not when another
     hypothesis has the same type or contains it as a conjunct (it is implied), not when it
@@ -166,7 +166,7 @@ def drop_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(Span(a, b), ""), f"dropped {g.names[0]}"
 
 
-def add_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
+def add_hypothesis(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """A hypothesis `(h_new : v ≠ K)` is added for a variable `v` of type ℕ ℤ ℚ ℝ that
     occurs in the conclusion, with `K` a literal absent from the statement: the statement
     no longer claims anything for `v = K`. Guard: not when a hypothesis relates `v` directly
@@ -190,7 +190,7 @@ def add_hypothesis(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(Span(at, at), f" ({name} : {v} ≠ {k})"), f"added {v} ≠ {k}"
 
 
-def forall_exists(st: Statement, rng: random.Random) -> tuple[str, str]:
+def forall_exists(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """One `∀` becomes `∃` or one `∃` becomes `∀` (binder and body kept): a universal and an
     existential claim differ unless the body does not depend on the bound variable (then
     they agree on an inhabited type). Guard: a bound name of the binder occurs in its body."""
@@ -207,7 +207,7 @@ def forall_exists(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(Span(t.start, t.end), new), f"{t.text} -> {new}"
 
 
-def and_or(st: Statement, rng: random.Random) -> tuple[str, str]:
+def and_or(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """One `∧` becomes `∨` or one `∨` becomes `∧`: they agree only when both operands are
     equivalent. Guard: the operands differ as text. The operands are kept: where the other
     connective's precedence would regroup the neighbours (`A ∧ B ∧ C` → `A ∧ (B ∨ C)`), the
@@ -215,7 +215,7 @@ def and_or(st: Statement, rng: random.Random) -> tuple[str, str]:
     return _swap_connective(st, rng, ("∧", "∨"), "no ∧/∨ with distinct operands")
 
 
-def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
+def imp_iff(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """One logical `→` becomes `↔` (adds the converse) or one `↔` becomes `→` (drops it):
     they agree only when the converse holds. Guard: the operands differ as text, and only
     `→` between propositions (found through the statement's connectives, never in a binder
@@ -224,11 +224,11 @@ def imp_iff(st: Statement, rng: random.Random) -> tuple[str, str]:
     return _swap_connective(st, rng, ("→", "↔"), "no →/↔ between distinct propositions")
 
 
-def _swap_connective(st: Statement, rng: random.Random, pair: tuple[str, str],
+def _swap_connective(st: SpannedStatement, rng: random.Random, pair: tuple[str, str],
                      none_found: str) -> tuple[str, str]:
     """One connective of ``pair`` between operands that differ as text becomes the other,
     the operands kept: where the two connectives' precedences differ, the edit is
-    parenthesised as the parser needs (:meth:`Statement.reads_as` checks it)."""
+    parenthesised as the parser needs (:meth:`SpannedStatement.reads_as` checks it)."""
     edits = []
     for s in st.logic_sites:
         if s.symbol in pair and st.text(s.lhs) != st.text(s.rhs):
@@ -239,7 +239,7 @@ def _swap_connective(st: Statement, rng: random.Random, pair: tuple[str, str],
     return _pick(rng, edits, none_found)
 
 
-def _connective_edit(st: Statement, s: RelationSite, new: str) -> str | None:
+def _connective_edit(st: SpannedStatement, s: RelationSite, new: str) -> str | None:
     """The statement with the connective of ``s`` made ``new``: in place if that reads as
     the same tree with one label changed, else with the edited node or its operands (or
     both) in parentheses; None if no spelling does."""
@@ -254,7 +254,7 @@ def _connective_edit(st: Statement, s: RelationSite, new: str) -> str | None:
     return None
 
 
-def negate_conclusion(st: Statement, rng: random.Random) -> tuple[str, str]:
+def negate_conclusion(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """The conclusion `P` becomes `¬(P)` (or `¬P` becomes `P`): `P ↔ ¬P` is refutable, so the
     statements differ unless the hypotheses are contradictory (then both are vacuous; the
     suite's statements are benchmark problems with satisfiable hypotheses)."""
@@ -268,7 +268,7 @@ def negate_conclusion(st: Statement, rng: random.Random) -> tuple[str, str]:
 _TYPE_SWAP = {"ℝ": "ℚ", "ℚ": "ℝ", "ℤ": "ℕ", "ℕ": "ℤ"}
 
 
-def change_type(st: Statement, rng: random.Random) -> tuple[str, str]:
+def change_type(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """The declared type of a variable binder changes (ℝ → ℚ, ℚ → ℝ, ℤ → ℕ, ℕ → ℤ): the
     statement quantifies over other values (and its arithmetic is another structure's).
     Guards: the variable is used, and no hypothesis pins it to a closed term (`x = 3`),
@@ -286,7 +286,7 @@ def change_type(st: Statement, rng: random.Random) -> tuple[str, str]:
         f"{_TYPE_SWAP[old]}"
 
 
-def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
+def swap_operands(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """The operands of one `-`, `/` or `^` are swapped: these operations are not commutative,
     `a - b = b - a` only when `a = b` (or both truncate to 0 on ℕ), likewise for `/` and `^`.
     Guards: the operands differ as text, two literals are not swapped when the results are
@@ -312,7 +312,7 @@ def swap_operands(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(a.span, new), f"{op} operands swapped"
 
 
-def _sign_unobserved(st: Statement, a: ArithSite) -> bool:
+def _sign_unobserved(st: SpannedStatement, a: ArithSite) -> bool:
     """Is the difference ``a`` where negating it cannot change the statement (on a ring)?"""
     if st.numeric_type(a.span) == "ℕ":
         return False

@@ -25,14 +25,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transted.errors import TranstedError
+from transted.errors import InputError, TranstedError
 from transted.opt import OptOptions, parse_statement
 from transted.opt.spans import declaration_spans
-from transted.pairs import Pair
-from transted.pairs import Statement as Side
+from transted.pairs import Pair, iter_jsonl, write_pairs
+from transted.pairs import Statement as PairStatement
 from transted.sensitivity.lean import changes as ch
 from transted.sensitivity.lean import rewrites as rw
-from transted.sensitivity.lean.sites import Statement
+from transted.sensitivity.lean.sites import SpannedStatement
 
 __all__ = ["GENERATOR_VERSION", "GENERATORS", "Generator", "Validator", "Suite",
            "generate_suite", "read_statements", "SourceStatement", "FAITHFUL", "MEANING"]
@@ -54,11 +54,11 @@ class Generator:
     label: bool
     """True = the pair is equivalent by construction."""
     justification: str
-    make: Callable[[Statement, random.Random], tuple[str, str]]
+    make: Callable[[SpannedStatement, random.Random], tuple[str, str]]
     """Returns (candidate text, detail) or raises :class:`~transted.sensitivity.lean.rewrites.Skip`."""
 
 
-def _g(kind: str, label: bool, make: Callable[[Statement, random.Random], tuple[str, str]]
+def _g(kind: str, label: bool, make: Callable[[SpannedStatement, random.Random], tuple[str, str]]
        ) -> Generator:
     doc = (make.__doc__ or "").strip()
     return Generator(kind, label, " ".join(doc.split()), make)
@@ -105,8 +105,6 @@ def read_statements(path: str | Path) -> list[SourceStatement]:
 
     Raises :class:`~transted.errors.InputError` naming the file and line of a bad record.
     """
-    from transted.errors import InputError
-    from transted.pairs import iter_jsonl
 
     path = Path(path)
     out = []
@@ -175,7 +173,7 @@ def generate_suite(statements: Iterable[SourceStatement], *, seed: int = 0,
         except TranstedError:
             suite.discarded[("*", "the reference does not parse")] += 1
             continue
-        stmt = Statement(spans, src.header)
+        stmt = SpannedStatement(spans, src.header)
         refused = _unreadable(stmt)
         if refused is not None:
             suite.discarded[("*", refused)] += 1
@@ -207,7 +205,7 @@ def generate_suite(statements: Iterable[SourceStatement], *, seed: int = 0,
     return suite
 
 
-def _unreadable(stmt: Statement) -> str | None:
+def _unreadable(stmt: SpannedStatement) -> str | None:
     """Why the generators cannot work on a declaration that parses, or None."""
     if stmt.spans.declaration.keyword not in PROPOSITIONS:
         return "not a theorem (a `def` declares data, not a proposition)"
@@ -220,8 +218,8 @@ def _pair(src: SourceStatement, kind: str, label: bool, text: str, detail: str,
           seed: int) -> Pair:
     return Pair(
         id=f"{src.source}#{kind}", label=label,
-        reference=Side(statement=src.statement, header=src.header),
-        candidate=Side(statement=text, header=src.header),
+        reference=PairStatement(statement=src.statement, header=src.header),
+        candidate=PairStatement(statement=text, header=src.header),
         meta={"group": src.source,
               "perturbation": {"kind": kind,
                                "label": "equivalent" if label else "not-equivalent",
@@ -238,7 +236,6 @@ def suite_summary(suite: Suite) -> dict[str, object]:
 
 def write_suite(suite: Suite, path: str | Path) -> None:
     """The pairs as ordinary pair JSONL, and ``<path>.discards.json`` beside them."""
-    from transted.pairs import write_pairs
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """The generators of the Lean sensitivity suite, one function each.
 
-Each takes a :class:`~transted.sensitivity.lean.sites.Statement` and a seeded RNG and returns
+Each takes a :class:`~transted.sensitivity.lean.sites.SpannedStatement` and a seeded RNG and returns
 ``(candidate text, detail)``, or raises :class:`Skip` with the reason it cannot apply. The
 docstring of each function is its justification (it is what
 :mod:`transted.sensitivity.lean.perturb` records and documents).
@@ -14,7 +14,13 @@ from typing import TypeVar
 
 from transted.opt.labels import SLOT
 from transted.opt.spans import Span, SpannedNode
-from transted.sensitivity.lean.sites import LOGIC, Statement, infix_symbol, is_quantifier, top_level
+from transted.sensitivity.lean.sites import (
+    LOGIC,
+    SpannedStatement,
+    infix_symbol,
+    is_quantifier,
+    top_level,
+)
 
 T = TypeVar("T")
 
@@ -31,7 +37,7 @@ def _pick(rng: random.Random, sites: Sequence[T], none: str) -> T:
     return sites[rng.randrange(len(sites))]
 
 
-def _fresh(st: Statement, stem: str) -> str:
+def _fresh(st: SpannedStatement, stem: str) -> str:
     names = {t.text for t in st.tokens if t.kind == "ident"}
     for suffix in ("", "'", "₁", "₂", "₃", "₄", "''"):
         if stem + suffix not in names:
@@ -40,7 +46,7 @@ def _fresh(st: Statement, stem: str) -> str:
 
 
 # -- faithful rewrites ----------------------------------------------------------------------
-def rename_bound(st: Statement, rng: random.Random) -> tuple[str, str]:
+def rename_bound(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """Alpha-equivalence: a theorem binder used in the statement is renamed to a fresh name
     everywhere after its binder (field uses ``x.f`` included); binder names are not part of
     a proposition's meaning."""
@@ -55,7 +61,7 @@ def rename_bound(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.splice(edits), f"{name} -> {new}"
 
 
-def reorder_hypotheses(st: Statement, rng: random.Random) -> tuple[str, str]:
+def reorder_hypotheses(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`imp.swap` / `forall_swap` (Mathlib): `(a → b → c) ↔ (b → a → c)`; two adjacent
     hypothesis binders whose types differ are swapped (hypothesis names are never used in
     the statement, so neither depends on the other)."""
@@ -71,7 +77,7 @@ def reorder_hypotheses(st: Statement, rng: random.Random) -> tuple[str, str]:
 _FLIP = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
 
 
-def flip_relation(st: Statement, rng: random.Random) -> tuple[str, str]:
+def flip_relation(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`GT.gt a b := LT.lt b a` and `GE.ge a b := LE.le b a` (Lean core, Init/Prelude;
     Mathlib `gt_iff_lt`, `ge_iff_le` are `Iff.rfl`): `a > b` becomes `b < a` (and back),
     `a ≥ b` becomes `b ≤ a`."""
@@ -82,7 +88,7 @@ def flip_relation(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(Span(s.lhs.start, s.rhs.end), new), f"{op} -> {new_op}, sides swapped"
 
 
-def ne_not_eq(st: Statement, rng: random.Random) -> tuple[str, str]:
+def ne_not_eq(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`Ne a b` is defined as `a = b → False`, i.e. `¬(a = b)` (Lean core `Ne`; Mathlib
     simp lemma `ne_eq`): `a ≠ b` becomes `¬(a = b)`, and `¬ a = b` becomes `a ≠ b`."""
     sites = [s for s in st.relation_sites if s.symbol == "≠"
@@ -95,7 +101,7 @@ def ne_not_eq(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(s.negation, f"{st.text(s.lhs)} ≠ {st.text(s.rhs)}"), "¬ = -> ≠"
 
 
-def _conjunct(st: Statement, item: SpannedNode) -> str:
+def _conjunct(st: SpannedStatement, item: SpannedNode) -> str:
     """The text of a hypothesis type as an operand of `∧`: parenthesised when a connective
     or a binder notation is written at its top level (it would take the `∧` in)."""
     text = st.text(st.outer(item))
@@ -103,7 +109,7 @@ def _conjunct(st: Statement, item: SpannedNode) -> str:
     return f"({text})" if loose else text
 
 
-def curry_conjoin(st: Statement, rng: random.Random) -> tuple[str, str]:
+def curry_conjoin(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`and_imp` (Mathlib): `(a ∧ b → c) ↔ (a → b → c)`: two adjacent hypotheses
     `(h₀ : A) (h₁ : B)` become `(h₀ : A ∧ B)`, or a hypothesis `(h : A ∧ B)` becomes
     `(h : A) (h' : B)` (hypothesis names are unused, so renaming them is alpha-equivalence)."""
@@ -133,7 +139,7 @@ def curry_conjoin(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(g.span, new), f"split {name}"
 
 
-def _atomic(st: Statement, item: SpannedNode) -> bool:
+def _atomic(st: SpannedStatement, item: SpannedNode) -> bool:
     """Is the argument one identifier or numeral, or written in parentheses?"""
     outer = st.outer(item)
     tokens = st.tokens_in(outer)
@@ -142,7 +148,7 @@ def _atomic(st: Statement, item: SpannedNode) -> bool:
         text.startswith("(") and text.endswith(")"))
 
 
-def _head(st: Statement, item: SpannedNode) -> str | None:
+def _head(st: SpannedStatement, item: SpannedNode) -> str | None:
     """The head of a one-argument application as written (``Real.sqrt`` of ``Real.sqrt x``)."""
     gaps = item.gaps(st.source) if len(item.children) == 1 else None
     if gaps is None or item.node.label != item.node.label.split(" ")[0] + f" {SLOT}":
@@ -150,7 +156,7 @@ def _head(st: Statement, item: SpannedNode) -> str | None:
     return st.text(gaps[0])
 
 
-def _notation_site(st: Statement, item: SpannedNode) -> tuple[int, int, str, str] | None:
+def _notation_site(st: SpannedStatement, item: SpannedNode) -> tuple[int, int, str, str] | None:
     """The variant of one node: ``Real.sqrt a`` / ``√a`` / ``abs a`` / ``|a|`` / the
     ``in`` or ``∈`` of a big operator's binder."""
     if item.span is None:
@@ -179,7 +185,7 @@ def _notation_site(st: Statement, item: SpannedNode) -> tuple[int, int, str, str
     return None
 
 
-def notation(st: Statement, rng: random.Random) -> tuple[str, str]:
+def notation(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """Notation variants that elaborate to the same term: `Real.pi` ↔ `π` (Mathlib
     `Real.pi` notation `π`, scoped in `Real`, so only under `open Real`); `Real.sqrt a` ↔
     `√a` (Mathlib prefix notation `√` for `Real.sqrt`); `abs a` ↔ `|a|` (Mathlib's `|a|`
@@ -218,7 +224,7 @@ _DECLARES = {
 }
 
 
-def namespace(st: Statement, rng: random.Random) -> tuple[str, str]:
+def namespace(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """Name resolution variants (Lean 4): generalized field notation, `Ns.f v args` ↔
     `v.f args` when `v` is declared with the type `Ns` names (ℕ `Nat`, ℤ `Int`, ℝ `Real`,
     ℚ `Rat`, ℂ `Complex`) and is `f`'s first explicit argument; and `Ns.f` → `f` under
@@ -256,7 +262,7 @@ def namespace(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.splice([(a, b, new)]), detail
 
 
-def commute(st: Statement, rng: random.Random) -> tuple[str, str]:
+def commute(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`add_comm` / `mul_comm` (Mathlib, any commutative additive / multiplicative magma):
     the operands of one `+` or `*` are swapped, only where every variable of the expression
     is declared with one type among ℕ ℤ ℚ ℝ ℂ (all commutative) and the rest is numerals and
@@ -270,7 +276,7 @@ def commute(st: Statement, rng: random.Random) -> tuple[str, str]:
     return st.replace(a.span, new), f"{op} operands swapped"
 
 
-def eq_symm(st: Statement, rng: random.Random) -> tuple[str, str]:
+def eq_symm(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     """`eq_comm` (Mathlib; `Eq.symm` both ways): `a = b` becomes `b = a`, on an equation
     whose sides differ."""
     sites = [s for s in st.relation_sites if s.symbol == "="

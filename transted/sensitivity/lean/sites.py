@@ -7,7 +7,7 @@ constant), so the generators edit the text itself, at the source spans the parse
 node from (:func:`transted.opt.spans.declaration_spans`): precedence, binders and parentheses
 are the parser's own, never re-derived here.
 
-A :class:`Statement` holds those spans with what the generators ask about them: which binder
+A :class:`SpannedStatement` holds those spans with what the generators ask about them: which binder
 groups are variables and which are hypotheses, each variable's declared type, the relation
 sites ``lhs R rhs`` of the propositions (hypothesis types and the conclusion, descending
 through ``∧ ∨ → ↔ ¬`` and quantifier bodies), and the arithmetic operators inside them.
@@ -35,7 +35,7 @@ from transted.opt.spans import (
     declaration_spans,
 )
 
-__all__ = ["Statement", "RelationSite", "ArithSite", "RELATIONS", "LOGIC", "NUMERIC_TYPES",
+__all__ = ["SpannedStatement", "RelationSite", "ArithSite", "RELATIONS", "LOGIC", "NUMERIC_TYPES",
            "infix_symbol", "is_quantifier", "written_body", "top_level"]
 
 RELATIONS = ("=", "<", "≤", ">", "≥", "≠", "∣", "∈", "∉", "⊆", "≡")
@@ -146,7 +146,7 @@ def _site_spans(item: SpannedNode, source: str) -> tuple[Span, Span, Span] | Non
     return gaps[1], lhs, rhs
 
 
-class Statement:
+class SpannedStatement:
     """One declaration's spans plus the facts the generators need."""
 
     def __init__(self, spans: DeclarationSpans, header: str | None):

@@ -64,9 +64,9 @@ class BoundedCache(Generic[V]):
 
 
 PREPARED: BoundedCache[tuple[Prepared, Context]] = BoundedCache()
-"""The reference extracted and its context read (:func:`transted.metrics.sides._prepare`)."""
+"""The reference extracted and its context read (:func:`transted.pipeline.sides._prepare`)."""
 PARSED: BoundedCache[InContext] = BoundedCache()
-"""The reference read in its context (:func:`transted.metrics.sides._parse`)."""
+"""The reference read in its context (:func:`transted.pipeline.sides._parse`)."""
 
 
 def clear_reference_cache() -> None:

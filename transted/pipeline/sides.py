@@ -1,7 +1,8 @@
-"""The two sides of a pair as trees, read as users write them: extracted from translator
-output, in their context, with the context's definitions unfolded or compared.
+"""Stage 1 of the pipeline: the two sides of a pair as trees, read as users write them —
+extracted from translator output, in their context, with the context's definitions unfolded or
+compared — or, for ``field="pretty"``/``"term"``, each side's own text (:func:`read_sides`).
 
-:func:`pair_trees` is what the tree metrics (``ted``, and ``transted`` through it) call:
+:func:`pair_trees` reads text as written:
 
 1. the reference is extracted (:func:`transted.extraction.statement.prepare`) and parsed — if
    either fails the pair is an ``error``: a broken reference is the data set's problem, never
@@ -26,24 +27,35 @@ output, in their context, with the context's definitions unfolded or compared.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Literal
 
-from transted.errors import InvalidCandidate, ParseError, TooDeep
+from transted.errors import InputError, InvalidCandidate, ParseError, TooDeep
 from transted.extraction.model import Extraction
 from transted.extraction.statement import Prepared, prepare
-from transted.metrics import reference_cache
-from transted.opt import OptOptions
+from transted.opt import (
+    Normalized,
+    OptOptions,
+    header_opens,
+    parse_statement_normalized,
+    parse_term,
+)
 from transted.opt.canonical import canonicalize
-from transted.opt.context import Context, read_context
+from transted.opt.context import Context, Definition, read_context
 from transted.opt.elaborate import Elaboration
 from transted.opt.in_context import InContext, parse_in_context
 from transted.opt.node import Node
 from transted.opt.scope import free_names
-from transted.opt.unfold import definition_tree, rename_constants
+from transted.opt.unfold import Unfolding, definition_tree, rename_constants
 from transted.pairs import Pair, Statement
+from transted.pipeline.reference_cache import PARSED, PREPARED
 
-__all__ = ["PairTrees", "pair_trees", "REFERENCE_HELPER", "PRIME"]
+__all__ = ["Field", "FIELDS", "SideReading", "DefinitionComparison", "PairSides", "read_sides",
+           "pair_trees", "statement_normalized", "REFERENCE_HELPER", "PRIME"]
+
+Field = Literal["statement", "pretty", "term"]
+FIELDS: tuple[str, ...] = ("statement", "pretty", "term")
 
 REFERENCE_HELPER = "reference_helper"
 """``pair.meta`` key of the problem's helper declarations (ProofNet-Verified's field), read
@@ -51,35 +63,116 @@ on both sides."""
 PRIME = "′"
 
 
-@dataclass
+@dataclass(frozen=True)
+class SideReading:
+    """One side read: its tree, auto-bound names and elaboration (:class:`Normalized`), the
+    header its names resolve under, and — when the text was read as written — what the
+    extraction chose and what its context did (definitions unfolded, variables joined)."""
+
+    normalized: Normalized
+    header: str | None
+    extraction: Extraction | None = None
+    unfolding: Unfolding | None = None
+    variables: tuple[str, ...] = ()
+
+    @property
+    def tree(self) -> Node:
+        return self.normalized.tree
+
+
+@dataclass(frozen=True)
+class DefinitionComparison:
+    """A definition kept in either tree: whether both sides define it alike, why it was kept
+    rather than unfolded, and which sides define it."""
+
+    name: str
+    agree: bool
+    why_kept: str
+    defined_in: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PairSides:
+    """Both sides of a pair, read (stage 1 of the pipeline)."""
+
+    reference: SideReading
+    candidate: SideReading
+    renamed: Mapping[str, str]
+    """The definitions defined differently on the two sides: the reference's constant → the
+    candidate's (``f`` → ``f′``); the candidate's tree and elaboration carry the renames."""
+    compared: tuple[DefinitionComparison, ...] = ()
+    theorem_requested: bool = False
+    """The candidate's theorem was chosen by ``--theorem``."""
+
+    @property
+    def trees(self) -> tuple[Node, Node]:
+        return self.reference.tree, self.candidate.tree
+
+    @property
+    def headers(self) -> tuple[str | None, str | None]:
+        """Each side's effective header (the pair's, with the open/namespace lines its text
+        carried): the names of each tree resolve under it."""
+        return self.reference.header, self.candidate.header
+
+    @property
+    def elaborations(self) -> tuple[Elaboration | None, Elaboration | None]:
+        """Each side's elaboration (the candidate's carries the ``f′`` renames)."""
+        return self.reference.normalized.elaboration, self.candidate.normalized.elaboration
+
+    @property
+    def auto_bound(self) -> dict[str, list[str]]:
+        """The auto-bound implicit names of each side (sides with none omitted)."""
+        return {k: list(v.normalized.auto_bound) for k, v in
+                (("reference", self.reference), ("candidate", self.candidate))
+                if v.normalized.auto_bound}
+
+
+def read_sides(pair: Pair, options: OptOptions, *, field: Field = "statement",
+               theorem: str | None = None, sources: tuple[str, str] | None = None
+               ) -> PairSides:
+    """Both sides of ``pair``: as written (``field="statement"``, :func:`pair_trees`), or each
+    side's ``pretty`` text, or each side read as one term (:func:`statement_normalized`)."""
+    if field == "statement":
+        return pair_trees(pair, options, theorem=theorem, sources=sources)
+    ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
+    return PairSides(
+        SideReading(statement_normalized(pair.reference, options, field=field, source=ref_src),
+                    pair.reference.header),
+        SideReading(statement_normalized(pair.candidate, options, field=field, source=cand_src),
+                    pair.candidate.header),
+        renamed={})
+
+
+def statement_normalized(statement: Statement, options: OptOptions, *,
+                         field: Field = "statement", source: str | None = None) -> Normalized:
+    """One side's own text as a :class:`~transted.opt.Normalized`: tree, auto-bound names and
+    the elaboration of the text as written (none for ``field="term"``)."""
+    text = statement.pretty if field == "pretty" else statement.statement
+    if text is None:
+        where = f"{source}: " if source else ""
+        raise InputError(f"{where}field={field} but the statement has no `{field}` text "
+                         "(Lean's pretty-printed form); score it with field=statement")
+    try:
+        if field == "term":
+            return Normalized(parse_term(text, opens=header_opens(statement.header),
+                                         split_binders=options.split_binders,
+                                         canonical_names=options.canonical_names), (), ())
+        return parse_statement_normalized(text, header=statement.header, options=options)
+    except (ParseError, TooDeep) as e:
+        raise (e.with_source(source) if source else e) from None
+
+
+@dataclass(frozen=True)
 class _Side:
     prepared: Prepared
     context: Context
     parsed: InContext
 
 
-@dataclass
-class PairTrees:
-    reference: Node
-    candidate: Node
-    auto_bound: dict[str, list[str]] = field(default_factory=dict)
-    elaborations: tuple[Elaboration | None, Elaboration | None] = (None, None)
-    """Each side's elaboration (:attr:`transted.opt.in_context.InContext.elaboration`; the
-    candidate's tree carries the same ``f′`` renames as :attr:`candidate`)."""
-    details: dict[str, Any] = field(default_factory=dict)
-    """``extraction`` (per side, when the text was more than one bare declaration) and
-    ``context`` (definitions unfolded, compared, abstained on; variables joined)."""
-    renamed: dict[str, str] = field(default_factory=dict)
-    """The definitions defined differently on the two sides: the reference's constant → the
-    candidate's (``f`` → ``f′``)."""
-    headers: tuple[str | None, str | None] = (None, None)
-    """Each side's effective header (the pair's, with the open/namespace lines its text
-    carried): the names of each tree resolve under it."""
-
-
 def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
-               sources: tuple[str, str] | None = None) -> PairTrees:
-    """Both trees of ``pair`` (see the module docstring); errors name ``sources``."""
+               sources: tuple[str, str] | None = None) -> PairSides:
+    """Both sides of ``pair`` read as written (see the module docstring); errors name
+    ``sources``."""
     ref_src, cand_src = sources or (f"{pair.id} reference", f"{pair.id} candidate")
     helper = pair.meta.get(REFERENCE_HELPER)
     helper = helper if isinstance(helper, str) else None
@@ -112,30 +205,26 @@ def pair_trees(pair: Pair, options: OptOptions, *, theorem: str | None = None,
     if cand_elaboration is not None and renames:
         cand_elaboration = replace(cand_elaboration,
                                    tree=rename_constants(cand_elaboration.tree, renames))
-    out = PairTrees(ref.parsed.tree, cand_tree,
-                    elaborations=(ref.parsed.elaboration, cand_elaboration),
-                    renamed=renames, headers=(ref.prepared.header, cand.prepared.header))
-    out.auto_bound = {k: list(v.parsed.auto_bound) for k, v in
-                      (("reference", ref), ("candidate", cand)) if v.parsed.auto_bound}
-    extraction = {k: _extraction_details(v.prepared.extraction, requested=theorem is not None
-                                         and k == "candidate")
-                  for k, v in (("reference", ref), ("candidate", cand))}
-    extraction = {k: v for k, v in extraction.items() if v}
-    if extraction:
-        out.details["extraction"] = extraction
-    context = _context_details(ref, cand, compared)
-    if context:
-        out.details["context"] = context
-    return out
+    return PairSides(_reading(ref, ref.parsed.tree, ref.parsed.elaboration),
+                     _reading(cand, cand_tree, cand_elaboration),
+                     renamed=renames, compared=tuple(compared),
+                     theorem_requested=theorem is not None)
+
+
+def _reading(side: _Side, tree: Node, elaboration: Elaboration | None) -> SideReading:
+    parsed = side.parsed
+    return SideReading(Normalized(tree, (), tuple(parsed.auto_bound), elaboration),
+                       side.prepared.header, side.prepared.extraction, parsed.unfolding,
+                       tuple(parsed.variables))
 
 
 def _prepare_reference(statement: Statement, options: OptOptions, source: str,
                        helper: str | None) -> tuple[Prepared, Context]:
-    """:func:`_prepare` of a reference, kept per process (:mod:`.reference_cache`): what it
+    """:func:`_prepare` of a reference, kept per process (:mod:`transted.pipeline.reference_cache`): what it
     gives depends on the text, header, helper and options alone (``source`` only names errors,
     which are not kept)."""
     key = (statement.statement, statement.header, helper, options)
-    return reference_cache.PREPARED.get_or_compute(
+    return PREPARED.get_or_compute(
         key, lambda: _prepare(statement, options, source, helper=helper))
 
 
@@ -145,7 +234,7 @@ def _parse_reference(statement: Statement, prepared: Prepared, context: Context,
     """:func:`_parse` of a reference (``prepared``/``context`` are its
     :func:`_prepare_reference`), kept per process with the shared definitions in the key."""
     key = (statement.statement, statement.header, helper, options, shared)
-    return reference_cache.PARSED.get_or_compute(
+    return PARSED.get_or_compute(
         key, lambda: _parse(statement, prepared, context, options, source, shared))
 
 
@@ -215,7 +304,7 @@ def _agreement(ref: Context, cand: Context) -> dict[str, bool]:
 
 
 def _compare(ref: _Side, cand: _Side, agree: dict[str, bool]
-             ) -> tuple[dict[str, str], list[dict[str, Any]]]:
+             ) -> tuple[dict[str, str], list[DefinitionComparison]]:
     """The definitions kept in either tree: alike on both sides (one constant), or not (the
     candidate's becomes ``f′``)."""
     ref_kept, cand_kept = ref.parsed.unfolding.kept, cand.parsed.unfolding.kept
@@ -226,61 +315,19 @@ def _compare(ref: _Side, cand: _Side, agree: dict[str, bool]
         defined = [side for side, ctx in (("reference", ref.context), ("candidate", cand.context))
                    if name in ctx.definitions]
         why = d.kept_because or "defined alike on both sides: one constant, not unfolded"
-        compared.append({"name": name, "agree": agree[name], "why_kept": why,
-                         "defined_in": defined})
+        compared.append(DefinitionComparison(name, agree[name], why, tuple(defined)))
         if not agree[name]:
             spellings = cand_kept.get(name) or ref_kept[name]
             renames.update({s: s + PRIME for s in spellings})
     return renames, compared
 
 
-def _same_definition(a: Any, b: Any) -> bool:
+def _same_definition(a: Definition, b: Definition) -> bool:
     return a.kind == b.kind and canonicalize(definition_tree(a)) == canonicalize(
         definition_tree(b))
 
 
-def _uses(d: Any, definitions: dict[str, Any]) -> list[str]:
+def _uses(d: Definition, definitions: Mapping[str, Definition]) -> list[str]:
     names = free_names(definition_tree(d))
     return [k for k, other in definitions.items() if k != d.full_name and (
         other.name in names or k in names)]
-
-
-def _extraction_details(ex: Extraction, *, requested: bool) -> dict[str, Any]:
-    """What the extractor chose and left out, when the text was more than one declaration."""
-    theorem = ex.theorem
-    plain = (ex.chosen_by in ("only", "reference-name") and not ex.prose and not ex.fences
-             and not ex.context and not ex.other_theorems and not ex.warnings and not requested)
-    if plain or theorem is None:
-        return {}
-    out: dict[str, Any] = {"theorem": theorem.full_name or theorem.keyword,
-                           "chosen_by": ex.chosen_by, "reason": ex.reason,
-                           "line": theorem.span.line}
-    if ex.other_theorems:
-        out["other_theorems"] = list(ex.other_theorems)
-    if ex.context:
-        out["context"] = [f"{c.kind} {c.name}".strip() for c in ex.context]
-    if ex.prose:
-        out["left_out"] = [f"{p.role} (line {p.span.line})" for p in ex.prose]
-    if ex.fences:
-        out["fences"] = list(ex.fences)
-    if ex.warnings:
-        out["warnings"] = list(ex.warnings)
-    return out
-
-
-def _context_details(ref: _Side, cand: _Side, compared: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, side in (("reference", ref), ("candidate", cand)):
-        u = side.parsed.unfolding
-        part: dict[str, Any] = {}
-        if u.unfolded:
-            part["unfolded"] = list(u.unfolded)
-        if u.abstained:
-            part["abstained"] = dict(sorted(u.abstained.items()))
-        if side.parsed.variables:
-            part["variables"] = list(side.parsed.variables)
-        if part:
-            out[key] = part
-    if compared:
-        out["compared"] = compared
-    return out
