@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from transted.errors import InputError
-from transted.pairs import Pair, Side, Statement, iter_jsonl, read_text, validate_pair
+from transted.pairs import Pair, Side, Statement, iter_jsonl, read_pairs, read_text, validate_pair
 
 __all__ = ["Record", "Joined", "TEXT_FIELDS", "TABLE_SUFFIXES", "read_records", "iter_rows",
-           "read_pair_table", "join", "join_files"]
+           "read_pair_table", "read_pair_file", "join", "join_files"]
 
 TEXT_FIELDS = ("formal_statement", "statement", "candidate", "output", "prediction", "completion",
                "response")
@@ -195,6 +195,14 @@ def read_pair_table(path: str | Path) -> list[Pair]:
         seen[pair.id] = number
         pairs.append(pair)
     return pairs
+
+
+def read_pair_file(path: str | Path) -> list[Pair]:
+    """The pairs of a pair file: a CSV/TSV pair table by its suffix
+    (:func:`read_pair_table`), else JSONL (``-`` = stdin; :func:`transted.pairs.read_pairs`)."""
+    if Path(str(path)).suffix.lower() in TABLE_SUFFIXES and str(path) != "-":
+        return read_pair_table(path)
+    return read_pairs(path)
 
 
 def read_records(path: str | Path, *, side: Side, text_field: str | None = None

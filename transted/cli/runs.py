@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, get_args
 
-from transted.api import score_many
+from transted.batch import score_pairs
 from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import interruptible
 from transted.cli.options import signature_text
 from transted.cli.progress import progress_bar
 from transted.errors import escape_control
 from transted.executors.guard import result_line
+from transted.executors.placement import score_stream
 from transted.health import run_health
 from transted.metrics.base import Status
 from transted.outputs import check_output_file
@@ -133,8 +134,15 @@ def run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, fmt
                     stream.flush()
             progress(result, was_cached)
 
-        results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
-                             inputs=[i for i in inputs or [] if i != "-"], executor=executor)
+        if out is not None:
+            results = score_pairs(pairs, scorer, out, resume=resume, on_result=on_result,
+                                  inputs=[i for i in inputs or [] if i != "-"],
+                                  executor=executor)
+        else:  # the results go out as they come (on_result): nothing to keep or resume
+            results = []
+            for result in score_stream(pairs, scorer, executor=executor):
+                on_result(result, False)
+                results.append(result)
     run = BatchRun(scorer, results, cached[0], out, figures=sample_figures(results))
     if run.figures is not None and problems is not None:
         run.problems_file = run.figures.write_jsonl(problems, metric=scorer.name,

@@ -8,7 +8,6 @@ from typing import Any
 
 import typer
 
-from transted.api import as_pairs, score
 from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, too_little_scored
 from transted.cli.options import (
@@ -34,7 +33,7 @@ from transted.cli.options import (
 from transted.cli.runs import BatchRun, aggregate_line, out_path, print_result, run_batch
 from transted.executors import RunOptions, executor_of
 from transted.health import ANSWERED
-from transted.inputs import join_files
+from transted.inputs import join_files, read_pair_file
 from transted.metrics.base import Explains
 from transted.pairs import Pair, Statement
 
@@ -93,7 +92,7 @@ def score_command(
                              text_field=text_field)
         sources = [references, candidates]
     elif len(inputs) == 1:
-        pairs = as_pairs(inputs[0])
+        pairs = read_pair_file(inputs[0])
         sources = [inputs[0]]
     else:
         raise typer.BadParameter("give one pair file, two statements, or --references and "
@@ -145,7 +144,9 @@ def joined_pairs(references: str, candidates: str, *, key: str | None = None,
 
 def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list[Any], fmt: str,
                explain: bool) -> int:
-    results = [score(reference, candidate, scorer, header=header, id="cli") for scorer in scorers]
+    pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
+                candidate=Statement(statement=candidate, header=header))
+    results = [scorer.score_pair(pair) for scorer in scorers]
     if fmt == "json":
         print_json(results[0].model_dump() if len(results) == 1
                    else [r.model_dump() for r in results])
@@ -156,8 +157,6 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
         for r in results:
             print_result(r)
     if explain:
-        pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
-                    candidate=Statement(statement=candidate, header=header))
         for scorer, r in zip(scorers, results, strict=True):
             if r.status == "ok" and isinstance(scorer, Explains):
                 shown = scorer.explain_pair(pair, r)

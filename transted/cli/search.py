@@ -12,7 +12,6 @@ from pathlib import Path
 
 import typer
 
-from transted.api import load_metric
 from transted.cli.console import console, print_json, print_line
 from transted.cli.options import (
     FormatOption,
@@ -22,6 +21,7 @@ from transted.cli.options import (
     signature_form,
     signature_text,
 )
+from transted.metrics.registry import get_metric
 from transted.pairs import Pair, Statement
 from transted.search.engine import SearchConfig
 from transted.search.explain import explain as build_explanation
@@ -64,7 +64,7 @@ def search_command(
         check_graph_path(graph)  # refuse an unknown suffix before searching
     if max_work < 0:
         raise typer.BadParameter("must be >= 0", param_hint="--max-work")
-    metric = load_metric("transted", max_expansions=max_expansions, max_time=max_time or None,
+    metric = get_metric("transted", max_expansions=max_expansions, max_time=max_time or None,
                          max_work=max_work or None,
                          rules=str(rules) if rules else None, field=_field(reference, candidate))
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),

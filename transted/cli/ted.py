@@ -14,7 +14,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from transted.api import load_metric
 from transted.cli.console import console, print_json
 from transted.cli.options import (
     FormatOption,
@@ -24,6 +23,7 @@ from transted.cli.options import (
     signature_form,
     signature_text,
 )
+from transted.metrics.registry import get_metric
 from transted.pairs import Pair, Statement
 from transted.ted.backends import BACKENDS, DEFAULT_BACKEND
 
@@ -58,7 +58,7 @@ def ted_command(
                                  param_hint="--backend")
     given = {"proposition": proposition, "split_binders": split_binders,
              "canonical_names": canonical_names}
-    metric = load_metric("ted", backend=backend, field="term" if term else "statement",
+    metric = get_metric("ted", backend=backend, field="term" if term else "statement",
                          **{k: v for k, v in given.items() if v is not None})
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
                 candidate=Statement(statement=candidate, header=header))
