@@ -37,10 +37,16 @@ _FINALISER = textwrap.dedent("""
 """)
 
 
+def _default_sigint() -> None:
+    """Ctrl-C's default in the child: a shell's background job ignores SIGINT, and an ignored
+    SIGINT would be inherited (Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run_finaliser(which: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-c", _FINALISER, which], capture_output=True,
-                          text=True, timeout=60, env=env)
+                          text=True, timeout=60, env=env, preexec_fn=_default_sigint)
 
 
 def test_ctrl_c_in_a_z3_context_finaliser_is_passed_on_without_a_traceback():
@@ -50,12 +56,6 @@ def test_ctrl_c_in_a_z3_context_finaliser_is_passed_on_without_a_traceback():
     ours = _run_finaliser("ours")
     assert ours.stdout.strip() == "interrupted", ours.stderr
     assert "Traceback" not in ours.stderr and "Exception ignored" not in ours.stderr
-
-
-def _default_sigint() -> None:
-    """Ctrl-C's default in the child: a shell's background job ignores SIGINT, and an ignored
-    SIGINT would be inherited (Python then installs no KeyboardInterrupt handler)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _interrupt(args: list[str], out: Path, *, presses: int, wait_lines: int
