@@ -98,3 +98,20 @@ class ReplCommand(Metric):
         return PairScore(result.ok, {"env": result.env,
                                      "goals": [s.goal for s in result.sorries],
                                      "pid": os.getpid()})
+
+
+class ColdStartTED(TEDSimilarity):
+    """``ted`` whose first pair in a process takes ``cold`` seconds (the one-time loads of a
+    fresh process: name table, notation, caches), every later one ``delay``."""
+
+    name = "cold-start-ted"
+    _warm = False
+
+    def __init__(self, *, cold: float = 1.0, delay: float = 0.005, **options):
+        super().__init__(**options)
+        self.cold, self.delay = cold, delay
+
+    def _score(self, pair: Pair):
+        time.sleep(self.delay if ColdStartTED._warm else self.cold)
+        ColdStartTED._warm = True
+        return super()._score(pair)

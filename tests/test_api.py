@@ -14,7 +14,7 @@ CAND = "theorem t (x : ℕ) (h : 0 < x) : 1 + x > 1 := by sorry"
 
 
 def test_all_is_pinned():
-    assert transted.__all__ == ["__version__", "Result", "evaluate", "load_metric",
+    assert transted.__all__ == ["__version__", "Result", "RunOptions", "evaluate", "load_metric",
                                 "sample_figures", "score", "score_many"]
     for name in transted.__all__:
         assert getattr(transted, name) is not None

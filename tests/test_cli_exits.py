@@ -5,6 +5,7 @@ extra named."""
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -149,13 +150,16 @@ def test_regress_refuses_option_values_before_scoring(tmp_path, capsys, monkeypa
     monkeypatch.setattr(compare, "score_metric", no_scoring)
     base = ["regress", "--references", REFS, OLD, NEW, "-m", "ted"]
     for extra, message in [
-        (["--fail-on", "worst"], "--fail-on must be worse, verdict-flip or equivalent@K (K >= 1),"
-                                 " got 'worst' (did you mean worse?)"),
+        (["--fail-on", "worst"], "--fail-on must be worse, mean, verdict-flip or equivalent@K "
+                                 "(K >= 1), got 'worst' (did you mean worse?)"),
         (["--fail-on", "verdict-flip", "--max-drop", "2"], "--max-drop is a share for "
                                                            "verdict-flip: it must be in [0, 1]"),
-        (["--fail-on", "worse", "--alpha", "1.5"], "--alpha must be in (0, 1), got 1.5"),
+        (["--fail-on", "mean", "--alpha", "1.5"], "--alpha must be in (0, 1), got 1.5"),
+        (["--fail-on", "worse", "--alpha", "0.05"], "--alpha tests a mean or a share"),
+        (["--fail-on", "worse", "--max-drop", "0.1"], "give --max-pair-drop"),
+        (["--fail-on", "mean", "--max-pair-drop", "0.1"], "--max-pair-drop bounds each pair"),
         (["--n-boot", "0"], "--n-boot"),
-        (["--max-drop", "0.1"], "give --fail-on worse|verdict-flip|equivalent@K too"),
+        (["--max-drop", "0.1"], "give --fail-on worse|mean|verdict-flip|equivalent@K too"),
         (["--min-matched-share", "2"], "--min-matched-share"),
         (["--candidate-key", "x", "--key", "y"], "not both"),
     ]:
@@ -218,8 +222,11 @@ def test_batch_formats_are_honoured(tmp_path, runner):
     assert [json.loads(x)["id"] for x in plain.stdout.splitlines()] == ["a", "b"]
     text = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "--format", "text"])
     lines = text.stdout.splitlines()
-    assert lines[0] == "a  1.0000  equivalent  ok"
-    assert lines[1].startswith("b  null  -  error  b candidate:1:28: expected an identifier after '@'")
+    # what decided each verdict and why, on the line (issue 34, item 5)
+    assert lines[0] == ("a  1.0000  ok  equivalent, decided by the edits left between the "
+                        "trees: no edit left")
+    assert lines[1].startswith("b  null  error  none (no shipped threshold)  b candidate:1:28: "
+                               "expected an identifier after '@'")
     assert lines[2].startswith("2 pairs: mean 1.0000 over 1 scored; 1 ok, 0 invalid, 1 errors")
     doc = runner.invoke(get_app(), ["score", str(data), "-m", "ted", "--format", "json"])
     payload = json.loads(doc.stdout)
@@ -250,7 +257,7 @@ def test_doctor_prints_fixes_whole(capsys, monkeypatch):
 def test_progress_counts_each_pair_once_whoever_reports_it():
     from types import SimpleNamespace
 
-    from transted.cli.console import PairProgress
+    from transted.cli.progress import PairProgress
 
     steps = []
     progress = PairProgress(lambda: steps.append(1))
@@ -292,8 +299,11 @@ def test_ctrl_c_inside_a_callback_still_ends_the_run_without_a_traceback():
             raise SystemExit(ended.exit_code)
     """)
     started = time.monotonic()
+    # SIGINT's default in the child: a background job's ignored SIGINT would be inherited, and
+    # Python then has no KeyboardInterrupt to deliver
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                       signal.SIG_DFL))
     assert done.returncode == 130, done.stderr
     assert time.monotonic() - started < 30
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr

@@ -45,7 +45,8 @@ def test_pair_mode_prints_an_invalid_answer(runner):
     result = runner.invoke(get_app(), ["score", REFERENCE, "theorem second (x : ℕ) : (0 +",
                                        "-m", "ted"])
     assert result.exit_code == 0, result.output  # an answer, not a failure
-    assert "verdict: not-equivalent (decided by invalid)" in result.stdout
+    assert ("verdict: not-equivalent, decided by the candidate being invalid (not Lean 4, or "
+            "empty)") in result.stdout
     assert "invalid: cli candidate:1:30: the declaration ends inside '('" in result.stdout
 
 

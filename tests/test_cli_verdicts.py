@@ -17,7 +17,8 @@ CAND = "theorem t (s : Finset ℕ) (h : ∀ x ∈ s, x < 6) : s.card < 6 := sorr
 def test_explain_lists_the_residual_edits_and_what_decided():
     out = CliRunner().invoke(get_app(), ["score", REF, CAND, "-m", "transted", "--explain"])
     assert out.exit_code == 0, out.output
-    assert "verdict: not-equivalent (decided by edits)" in out.stdout
+    assert ("verdict: not-equivalent, decided by the edits left between the trees: meaning "
+            "edit (conclusion") in out.stdout
     assert "residual edits (best goal after search and evidence" in out.stdout
     assert "conclusion: [meaning] relation rename: · ≤ · → · < ·" in out.stdout
 

@@ -52,9 +52,11 @@ def test_score_text_prints_the_verdict(runner):
                                        "-m", "bleu:smoothing=0"])
     assert result.exit_code == 0, result.output
     bleu, ted, unshipped = result.stdout.split("signature:")[:3]
-    assert "verdict: equivalent (decided by threshold)" in bleu  # above bleu's shipped threshold
+    # above bleu's shipped threshold
+    assert "verdict: equivalent, decided by the score against the metric's threshold" in bleu
     # ted decides by its residual edits: the same statement leaves none
-    assert "verdict: equivalent (decided by edits)" in ted and "no edit left" in ted
+    assert ("verdict: equivalent, decided by the edits left between the trees: no edit left"
+            in ted)
     # bleu has no residual edits, and no threshold is shipped for another smoothing
     assert "verdict: none (no shipped threshold)" in unshipped
 
@@ -280,21 +282,22 @@ def test_sensitivity_jobs_two_writes_the_same_scores_as_one(runner, tmp_path):
     assert one.read_bytes() == two.read_bytes() and one.read_bytes().count(b"\n") > 10
 
 
-def test_default_jobs_is_every_core_with_a_pool_only_when_worth_it(monkeypatch):
+def test_default_jobs_is_every_core_with_a_pool_only_when_worth_it(monkeypatch, runner):
     import transted.executors.placement as placement
-    from transted.cli.options import batch_executor
-    from transted.executors.local import POOL_PAYS_OFF_SECONDS
+    from transted.executors import RunOptions, executor_of
+    from transted.executors.run_options import POOL_PAYS_OFF_SECONDS
 
     monkeypatch.setattr(placement, "default_jobs", lambda: 2)
-    with batch_executor(None, "local", None, None) as pool:
+    with executor_of(RunOptions()) as pool:
         assert pool.workers == 2 and pool.min_parallel_seconds == POOL_PAYS_OFF_SECONDS
-    with batch_executor(0, "local", None, None) as pool:  # 0: every core from the start
+    with executor_of(RunOptions(jobs=0)) as pool:  # 0: every core from the start
         assert pool.workers == 2 and pool.min_parallel_seconds is None
-    with batch_executor(1, "local", None, None) as pool:
+    with executor_of(RunOptions(jobs=1)) as pool:
         assert pool is None
     monkeypatch.setattr(placement, "default_jobs", lambda: 1)
-    with batch_executor(None, "local", None, None) as pool:  # one core: this process
+    with executor_of(RunOptions()) as pool:  # one core: this process
         assert pool is None
-    with pytest.raises(typer.BadParameter, match="--executor ray"), \
-            batch_executor(None, "local", "auto", None):
-        pass
+    with pytest.raises(ValueError, match="ray_address"):
+        RunOptions(ray_address="auto")
+    result = runner.invoke(get_app(), ["score", "x.jsonl", "--ray-address", "auto"])
+    assert result.exit_code == 2 and "--ray-address" in result.output

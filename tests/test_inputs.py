@@ -143,7 +143,8 @@ def test_csv_and_tsv_with_named_columns(tmp_path):
         read_records(bad, side="candidate")
     extra = tmp_path / "extra.csv"
     extra.write_text("id,reference,candidate,score\na,x,y,1\n", "utf-8")
-    with pytest.raises(InputError, match=r"extra\.csv:2: unknown column\(s\) score"):
+    # the columns are named on the header row: the error points there
+    with pytest.raises(InputError, match=r"extra\.csv:1: unknown column\(s\) score"):
         as_pairs(extra)
 
 

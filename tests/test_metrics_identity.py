@@ -50,10 +50,13 @@ def test_keeping_names_distinguishes_them() -> None:
     assert IdentityMatch(rename="").score_pair(p).score == 0.0
 
 
-def test_empty_statement_is_a_pair_error() -> None:
+def test_empty_candidate_is_an_invalid_answer_and_empty_reference_an_error() -> None:
     result = IdentityMatch().score_pair(pair("theorem a : True := trivial", "   "))
-    assert result.score is None and result.status == "error"
-    assert "candidate" in (result.error or "")
+    assert result.score is None and result.status == "invalid"  # issue 34: an answer
+    assert result.verdict == "not-equivalent" and "the output is empty" in (result.error or "")
+    broken = IdentityMatch().score_pair(pair("   ", "theorem a : True := trivial"))
+    assert broken.score is None and broken.status == "error"
+    assert "reference" in (broken.error or "")
 
 
 def test_agrees_with_published_identity_match_on_every_dev_pair() -> None:

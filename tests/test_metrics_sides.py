@@ -105,8 +105,12 @@ def test_theorem_option_chooses_and_the_result_says_why():
 
 
 def test_signature_names_the_extraction_rules():
-    assert "|extract:1|" in str(transted.load_metric("ted").signature)
-    assert "|extract:1|" in str(transted.load_metric("transted").signature)
+    # version 2: an empty output is an invalid answer (it was an input error in version 1)
+    from transted.extraction.statement import EXTRACTION_VERSION
+
+    assert EXTRACTION_VERSION == "2"
+    for metric in ("ted", "transted", "bleu", "identity"):
+        assert "|extract:2|" in str(transted.load_metric(metric).signature)
 
 
 @pytest.mark.parametrize("metric", ["ted", "transted"])

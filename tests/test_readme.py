@@ -183,3 +183,23 @@ def test_readme_slow_commands_run_as_shown(workdir, capsys):
 def test_readme_python_blocks_run(workdir):
     for line, body in python_blocks():
         exec(compile(body, f"README.md:{line}", "exec"), {"__name__": "readme"})
+
+
+def _test_command_installs(text: str) -> list[str]:
+    """The ``pip install`` arguments of the README's test command (the line running pytest)."""
+    line = next(line for line in text.splitlines()
+                if "pytest -q --full" in line and "pip install" in line)
+    return [w for part in line.split("&&") if "pip install" in part
+            for w in shlex.split(part)[shlex.split(part).index("install") + 1:] if w != "-q"]
+
+
+def test_ci_installs_what_the_readme_test_command_installs():
+    """CI runs the README's test command: the same packages, and no torch (issue 34: torch
+    from the plain index is the CUDA build, gigabytes)."""
+    readme = _test_command_installs(README.read_text(encoding="utf-8"))
+    ci = [line.split("install", 1)[1].split() for line in
+          (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
+          if "pip install" in line and "--upgrade pip" not in line]
+    assert readme == ["-e", ".[dev,lean,ray]"]
+    assert [[w.strip('"') for w in args if w != "--quiet"] for args in ci] == [readme]
+    assert "torch" not in " ".join(readme) and "embed" not in " ".join(readme)

@@ -66,15 +66,49 @@ def _reg(deltas: list[PairDelta]) -> Regression:
     return Regression("m", "sig", "old", "new", deltas, [], [], [])
 
 
-def test_worse_bound_and_broke():
+def test_mean_bound_and_broke():
     reg = _reg([PairDelta("a", 0.9, 0.8, "worse"), PairDelta("b", 0.5, 0.5, "same")])
-    assert check_regression(reg, max_drop=0.04).failed  # mean drop 0.05
-    assert not check_regression(reg, max_drop=0.06).failed
-    assert not check_regression(reg, max_drop=0.0, alpha=0.05).failed  # 1 pair: p = 1/2
+    assert check_regression(reg, fail_on="mean", max_drop=0.04).failed  # mean drop 0.05
+    assert not check_regression(reg, fail_on="mean", max_drop=0.06).failed
+    # 1 pair: p = 1/2
+    assert not check_regression(reg, fail_on="mean", max_drop=0.0, alpha=0.05).failed
     broke = _reg([PairDelta("a", 0.9, 0.9, "same"), PairDelta("b", 0.5, None, "broke",
                                                                new_error="parse")])
-    rep = check_regression(broke, max_drop=0.5)
-    assert rep.failed and any("b" in r for r in rep.reasons)
+    rep = check_regression(broke, fail_on="mean", max_drop=0.5)
+    assert rep.failed and any("b (parse)" in r for r in rep.reasons)
+
+
+def test_worse_judges_each_pair_whatever_the_mean():
+    """Issue 34: two pairs worse, one fixed by more: the mean rose, and `worse` used to pass."""
+    deltas = [PairDelta("const", 1.0, 0.9, "worse"), PairDelta("bound", 1.0, 0.95, "worse"),
+              PairDelta("fixed", 0.5, 1.0, "improved"), PairDelta("same", 0.7, 0.7, "same")]
+    rep = check_regression(_reg(deltas), fail_on="worse")
+    assert rep.significance.mean_delta == pytest.approx(0.35 / 4)  # the mean rose
+    assert rep.failed and rep.max_pair_drop == 0
+    assert rep.reasons[0].startswith("2 pair(s) got worse by more than max-pair-drop 0: "
+                                     "const (1.0000 → 0.9000), bound (1.0000 → 0.9500)")
+    assert "fail-on worse, max-pair-drop 0)" in rep.message()
+    assert not check_regression(_reg(deltas), fail_on="mean").failed  # the old judgement
+    # a per-pair bound: 0.1 lets through `bound` (0.05) but not `const` (0.1 is not > 0.1)
+    assert not check_regression(_reg(deltas), fail_on="worse", max_pair_drop=0.1).failed
+    assert check_regression(_reg(deltas), fail_on="worse", max_pair_drop=0.06).failed
+    # a pair with no score in the new version (a timeout here) fails `worse` too
+    timed = [PairDelta("t", 0.8, None, "broke", new_error="timeout: pair exceeded 5 s")]
+    rep = check_regression(_reg(timed + deltas[2:]), fail_on="worse")
+    assert rep.failed and "t (timeout: pair exceeded 5 s)" in rep.reasons[0]
+    assert "a timeout counts as broken" in rep.reasons[0]
+
+
+def test_bounds_of_another_criterion_are_refused():
+    reg = _reg([PairDelta("a", 0.9, 0.8, "worse")])
+    with pytest.raises(ValueError, match="give `max_pair_drop`"):
+        check_regression(reg, fail_on="worse", max_drop=0.1)
+    with pytest.raises(ValueError, match="`alpha` tests a mean"):
+        check_regression(reg, fail_on="worse", alpha=0.05)
+    with pytest.raises(ValueError, match="`max_pair_drop` bounds each pair"):
+        check_regression(reg, fail_on="mean", max_pair_drop=0.1)
+    with pytest.raises(ValueError, match="`max_pair_drop` must be a number >= 0"):
+        check_regression(reg, fail_on="worse", max_pair_drop=-1)
 
 
 def test_verdict_flip_metric_verdicts_threshold_and_refusal():
@@ -102,16 +136,22 @@ def test_verdict_flip_metric_verdicts_threshold_and_refusal():
 def test_cli_gate_on_examples(tmp_path):
     runner = CliRunner()
     args = ["regress", "--references", REFS, "-m", "ted", "--fail-on", "worse"]
-    ok = runner.invoke(get_app(), [*args, OLD, NEW])
-    assert ok.exit_code == 0, ok.output
-    assert "regression gate passed" in ok.stdout
-    bad = runner.invoke(get_app(), [*args, NEW, OLD, "--out", str(tmp_path / "r")])
-    assert bad.exit_code == EXIT_REGRESSION == 3
+    # OLD → NEW: the mean rises (+0.0316) but 1124#0 drops 1.0 → 0.8947: the gate fails
+    worse = runner.invoke(get_app(), [*args, OLD, NEW])
+    assert worse.exit_code == EXIT_REGRESSION == 3, worse.output
+    assert ("1 pair(s) got worse by more than max-pair-drop 0: mathd_numbertheory_1124#0 "
+            "(1.0000 → 0.8947)") in worse.stdout
+    assert main([*args, OLD, NEW, "--max-pair-drop", "0.11"]) == 0  # the drop is 0.1053
+    mean = [*args[:-1], "mean"]
+    ok = runner.invoke(get_app(), [*mean, OLD, NEW])
+    assert ok.exit_code == 0 and "regression gate passed" in ok.stdout, ok.output
+    bad = runner.invoke(get_app(), [*mean, NEW, OLD, "--out", str(tmp_path / "r")])
+    assert bad.exit_code == 3
     assert "regression gate FAILED" in bad.stdout
     assert "Wilcoxon p = 0.375" in bad.stdout and "sign test p = 0.5" in bad.stdout
     assert "seed 0" in bad.stdout and "mathd_numbertheory_1124#1" in bad.stdout
     assert (tmp_path / "r" / "gate.json").exists()
-    assert main([*args, NEW, OLD, "--max-drop", "0.04"]) == 0  # drop is 0.0316
+    assert main([*mean, NEW, OLD, "--max-drop", "0.04"]) == 0  # drop is 0.0316
     # ted decides every one of these pairs by its residual edits (no threshold needed): going
     # from NEW to OLD, 478#1 (65 → 56, a numeral) and 1124#1 (h₀ dropped, a hypothesis) turn
     # not-equivalent, 1124#0 (374 → 374 * 10) the other way → 2 of 4 flip down: exit 3
@@ -130,14 +170,19 @@ def test_cli_gate_on_examples(tmp_path):
 
 
 def test_assert_no_regression_helper():
-    rep = assert_no_regression(REFS, OLD, NEW, metric="ted")
+    with pytest.raises(AssertionError) as e:  # a pair got worse, though the mean rose
+        assert_no_regression(REFS, OLD, NEW, metric="ted")
+    assert "mathd_numbertheory_1124#0: 1.0000 → 0.8947" in str(e.value)
+    rep = assert_no_regression(REFS, OLD, NEW, metric="ted", max_pair_drop=0.11)
     assert not rep.failed and rep.significance.mean_delta > 0  # type: ignore[operator]
     with pytest.raises(AssertionError) as e:
-        assert_no_regression(REFS, NEW, OLD, metric="ted")
+        assert_no_regression(REFS, NEW, OLD, metric="ted", fail_on="mean")
     text = str(e.value)
     assert "mathd_numbertheory_1124#1: 1.0000 → 0.7895" in text
     assert "mathd_algebra_478#1" in text and "mean score dropped by 0.0316" in text
-    assert_no_regression(REFS, NEW, OLD, metric="ted", max_drop=0.05)
+    assert_no_regression(REFS, NEW, OLD, metric="ted", fail_on="mean", max_drop=0.05)
+    with pytest.raises(ValueError, match="max_pair_drop"):  # the old spelling is refused
+        assert_no_regression(REFS, NEW, OLD, metric="ted", max_drop=0.05)
 
 
 def test_verdict_flip_uses_the_metrics_shipped_verdicts():

@@ -153,7 +153,8 @@ def test_assert_no_regression_refuses_to_pass_on_nothing(tmp_path):
     empty.write_text("", "utf-8")
     with pytest.raises(AssertionError, match="(?s)cannot be compared with.*< --min-matched 1"):
         assert_no_regression(REFS, OLD, empty, metric="ted")
-    assert assert_no_regression(REFS, OLD, NEW, metric="ted", max_drop=0.1).outcome == "passed"
+    assert assert_no_regression(REFS, OLD, NEW, metric="ted", fail_on="mean",
+                                max_drop=0.1).outcome == "passed"
     with pytest.raises(ValueError, match="`min_matched` must be an int >= 0"):
         assert_no_regression(REFS, OLD, NEW, metric="ted", min_matched=-1)
 

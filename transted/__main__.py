@@ -1,5 +1,9 @@
 import sys
 
-from transted.cli import main
+try:
+    from transted.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the CLI itself loads: nothing ran, nothing to keep
+    sys.stderr.write("interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

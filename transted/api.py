@@ -23,7 +23,9 @@ from transted.batch import score_pairs
 from transted.evaluation.harness import EvalConfig, default_threshold_mode
 from transted.evaluation.labels import LabelledPairs
 from transted.evaluation.run import run_eval
-from transted.executors import score_stream
+from transted.executors.base import Executor
+from transted.executors.placement import executor_of, score_stream
+from transted.executors.run_options import RunOptions
 from transted.inputs import TABLE_SUFFIXES, read_pair_table
 from transted.metrics.base import Metric, MetricResult
 from transted.metrics.formulaicness import Formulaicness, read_texts, text_pairs
@@ -33,17 +35,29 @@ from transted.pairs import Pair, Statement, check_unique_ids, read_pairs
 from transted.samples import sample_figures
 
 if TYPE_CHECKING:
-    from transted.evaluation.labels import LabelledPairs
     from transted.evaluation.outcome import EvalRun
 
-__all__ = ["Result", "load_metric", "score", "score_many", "evaluate", "as_pairs",
-           "labelled_pairs", "score_formulaicness", "sample_figures"]
+__all__ = ["Result", "RunOptions", "load_metric", "score", "score_many", "evaluate", "as_pairs",
+           "labelled_pairs", "score_formulaicness", "sample_figures", "API_RUN"]
 
 Result = MetricResult
 """One scored pair: ``id``, ``metric``, ``score`` (None on error), ``signature``, ``status``,
 ``error``, ``details``."""
 
 PairLike = Pair | dict[str, Any] | tuple[Any, Any]
+
+API_RUN = RunOptions(jobs=1)
+"""What :func:`score_many` and :func:`evaluate` run with when given no ``run``: in this
+process, as they always have (a caller's ``executor``/``pair_timeout`` still apply);
+``run=RunOptions()`` is the CLI's default placement (every core once the batch is worth it)."""
+
+
+def _run_options(run: RunOptions | None, **given: Any) -> RunOptions:
+    """``run`` (default :data:`API_RUN`) with the keyword arguments given the old way
+    (``out``, ``resume``, ``pair_timeout``, ``executor``); one given both ways must agree."""
+    if run is not None and not isinstance(run, RunOptions):
+        raise TypeError(f"`run` must be a RunOptions, got {type(run).__name__}")
+    return RunOptions.merged(run if run is not None else API_RUN, **given)
 
 
 def load_metric(name: str, **options: Any) -> Metric:
@@ -110,35 +124,41 @@ def score(reference: str | Statement | dict[str, Any], candidate: str | Statemen
 
 
 def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "transted", *,
-               out: str | Path | None = None, resume: bool = True,
+               out: str | Path | None = None, resume: bool | None = None,
                on_result: Callable[[Result, bool], None] | None = None,
                inputs: Iterable[str | Path] = (), pair_timeout: float | None = None,
-               executor: Any = None, **options: Any) -> list[Result]:
-    """Score every pair; with ``out`` the results stream to that JSONL file and a re-run
-    resumes (:func:`transted.batch.score_pairs`). ``on_result(result, was_cached)`` follows
-    progress. ``inputs``: the files the pairs came from (``pairs`` itself when a path), which
-    ``out`` may not be. ``pair_timeout``: hard seconds per pair; the pairs run in a worker
-    process that is killed past it (``status="timeout"``, see
-    :class:`~transted.executors.LocalExecutor`). ``executor``: a
-    :class:`~transted.executors.Executor` (local process pool, Ray) that scores the pairs; the
-    caller owns it. Results come back in input order (:func:`transted.executors.score_stream`
-    decides where they are scored)."""
+               executor: Executor | None = None, run: RunOptions | None = None,
+               **options: Any) -> list[Result]:
+    """Score every pair; with an output file the results stream to that JSONL file and a
+    re-run resumes (:func:`transted.batch.score_pairs`). ``on_result(result, was_cached)``
+    follows progress. ``inputs``: the files the pairs came from (``pairs`` itself when a
+    path), which the output may not be. Results come back in input order
+    (:func:`transted.executors.score_stream` decides where they are scored).
+
+    ``run`` (:class:`~transted.executors.RunOptions`) says how: ``out``, ``resume``,
+    ``jobs``, ``executor`` (``"local"``, ``"ray"`` or a ready
+    :class:`~transted.executors.Executor` the caller owns), ``ray_address``,
+    ``pair_timeout`` (hard seconds per pair: the pairs run in a worker process killed past
+    it, ``status="timeout"``). Without it the pairs are scored in this process
+    (:data:`API_RUN`). The keyword arguments ``out``, ``resume``, ``pair_timeout`` and
+    ``executor`` are the same fields given the old way."""
+    placement = _run_options(run, out=out, resume=resume, pair_timeout=pair_timeout,
+                             executor=executor)
     scorer = _metric(metric, options)
     items = as_pairs(pairs)
-    if out is not None:
-
-        sources = list(inputs)
-        if isinstance(pairs, (str, Path)) and str(pairs) != "-":
-            sources.append(pairs)
-        return score_pairs(items, scorer, out, resume=resume, on_result=on_result,
-                           inputs=sources, pair_timeout=pair_timeout, executor=executor)
-
-    results = []
-    for result in score_stream(items, scorer, executor=executor, pair_timeout=pair_timeout):
-        if on_result is not None:
-            on_result(result, False)
-        results.append(result)
-    return results
+    with executor_of(placement) as pool:
+        if placement.out is not None:
+            sources = list(inputs)
+            if isinstance(pairs, (str, Path)) and str(pairs) != "-":
+                sources.append(pairs)
+            return score_pairs(items, scorer, placement.out, resume=placement.resume,
+                               on_result=on_result, inputs=sources, executor=pool)
+        results = []
+        for result in score_stream(items, scorer, executor=pool):
+            if on_result is not None:
+                on_result(result, False)
+            results.append(result)
+        return results
 
 
 def labelled_pairs(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None,
@@ -182,32 +202,37 @@ def _with_convention(metrics: Sequence[str | Metric], convention: str | None
 def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None, *,
              metrics: Sequence[str | Metric] = ("ted",), out: str | Path | None = None,
              threshold_mode: str | None = None, threshold: float | None = None,
-             dev: str | Path | Iterable[PairLike] | None = None, resume: bool = True,
-             progress: Any = None, pair_timeout: float | None = None, executor: Any = None,
-             convention: str | None = None, **config: Any) -> EvalRun:
+             dev: str | Path | Iterable[PairLike] | None = None, resume: bool | None = None,
+             progress: Any = None, pair_timeout: float | None = None,
+             executor: Executor | None = None, convention: str | None = None,
+             run: RunOptions | None = None, **config: Any) -> EvalRun:
     """Agreement of ``metrics`` with expert labels (ASSESS Table 3); returns the
     :class:`~transted.evaluation.outcome.EvalRun` (``.summary()`` is ``summary.json``).
 
     ``pairs`` is a labelled pair file or pairs in memory; ``labels`` (one bool per pair)
-    overrides the pairs' own (:func:`labelled_pairs`). Reports go to ``out`` (a temporary
-    folder when None). ``dev``: labelled dev pairs (file or memory) for ``calibrated``.
-    ``threshold_mode`` None picks :func:`~transted.evaluation.harness.default_threshold_mode`;
-    other ``config`` keys are :class:`~transted.evaluation.harness.EvalConfig` fields.
-    ``pair_timeout``: hard seconds per pair, as for :func:`score_many` (a timed-out pair
-    counts like an error: no score); ``executor`` as for :func:`score_many`. ``convention``
+    overrides the pairs' own (:func:`labelled_pairs`). Reports go to the run's ``out`` (a
+    temporary folder when None). ``dev``: labelled dev pairs (file or memory) for
+    ``calibrated``. ``threshold_mode`` None picks
+    :func:`~transted.evaluation.harness.default_threshold_mode`; other ``config`` keys are
+    :class:`~transted.evaluation.harness.EvalConfig` fields. ``run`` and the keyword
+    arguments ``out``, ``resume``, ``pair_timeout``, ``executor`` as for :func:`score_many`
+    (a timed-out pair counts like an error: no score). ``convention``
     (``strict``/``lenient``, docs/VERDICTS.md) loads every named metric that has one with it
     (agreement is then measured under that convention's verdicts).
     """
-
+    placement = _run_options(run, out=out, resume=resume, pair_timeout=pair_timeout,
+                             executor=executor)
     mode = threshold_mode or default_threshold_mode(dev=dev, threshold=threshold)
     eval_config = EvalConfig(threshold_mode=mode, threshold=threshold, **config)
     data = labelled_pairs(pairs, labels, positive=eval_config.positive)
     dev_data = (labelled_pairs(dev, positive=eval_config.positive) if dev is not None
                 else None)
-    folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="transted-eval-"))
-    return run_eval(data, _with_convention(metrics, convention), folder, config=eval_config,
-                    dev=dev_data, resume=resume, progress=progress, pair_timeout=pair_timeout,
-                    executor=executor)
+    folder = Path(placement.out) if placement.out is not None else \
+        Path(tempfile.mkdtemp(prefix="transted-eval-"))
+    with executor_of(placement) as pool:
+        return run_eval(data, _with_convention(metrics, convention), folder,
+                        config=eval_config, dev=dev_data, resume=placement.resume,
+                        progress=progress, executor=pool)
 
 
 def score_formulaicness(texts: str | Path | Iterable[Any], *, out: str | Path | None = None,

@@ -27,15 +27,11 @@ from transted.errors import InputError
 from transted.executors import Executor, MetricSpec, check_placement, score_stream
 from transted.executors.guard import error_result, internal_error, result_line
 from transted.metrics.base import Metric, MetricResult, pair_hash
-from transted.outputs import OutputLock, check_output_file
+from transted.outputs import OutputLock, RepairedOutputWarning, check_output_file
 from transted.pairs import Pair, check_unique_ids, unencodable
 
 __all__ = ["load_results", "score_pairs", "RepairedOutputWarning", "unencodable", "result_line",
            "check_unique_ids"]
-
-
-class RepairedOutputWarning(UserWarning):
-    """A result file had bad lines; it was backed up and rewritten without them."""
 
 
 def load_results(path: str | Path, *, repair: bool = False) -> list[MetricResult]:

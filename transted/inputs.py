@@ -5,8 +5,10 @@ the columns as the JSON fields below; a whole Lean file in a quoted cell is fine
 
 * pair JSONL (``{"id", "reference": {...}, "candidate": {...}}``): the side asked for;
 * miniF2F/ProofNet releases: ``{"name" | "id", "formal_statement", "header"?}``;
-* outputs: ``{"id" | "name", "statement" | "candidate" | "output" | "prediction" | "completion",
-  "header"?, "sample"?}``; the text may be a list (several samples) and may be a whole Lean
+* outputs: ``{"id" | "name", "statement" | "candidate" | "output" | "prediction" | "completion"
+  | "response" (or the field ``text_field`` names), "header"?, "sample"?}``; the text may be a
+  list (several samples); an empty or ``null`` one is an empty answer (scored ``invalid``,
+  never an input error); it may be a whole Lean
   file or an LLM's raw answer (fences, prose, helper definitions, several theorems): it is kept
   as written, and the metrics extract the statement and its context from it
   (:mod:`transted.extraction`, docs/INPUTS.md).
@@ -30,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from transted.errors import InputError
-from transted.pairs import Pair, Side, Statement, iter_jsonl, read_text, validate_pair
+from transted.pairs import Pair, Side, Statement, iter_jsonl, read_pairs, read_text, validate_pair
 
 __all__ = ["Record", "Joined", "TEXT_FIELDS", "TABLE_SUFFIXES", "read_records", "iter_rows",
-           "read_pair_table", "join", "join_files"]
+           "read_pair_table", "read_pair_file", "join", "join_files"]
 
-TEXT_FIELDS = ("formal_statement", "statement", "candidate", "output", "prediction", "completion")
+TEXT_FIELDS = ("formal_statement", "statement", "candidate", "output", "prediction", "completion",
+               "response")
 KEY_FIELDS = ("id", "name")
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "	"}
 
@@ -63,25 +66,44 @@ class Joined:
     warnings: list[str] = field(default_factory=list)
 
 
-def _texts(obj: dict[str, Any], where: str) -> tuple[str, list[str]]:
-    for name in TEXT_FIELDS:
-        if name in obj:
-            value = obj[name]
-            if isinstance(value, str):
-                return name, [value]
-            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-                return name, value
-            raise InputError(f"{where}: field `{name}` must be a string or a list of strings")
+def _texts(obj: dict[str, Any], where: str, side: Side, text_field: str | None
+           ) -> list[str]:
+    """The text(s) of an output line: its ``text_field``, else the first of
+    :data:`TEXT_FIELDS` it has. A candidate's ``null`` (or a ``null`` sample) is the empty
+    answer ``""``, scored ``invalid`` (:data:`transted.extraction.extract.EMPTY_OUTPUT`)."""
+    names = (text_field,) if text_field is not None else TEXT_FIELDS
+    for name in names:
+        if name not in obj:
+            continue
+        value = obj[name]
+        if value is None and side == "candidate":
+            return [""]
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list) and value and all(
+                isinstance(v, str) or (v is None and side == "candidate") for v in value):
+            return [v or "" for v in value]
+        raise InputError(f"{where}: field `{name}` must be a string or a non-empty list of "
+                         f"strings, got {_shown(value)}")
+    if text_field is not None:
+        raise InputError(f"{where}: no `{text_field}` field (--text-field {text_field}); this "
+                         f"line has {', '.join(f'`{k}`' for k in obj) or 'no field'}")
     raise InputError(f"{where}: no statement field; expected one of {', '.join(TEXT_FIELDS)} "
-                     "or a pair with `reference` and `candidate`")
+                     "(--text-field FIELD names another) or a pair with `reference` and "
+                     "`candidate`")
+
+
+def _shown(value: Any) -> str:
+    return "an empty list" if value == [] else f"{type(value).__name__} {str(value)[:40]!r}"
 
 
 def _record(keys: dict[str, str], text: str, header: str | None, sample: int | None,
-            where: str) -> Record:
+            where: str, side: Side) -> Record:
     # kept as written: the metrics extract the statement and its context
-    # (transted.extraction), so the result file keeps the translator's original output
-    if not text.strip():
-        raise InputError(f"{where}: the statement is empty")
+    # (transted.extraction), so the result file keeps the translator's original output.
+    # An empty candidate is an answer (scored invalid); an empty reference is bad data.
+    if side == "reference" and not text.strip():
+        raise InputError(f"{where}: the reference statement is empty")
     return Record(keys, text, header, sample, where)
 
 
@@ -109,8 +131,10 @@ def _table_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any
         if None in row:
             raise InputError(f"{path}:{start}: {len(row[None]) + len(columns)} cells for "  # type: ignore[index]
                              f"{len(columns)} columns")
-        obj: dict[str, Any] = {k: v for k, v in row.items() if v not in (None, "")}
-        if not obj:
+        # an empty cell is left out, but an empty text cell is an empty answer
+        obj: dict[str, Any] = {k: v for k, v in row.items()
+                               if v not in (None, "") or (v == "" and k in TEXT_FIELDS)}
+        if not any(obj.values()):
             continue
         if "sample" in obj:
             try:
@@ -151,8 +175,8 @@ def read_pair_table(path: str | Path) -> list[Pair]:
     seen: dict[str, int] = {}
     for number, obj in iter_rows(path):
         unknown = sorted(set(obj) - allowed)
-        if unknown:
-            raise InputError(f"{path}:{number}: unknown column(s) {', '.join(unknown)}; a pair "
+        if unknown:  # the columns are named on the header row
+            raise InputError(f"{path}:1: unknown column(s) {', '.join(unknown)}; a pair "
                              f"table has {', '.join(sorted(allowed))}")
         sides = _pair_sides(obj)
         if sides is None:
@@ -173,28 +197,39 @@ def read_pair_table(path: str | Path) -> list[Pair]:
     return pairs
 
 
-def read_records(path: str | Path, *, side: Side) -> list[Record]:
+def read_pair_file(path: str | Path) -> list[Pair]:
+    """The pairs of a pair file: a CSV/TSV pair table by its suffix
+    (:func:`read_pair_table`), else JSONL (``-`` = stdin; :func:`transted.pairs.read_pairs`)."""
+    if Path(str(path)).suffix.lower() in TABLE_SUFFIXES and str(path) != "-":
+        return read_pair_table(path)
+    return read_pairs(path)
+
+
+def read_records(path: str | Path, *, side: Side, text_field: str | None = None
+                 ) -> list[Record]:
     """Every statement of ``path`` (``-`` = stdin; JSONL, CSV or TSV) in file order; pair
-    lines give ``side``."""
+    lines give ``side``. ``text_field``: the field holding the text (default: the first of
+    :data:`TEXT_FIELDS` a line has)."""
     records: list[Record] = []
     for number, obj in iter_rows(path):
         where = f"{path}:{number}"
         keys = {k: str(obj[k]) for k in obj if obj.get(k) is not None
                 and isinstance(obj[k], (str, int)) and not isinstance(obj[k], bool)}
-        sides = _pair_sides(obj)
+        sides = _pair_sides(obj) if text_field is None else None
         if sides is not None:
             st = sides[side]
             if not isinstance(st.get("statement"), str):
                 raise InputError(f"{where}: field `{side}.statement` must be a string")
-            records.append(_record(keys, st["statement"], st.get("header"), None, where))
+            records.append(_record(keys, st["statement"], st.get("header"), None, where, side))
             continue
-        _, texts = _texts(obj, where)
+        texts = _texts(obj, where, side, text_field)
         sample = obj.get("sample")
         if sample is not None and (not isinstance(sample, int) or len(texts) > 1):
             raise InputError(f"{where}: field `sample` must be an integer index of one text")
         header = obj.get("header")
         for i, text in enumerate(texts):
-            records.append(_record(keys, text, header, sample if len(texts) == 1 else i, where))
+            records.append(_record(keys, text, header, sample if len(texts) == 1 else i, where,
+                                   side))
     return records
 
 
@@ -307,9 +342,10 @@ def join(refs: Sequence[Record], cands: Sequence[Record], *, key: str | None = N
 
 def join_files(references: str | Path, candidates: str | Path, *, key: str | None = None,
                reference_key: str | None = None, candidate_key: str | None = None,
-               line_order: bool = False) -> Joined:
-    """:func:`join` of a references file and a candidates file."""
+               line_order: bool = False, text_field: str | None = None) -> Joined:
+    """:func:`join` of a references file and a candidates file; ``text_field`` names the
+    candidates' text field (:func:`read_records`)."""
     return join(read_records(references, side="reference"),
-                read_records(candidates, side="candidate"), key=key,
+                read_records(candidates, side="candidate", text_field=text_field), key=key,
                 reference_key=reference_key, candidate_key=candidate_key,
                 line_order=line_order)

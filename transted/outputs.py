@@ -26,11 +26,16 @@ from types import TracebackType
 
 from transted.errors import InputError
 
-__all__ = ["OutputPathError", "OutputLocked", "OutputLock", "check_output_file",
-           "check_output_dir", "same_file", "RESULT_KEYS"]
+__all__ = ["OutputPathError", "OutputLocked", "OutputLock", "RepairedOutputWarning",
+           "check_output_file", "check_output_dir", "same_file", "RESULT_KEYS"]
 
 RESULT_KEYS = ("id", "metric", "signature")
 """The fields every line of a transted result file has."""
+
+
+class RepairedOutputWarning(UserWarning):
+    """A result file had bad lines; it was backed up and rewritten without them
+    (:func:`transted.batch.load_results`)."""
 
 
 class OutputPathError(InputError):

@@ -70,15 +70,34 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     with handle as stream:
         for number, raw in enumerate(stream, start=1):
             line = decode_line(raw, path, number)
+            if number == 1:
+                line = line.removeprefix(BOM)  # as Excel and Notepad save UTF-8
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
-                raise InputError(f"{path}:{number}:{e.colno}: invalid JSON: {e.msg}") from e
+                raise InputError(f"{path}:{number}:{e.colno}: invalid JSON: {e.msg}"
+                                 + _table_hint(line, number)) from e
             if not isinstance(obj, dict):
                 raise InputError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
             yield number, obj
+
+
+BOM = "\ufeff"
+"""The UTF-8 byte-order mark some editors write first; read as nothing."""
+
+
+def _table_hint(line: str, number: int) -> str:
+    """A hint when a JSONL file's first line reads like a CSV/TSV header row."""
+    text = line.strip()
+    if number != 1 or text.startswith(("{", "[")):
+        return ""
+    for delimiter, suffix in ((",", ".csv"), ("\t", ".tsv")):
+        if delimiter in text:
+            return (f"; the first line looks like a {suffix[1:].upper()} header row: a table "
+                    f"is read as one when its file is named *{suffix}")
+    return ""
 
 
 def decode_line(raw: bytes, path: str | Path, number: int) -> str:
@@ -98,7 +117,7 @@ def read_text(path: str | Path) -> str:
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from e
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as e:
         line_start = data.rfind(b"\n", 0, e.start) + 1
         decode_line(data[line_start : data.find(b"\n", e.start) % (len(data) + 1)], path,

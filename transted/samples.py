@@ -140,12 +140,22 @@ class SampleFigures:
         parts = []
         for name in [*(f"equivalent@{k}" for k in self.ks), *(f"pass@{k}" for k in self.ks)]:
             if o[name] is not None:
-                parts.append(f"{name} {o[name]:.4f}")
+                parts.append(f"{name} {o[name]:.4f}" + self._over(name, o))
         if not self.verdicts:
             parts.append("equivalent@k: none (no verdicts: the metric has no shipped threshold)")
         parts.append(f"best {_fmt(o['best'])}, mean {_fmt(o['mean'])} (means over problems)")
         problems = f"{o['problems']} problem{'s' if o['problems'] != 1 else ''}"
         return f"per problem ({problems}, {each}): " + "; ".join(parts)
+
+    def _over(self, name: str, overall: dict[str, Any]) -> str:
+        """`` (over 1 problem with >= 3 samples)`` when a figure is a mean over fewer problems
+        than the line's count (pass@k needs k samples; equivalent@k counts every problem)."""
+        if not name.startswith("pass@"):
+            return ""
+        n, k = overall[f"{name}_problems"], name.partition("@")[2]
+        if n == overall["problems"]:
+            return ""
+        return f" (over {n} problem{'s' if n != 1 else ''} with >= {k} samples)"
 
     def write_jsonl(self, path: str | Path, *, metric: str, signature: str) -> Path:
         """One line per problem (``metric`` and ``signature`` on each), then nothing else;

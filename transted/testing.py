@@ -6,7 +6,7 @@
 
     def test_translator_did_not_regress():
         assert_no_regression("refs.jsonl", "outputs_v1.jsonl", "outputs_v2.jsonl",
-                             metric="ted", max_drop=0.01)
+                             metric="ted", max_pair_drop=0.01)
 
 The documented import; the gate lives in :mod:`transted.regression`.
 """

@@ -1,53 +1,51 @@
 """Command-line interface: each command is a thin call into the library (``transted.api`` and the
 packages it fronts). The CLI depends on the library, never the reverse.
 
-Layout: ``console`` (stdout/stderr consoles, ``--quiet``, progress bar), ``options`` (``-m``,
-``-O``, ``--format``, ``--out`` as every command spells them), then one module per command group,
-each with a ``register(app)`` function listed in :data:`COMMAND_MODULES`. A third-party package
+Layout: ``console`` (stdout/stderr consoles, ``--quiet``, progress bar), ``group`` (the root
+group, which loads each command's module only when that command runs or a help page lists it:
+``transted --version`` imports no command), ``options`` (``-m``, ``-O``, ``--format``, the run
+options as every command spells them), then one module per command group, each with a
+``register(app)`` function named in :data:`~transted.cli.group.COMMANDS`. A third-party package
 adds commands through the ``transted.commands`` entry-point group (an object with
 ``register(app)``, or the function itself).
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
+import re
 import sys
 import warnings
-from importlib.metadata import entry_points
 from typing import Any
 
-import click
 import typer
 from rich.markup import escape
 
-from transted.batch import RepairedOutputWarning
-from transted.cli.console import console, err_console, state
-from transted.cli.exits import TABLE, ExitCode
-from transted.cli.options import FORMATS, SIGNATURE_FORMS, TranstedGroup
-from transted.errors import TranstedError, escape_control
-from transted.outputs import OutputPathError
+from transted.cli.console import FORMATS, SIGNATURE_FORMS, console, err_console, note, state
+from transted.cli.exits import TABLE, ExitCode, redeliver_interrupt
+from transted.cli.group import switches
+from transted.cli.registry import COMMANDS, LazyGroup
+from transted.errors import ParseError, TooDeep, TranstedError, caret_excerpt, escape_control
+from transted.outputs import OutputPathError, RepairedOutputWarning
 from transted.version import __version__
 
-__all__ = ["app", "get_app", "main", "console", "err_console", "COMMAND_MODULES"]
+__all__ = ["app", "get_app", "main", "console", "err_console", "COMMANDS"]
 
-# typer >= 0.20 vendors its own click, whose exceptions are distinct classes from click's.
-_ABORT = (click.exceptions.Abort, typer.Abort)
-_CLICK_ERROR: tuple[type[Exception], ...] = (click.ClickException,)
-_EXIT = (click.exceptions.Exit, typer.Exit)
-try:
-    from typer._click.exceptions import ClickException as _TyperClickException
-
-    _CLICK_ERROR += (_TyperClickException,)
+try:  # typer >= 0.20 vendors its own click, whose exceptions are distinct classes from click's
+    from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer uses click itself
-    pass
+    from click import ClickException  # type: ignore[assignment]
+
+_ABORT = (typer.Abort,)  # click's own Abort and Exit in a typer that does not vendor click
+_CLICK_ERROR: tuple[type[Exception], ...] = (ClickException,)
+_EXIT = (typer.Exit,)
 
 
 _EXIT_HELP = "Exit codes (every command): " + "; ".join(f"{int(c)} {m}" for c, m in TABLE) + "."
 
 app = typer.Typer(
     name="transted",
-    cls=TranstedGroup,
+    cls=LazyGroup,
     help="Score how close a candidate formal statement is to a reference one.",
     epilog=_EXIT_HELP,
     no_args_is_help=True,
@@ -55,37 +53,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-COMMAND_MODULES = (
-    "transted.cli.tree",      # tree
-    "transted.cli.ted",       # ted
-    "transted.cli.score",     # score
-    "transted.cli.metrics",   # metrics
-    "transted.cli.search",    # search
-    "transted.cli.eval",      # eval
-    "transted.cli.regress",   # regress
-    "transted.cli.sensitivity",  # sensitivity
-    "transted.cli.lean",      # setup, doctor
-    "transted.cli.fol",       # fol parse|perturb, lfi
-)
-ENTRY_POINT_GROUP = "transted.commands"
-_registered = False
-
-
-def _register_all() -> None:
-    global _registered
-    if _registered:
-        return
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(app)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        loaded = ep.load()
-        getattr(loaded, "register", loaded)(app)
-    _registered = True
-
-
 def get_app() -> typer.Typer:
-    """The app with every command registered (for typer's ``CliRunner``)."""
-    _register_all()
+    """The root app (for typer's ``CliRunner``); its commands load on first use."""
     return app
 
 
@@ -144,8 +113,6 @@ def version_command() -> None:
 def _error_text(e: TranstedError) -> str:
     """The error's message; a parse error's excerpt is cut to the terminal's width (printed
     unwrapped, so the caret stays under its character)."""
-    from transted.errors import ParseError, TooDeep, caret_excerpt
-
     if isinstance(e, TooDeep):
         e = e.position  # positioned like a parse error
     if isinstance(e, ParseError):
@@ -158,16 +125,12 @@ def _error_text(e: TranstedError) -> str:
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: Any = None, line: str | None = None) -> None:
     """Library warnings (a repaired result file ...) as notes on stderr, not tracebacks."""
-    from transted.cli.console import note
-
     note(f"note: {escape_control(str(message))}")
 
 
 def _cli_terms(message: str) -> str:
     """A library message in the command's terms: a backticked parameter name the command
     takes as an option (`` `n_boot` ``) becomes that option (``--n-boot``)."""
-    import re
-
     command = state.command
     options = {p.name: p.opts[-1] if p.opts[-1].startswith("--") else p.opts[0]
                for p in getattr(command, "params", []) if getattr(p, "opts", None)}
@@ -175,12 +138,38 @@ def _cli_terms(message: str) -> str:
                   lambda m: options.get(m.group(1), m.group(0)), message)
 
 
+_BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no"})
+
+
+def _switch_given_a_value(root: Any, argv: list[str]) -> str | None:
+    """Why a refused command line failed when it gives a switch a value (``--quiet true``):
+    click's own message names the stray word as an argument or a command."""
+    names = switches(root)
+    sub = next((a for a in argv if not a.startswith("-")), None)
+    if sub in COMMANDS:
+        names |= switches(root.get_command(None, sub))
+    for flag, value in zip(argv, argv[1:], strict=False):
+        if flag in names and value.lower() in _BOOLEAN_WORDS:
+            return (f"{flag} is a switch and takes no value: drop {value!r} ({flag} alone "
+                    "turns it on)")
+    return None
+
+
+def _end_children() -> None:
+    """After Ctrl-C: end any worker process still running (they ignore SIGINT), so that
+    Python's exit, which joins them, does not wait for their chunks."""
+    mp = sys.modules.get("multiprocessing")  # no pool was ever started without it
+    for child in mp.active_children() if mp is not None else ():
+        child.terminate()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:mod:`transted.cli.exits`: 0 ok, 1 input error,
     2 usage error, 3 regression gate failed, 4 too little scored, 130 interrupted)."""
-    _register_all()
     state.reset()
     command = typer.main.get_command(app)
+    previous_hook = sys.unraisablehook  # a Ctrl-C in a finaliser (z3's) is passed on, not lost
+    sys.unraisablehook = redeliver_interrupt(previous_hook)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", RepairedOutputWarning)
@@ -202,10 +191,19 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, *_ABORT):
         result = ExitCode.INTERRUPTED
     except _CLICK_ERROR as e:
-        e.show()  # type: ignore[attr-defined]
-        return int(e.exit_code)  # type: ignore[attr-defined]
+        hint = _switch_given_a_value(command, argv if argv is not None else sys.argv[1:])
+        if hint is None:
+            e.show()  # type: ignore[attr-defined]
+            return int(e.exit_code)  # type: ignore[attr-defined]
+        err_console.print("[bold red]error:[/] " + escape(hint), highlight=False,
+                          soft_wrap=True)
+        return ExitCode.USAGE
     except _EXIT as e:
         result = e.exit_code
-    if result == ExitCode.INTERRUPTED and not state.interrupt_reported:
-        err_console.print("interrupted", highlight=False)
+    finally:
+        sys.unraisablehook = previous_hook
+    if result == ExitCode.INTERRUPTED:
+        if not state.interrupt_reported:
+            err_console.print("interrupted", highlight=False)
+        _end_children()
     return int(result) if isinstance(result, int) else 0

@@ -7,25 +7,26 @@ from typing import Any
 
 import typer
 
-from transted.cli.console import print_json, print_line, staged_progress
+from transted.api import evaluate
+from transted.cli.console import print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
     ConventionOption,
-    ExecutorOption,
     FormatOption,
-    JobsOption,
     JsonAlias,
     MetricOption,
-    PairTimeoutOption,
-    RayAddressOption,
     TheoremOption,
-    batch_executor,
     choice,
     load_metrics,
     output_format,
+    with_run_options,
 )
-from transted.evaluation.harness import EvalConfig
+from transted.cli.progress import staged_progress
+from transted.evaluation.harness import EvalConfig, default_threshold_mode
+from transted.evaluation.reports.markdown import summary_markdown
 from transted.evaluation.threshold import ORACLE_RULES
+from transted.executors import RunOptions, executor_of
+from transted.outputs import check_output_dir
 
 __all__ = ["register", "eval_command"]
 
@@ -36,10 +37,9 @@ class _NothingToScore(Exception):
     """The labelled data holds no pair (raised from the progress hook, before any scoring)."""
 
 
+@with_run_options(out_help="Report folder (re-run to resume); default: a temporary folder.")
 def eval_command(
     data: str = typer.Argument(..., help="Labelled pair file (JSONL; - = stdin)."),
-    out: Path | None = typer.Option(None, "--out", "-o",
-                                    help="Report folder (re-run to resume); default: a temporary folder."),
     metrics: list[str] = MetricOption(["ted,bleu,identity"],
                                       "Metric names (repeatable or comma list), e.g. -m ted -m published:gted."),
     dev: Path | None = typer.Option(None, "--dev", help="Labelled dev file for 'calibrated'."),
@@ -57,22 +57,15 @@ def eval_command(
     seed: int = typer.Option(_D.seed, "--seed", help="Seed of bootstrap and CV folds."),
     top: int = typer.Option(_D.top_disagreements, "--top", min=0,
                             help="Disagreements listed per metric."),
-    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
     theorem: str | None = TheoremOption(),
     convention: str | None = ConventionOption(),
-    pair_timeout: float | None = PairTimeoutOption(),
-    jobs: int | None = JobsOption(),
-    executor: str = ExecutorOption(),
-    ray_address: str | None = RayAddressOption(),
     max_error_rate: float | None = MaxErrorRateOption(),
     fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
+    *, run: RunOptions,
 ) -> int:
     """Agreement of metrics with expert labels (ASSESS Table 3), with reports in OUT."""
-    from transted.api import evaluate
-    from transted.evaluation.harness import default_threshold_mode
-    from transted.evaluation.reports.markdown import summary_markdown
-
+    out = None if run.out is None else Path(run.out)
     fmt = output_format(fmt, as_json)
     names = load_metrics(metrics, distinct_names=True, theorem=theorem,  # -m ted:cost=semantic
                          convention=convention)
@@ -84,10 +77,8 @@ def eval_command(
                cv_folds=cv_folds, n_boot=n_boot, seed=seed,
                positive=tuple(positive.split(",")), top_disagreements=top)
     if out is not None:
-        from transted.outputs import check_output_dir
-
         check_output_dir(out)
-    with batch_executor(jobs, executor, ray_address, pair_timeout) as pool, \
+    with executor_of(run) as pool, \
             staged_progress(pool) as progress, \
             interruptible(None if out is None else out / "scores"):
         def hook(metric: str, split: str, total: int) -> Any:
@@ -96,20 +87,20 @@ def eval_command(
             return progress.stage(f"{metric} ({split})", total)
 
         try:
-            run = evaluate(data, metrics=names, out=out, threshold_mode=mode,
-                           threshold=threshold, dev=dev, resume=resume, progress=hook,
-                           oracle_rule=oracle_rule, cv_folds=cv_folds, n_boot=n_boot,
-                           seed=seed, positive=tuple(positive.split(",")),
-                           top_disagreements=top, executor=pool)
+            outcome = evaluate(data, metrics=names, threshold_mode=mode, threshold=threshold,
+                               dev=dev, progress=hook, oracle_rule=oracle_rule,
+                               cv_folds=cv_folds, n_boot=n_boot, seed=seed,
+                               positive=tuple(positive.split(",")), top_disagreements=top,
+                               run=run.placed(pool))
         except _NothingToScore:
             too_little_scored([], None, data)
             return ExitCode.TOO_LITTLE_SCORED
     if fmt != "text":
-        print_json(run.summary(), indent=fmt == "json")
+        print_json(outcome.summary(), indent=fmt == "json")
     else:
-        print_line(summary_markdown(run))
-        folder = next(iter((run.files or {}).values())).parent if run.files else out
-        print_line(f"wrote {', '.join(sorted(p.name for p in (run.files or {}).values()))} "
+        print_line(summary_markdown(outcome))
+        folder = next(iter((outcome.files or {}).values())).parent if outcome.files else out
+        print_line(f"wrote {', '.join(sorted(p.name for p in (outcome.files or {}).values()))} "
                    f"to {folder}")
     too_little = False
     for label, results in progress.results.items():

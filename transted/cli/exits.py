@@ -29,8 +29,11 @@ from typing import Any
 
 import typer
 
+from transted.cli.console import error_line, state, warning_line
+from transted.health import run_health
+
 __all__ = ["ExitCode", "TABLE", "MaxErrorRateOption", "too_little_scored", "interruptible",
-           "result_lines"]
+           "result_lines", "redeliver_interrupt"]
 
 
 class ExitCode(IntEnum):
@@ -66,9 +69,6 @@ def MaxErrorRateOption() -> Any:  # noqa: N802 - reads as a typer option
 def too_little_scored(results: Iterable[Any], max_error_rate: float | None, what: str) -> bool:
     """Print why ``results`` measured too little (``error: <what>: ...`` on stderr) and
     return True, or return False (:mod:`transted.health`)."""
-    from transted.cli.console import error_line
-    from transted.health import run_health
-
     problem = run_health(results).problem(max_error_rate)
     if problem is None:
         return False
@@ -96,10 +96,8 @@ def interruptible(kept: Path | None) -> Iterator[None]:
     """On Ctrl-C: ``interrupted: N results kept in OUT; run the same command to resume`` on
     stderr (``kept``: the result file or folder; None when results went to stdout), then
     exit 130."""
-    from transted.cli.console import state, warning_line
-
     previous = sys.unraisablehook
-    sys.unraisablehook = _redeliver_interrupt(previous)
+    sys.unraisablehook = redeliver_interrupt(previous)
     try:
         yield
     except KeyboardInterrupt:
@@ -115,7 +113,7 @@ def interruptible(kept: Path | None) -> Iterator[None]:
         sys.unraisablehook = previous
 
 
-def _redeliver_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
+def redeliver_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
     """An unraisable hook for Ctrl-C landing inside a callback Python cannot raise from (an
     import lock's weakref callback, a finaliser): Python would print ``Exception ignored …
     Traceback`` and lose the interrupt. Signal handlers run in the main thread only, so the

@@ -1,8 +1,9 @@
-"""CLI: ``transted fol parse`` and ``transted fol perturb`` (plus ``transted lfi`` if present).
+"""CLI: ``transted fol parse``, ``transted fol perturb`` and ``transted fol formulaicness``.
 
 ``fol parse FORMULA`` shows the tree as this parser reads it, the LogicLLaMA tokens and LE's
 reading; ``fol parse --file F`` reports coverage (every rejected formula with its reason).
-``fol perturb F`` builds paper 001's perturbations of every formula in ``F`` and prints the
+``fol perturb F`` builds the perturbations of Thatikonda et al. ("Assessing the Alignment of
+FOL Closeness Metrics with Human Judgement", paper 001) of every formula in ``F`` and prints the
 sensitivity tables (Table 1 percentages, Table 2 means, Tables 3/6–11 combinations).
 Input files: FOLIO-style JSONL (``premises-FOL`` lists, ``conclusion-FOL`` with
 ``--conclusions``), a pair file (``reference.statement``), or plain text, one formula a line.
@@ -10,34 +11,54 @@ Input files: FOLIO-style JSONL (``premises-FOL`` lists, ``conclusion-FOL`` with
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.table import Table
 
-from transted.cli import lfi
-from transted.cli.console import console, print_json, progress_bar
+from transted.api import score_formulaicness
+from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
+from transted.cli.group import TranstedGroup
 from transted.cli.options import (
     FormatOption,
     JsonAlias,
     MetricOption,
     SignatureOption,
-    TranstedGroup,
     choice,
+    is_stdout,
     metric_list,
     output_format,
     signature_form,
     signature_text,
 )
+from transted.cli.progress import progress_bar
+from transted.cli.runs import result_text
+from transted.errors import ParseError, ResourceLimitError, escape_control
 from transted.fol.formula_files import read_formulas
-from transted.sensitivity.fol import PERTURBATIONS
+from transted.fol.formulaicness.naturalness import ALPHA, BETA
+from transted.fol.le import parse_le
+from transted.fol.syntax import atoms, format_formula, parse_formula
+from transted.fol.tokens import fol_tokens
+from transted.metrics.formulaicness import Formulaicness, read_texts
+from transted.metrics.registry import get_metric
+from transted.outputs import check_output_file
+from transted.pairs import write_pairs
+from transted.sensitivity.fol import (
+    PERTURBATIONS,
+    perturbation_pairs,
+    perturbation_scores,
+    sensitivity_table,
+)
 
 __all__ = ["register", "fol_app"]
 
 _KINDS_HELP = "Perturbations (repeatable): " + ", ".join(PERTURBATIONS)
-fol_app = typer.Typer(cls=TranstedGroup, help="First-order-logic formulas: parse, perturb.",
-                      no_args_is_help=True)
+fol_app = typer.Typer(cls=TranstedGroup, no_args_is_help=True,
+                      help="First-order-logic formulas: parse, perturb, formulaicness.")
 
 
 @fol_app.command("parse")
@@ -50,10 +71,6 @@ def parse_command(
 ) -> int:
     """Parse one formula, or report parser coverage over a file."""
     fmt = output_format(fmt, as_json)
-    from transted.errors import ParseError, ResourceLimitError, escape_control
-    from transted.fol.le import parse_le
-    from transted.fol.syntax import atoms, format_formula, parse_formula
-    from transted.fol.tokens import fol_tokens
 
     if file is not None:
         texts = read_formulas(file, conclusions=conclusions)
@@ -108,14 +125,9 @@ def perturb_command(
     as_json: bool = JsonAlias(),
     signature: str | None = SignatureOption(),
 ) -> int:
-    """Score gold vs perturbed formulas (paper 001 Tables 1-3, 6-11)."""
+    """Score gold vs perturbed formulas (Thatikonda et al.'s FOL metric study, Tables 1-3, 6-11)."""
     fmt = output_format(fmt, as_json)
     signature_form(signature)
-    from dataclasses import asdict
-
-    from transted.metrics.registry import get_metric
-    from transted.pairs import write_pairs
-    from transted.sensitivity.fol import perturbation_pairs, sensitivity_table
 
     if limit is not None and limit < 1:
         raise typer.BadParameter("must be positive", param_hint="--limit")
@@ -126,8 +138,6 @@ def perturb_command(
     pairs = perturbation_pairs(texts, kinds=kind, skipped=skipped)
     metrics = [get_metric(name) for name in metric_list(metric)]
     if pairs_out is not None:
-        from transted.outputs import check_output_file
-
         check_output_file(pairs_out, inputs=[file], resume=False,
                           owned_keys=("id", "reference", "candidate"))
         write_pairs(pairs, pairs_out)
@@ -159,8 +169,6 @@ def perturb_command(
 def _score_with_progress(pairs: list[Any], metrics: list[Any], results: dict[str, list[Any]]
                          ) -> dict[str, dict[str, float | None]]:
     """Every metric's scores; each result is also kept in ``results`` (by metric)."""
-    from transted.sensitivity.fol import perturbation_scores
-
     with progress_bar("scoring", len(pairs) * len(metrics)) as progress:
         def on_result(result: Any) -> None:
             results[result.metric].append(result)
@@ -173,9 +181,7 @@ def _fmt(value: float | None) -> str:
 
 
 def _print_table(console, table, over: str) -> None:
-    from rich.table import Table
-
-    title = ("mean over all formulas (unchanged ones score their self-match), as paper 001"
+    title = ("mean over all formulas (unchanged ones score their self-match), as Thatikonda et al."
              if over == "all" else "mean over the formulas each perturbation changes")
     out = Table(title=f"Gold vs perturbed, normalised by self-match: {title}")
     out.add_column("perturbation")
@@ -215,20 +221,11 @@ def formulaicness_command(
     fmt: str | None = FormatOption(),
     signature: str | None = SignatureOption(),
 ) -> int:
-    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (paper 004).
+    """Formulaicness F(t) of logic-to-text output, with naturalness and eq. 1 (Calò et al.).
     Without --out, result lines (JSONL) go to stdout; --format text gives a line per text."""
-    import json
-
-    from transted.api import score_formulaicness
-    from transted.cli.console import note, print_line
-    from transted.cli.options import is_stdout
-    from transted.cli.runs import result_text
-    from transted.metrics.formulaicness import Formulaicness, read_texts
-
     fmt = output_format(fmt, default="jsonl" if is_stdout(out) else "text")
     signature_form(signature)
     items = read_texts(texts)
-    from transted.fol.formulaicness.naturalness import ALPHA, BETA
 
     alpha, beta = (ALPHA if alpha is None else alpha), (BETA if beta is None else beta)
     metric = Formulaicness(alpha=alpha, beta=beta)
@@ -266,6 +263,5 @@ def formulaicness_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``transted fol ...`` and ``transted lfi``."""
+    """Add ``transted fol ...`` (``transted lfi`` is :mod:`transted.cli.lfi`)."""
     app.add_typer(fol_app, name="fol")
-    lfi.register(app)

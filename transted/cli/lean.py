@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
-from transted.cli.console import print_json, print_line
+from transted.cli.console import console, err_console, print_json, print_line
 from transted.cli.exits import ExitCode
 from transted.cli.options import FormatOption, JsonAlias, output_format
+from transted.errors import InputError
+from transted.lean.project import SETUP_STEPS, LeanProject
+from transted.lean.versions import read_versions
 
 __all__ = ["register"]
 
@@ -17,11 +23,6 @@ def setup_command(
     project: str = typer.Option(None, "--project", help=_PROJECT_HELP),
 ) -> int:
     """Fetch Mathlib's build cache and build the Lean project and the pinned REPL."""
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    from transted.cli.console import console, err_console
-    from transted.lean.project import SETUP_STEPS, LeanProject
-
     lean = LeanProject(project)
     console.print(f"Lean project: {lean.directory}")
     lean.require_lake()  # fail before drawing the progress display
@@ -52,13 +53,6 @@ def doctor_command(
     as_json: bool = JsonAlias(),
 ) -> int:
     """Check elan, lake, the built project and the REPL; print the pinned versions."""
-    from rich.table import Table
-
-    from transted.cli.console import console
-    from transted.errors import InputError
-    from transted.lean.project import LeanProject
-    from transted.lean.versions import read_versions
-
     fmt = output_format(fmt, as_json)
     lean = LeanProject(project)
     checks = lean.checks()
@@ -70,8 +64,6 @@ def doctor_command(
         print_json({"checks": [c.__dict__ for c in checks], "versions": versions},
                    indent=fmt == "json")
     else:
-        from rich.markup import escape
-
         table = Table("check", "status", "detail")
         for c in checks:
             table.add_row(escape(c.name), "[green]ok[/]" if c.ok else "[red]missing[/]",

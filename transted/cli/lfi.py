@@ -11,9 +11,11 @@ import math
 from pathlib import Path
 
 import typer
+from rich.table import Table
 
 from transted.cli.console import console, print_json
 from transted.cli.options import FormatOption, JsonAlias, output_format
+from transted.fol.lfi import lfi_signature, read_logic_forms, score_lfi
 
 __all__ = ["register", "lfi_command"]
 
@@ -22,15 +24,11 @@ def lfi_command(
     gold: Path = typer.Argument(..., metavar="GOLD", help="Gold logic forms, one per line."),
     system: Path = typer.Argument(..., metavar="SYSTEM", help="System logic forms."),
     keep_pos: bool = typer.Option(False, "--keep-pos",
-                                  help="Compare ':n'/':v' suffixes too (paper 003 ignored them)."),
+                                  help="Compare ':n'/':v' suffixes too (the LFi gold-standard evaluation ignored them)."),
     fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
 ) -> None:
     """Argument/predicate precision and recall, Sent-A, Sent-P, Sent-AP, Sent-APSent."""
-    from rich.table import Table
-
-    from transted.fol.lfi import lfi_signature, read_logic_forms, score_lfi
-
     fmt = output_format(fmt, as_json)
     report = score_lfi(read_logic_forms(gold), read_logic_forms(system), keep_pos=keep_pos)
     signature = lfi_signature(keep_pos=keep_pos)

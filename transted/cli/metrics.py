@@ -9,15 +9,14 @@ import typer
 
 from transted.cli.console import console, print_json
 from transted.cli.options import FormatOption, output_format
+from transted.errors import TranstedError
+from transted.metrics.options import declared_options
+from transted.metrics.registry import METRICS, PUBLISHED_PREFIX, get_metric, metric_class
 
 __all__ = ["register", "metrics_command", "describe_metrics"]
 
 def describe_metrics() -> list[dict[str, Any]]:
     """``[{name, options: [{name, type, default}], signature_fields | unavailable}]``."""
-    from transted.errors import TranstedError
-    from transted.metrics.options import declared_options
-    from transted.metrics.registry import METRICS, PUBLISHED_PREFIX, get_metric, metric_class
-
     rows = []
     for name in [*sorted(METRICS), PUBLISHED_PREFIX + "<key>"]:
         row: dict[str, Any] = {"name": name}

@@ -6,27 +6,31 @@ absent = stdout) and ``-`` for stdin."""
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
 
-from transted.cli.console import state
-from transted.executors.local import POOL_PAYS_OFF_SECONDS
+from transted.cli.console import FORMATS, SIGNATURE_FORMS, state
+from transted.errors import TranstedError
+from transted.executors.run_options import POOL_PAYS_OFF_SECONDS, RunOptions
+from transted.metrics.options import declared_options
+from transted.metrics.registry import get_metric, metric_class
+from transted.signature import Signature
 
 __all__ = ["FORMATS", "SIGNATURE_FORMS", "metric_list", "metric_options", "output_format",
            "FormatOption", "JsonAlias", "MetricOption", "OptionOption", "SignatureOption",
            "KeyOption", "ReferenceKeyOption", "CandidateKeyOption", "LineOrderOption",
-           "signature_form", "choice",
-           "TranstedGroup", "is_stdout", "metric_specs", "load_metrics", "signature_text", "ConventionOption"]
-
-FORMATS = ("text", "json", "jsonl")
-SIGNATURE_FORMS = ("short", "full")
+           "TextFieldOption", "signature_form", "choice", "with_run_options", "RUN_FLAGS",
+           "is_stdout", "metric_specs", "load_metrics", "signature_text",
+           "ConventionOption"]
 
 
 def FormatOption() -> Any:  # noqa: N802 - reads as a typer option
@@ -40,49 +44,6 @@ def SignatureOption() -> Any:  # noqa: N802
                         help="How the signature is printed: short (the default: the options "
                              "that differ from the metric's defaults and a hash of the full "
                              "signature) or full. Result files always hold the full one.")
-
-
-def _set_quiet(ctx: Any, param: Any, value: bool) -> bool:
-    state.command = ctx.command  # called for every command run, given or not
-    if value:
-        state.quiet = True
-    return value
-
-
-class TranstedGroup(TyperGroup):
-    """A command group whose every command also takes ``--quiet/-q`` (the root's switch,
-    spelled after the subcommand too), third-party commands included, and whose commands
-    return their exit code (an int: :class:`~transted.cli.exits.ExitCode`), which click
-    would otherwise drop when it runs standalone."""
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        for command in self.commands.values():
-            if isinstance(command, TyperGroup) or any(p.name == "quiet" for p in command.params):
-                continue
-            command.params.append(_quiet_param())
-
-    def invoke(self, ctx: Any) -> Any:
-        result = super().invoke(ctx)
-        if isinstance(result, int) and not isinstance(result, bool) and result != 0:
-            raise typer.Exit(int(result))
-        return result
-
-
-def _quiet_param() -> Any:
-    """``--quiet/-q`` as a parameter of the click that typer uses (typer >= 0.20 vendors its
-    own), made by typer itself; not passed to the command function."""
-    probe = typer.Typer()
-
-    @probe.command()
-    def _probe(quiet: bool = typer.Option(False, "--quiet", "-q", callback=_set_quiet,
-                                          is_eager=True, help="No progress bar or notes on "
-                                          "stderr (errors still shown).")) -> None:
-        """Never run: its one parameter is taken."""
-
-    param = next(p for p in typer.main.get_command(probe).params if p.name == "quiet")
-    param.expose_value = False
-    return param
 
 
 def JsonAlias() -> Any:  # noqa: N802
@@ -115,6 +76,13 @@ def CandidateKeyOption() -> Any:  # noqa: N802
                         help="Join field of the candidates (outputs), e.g. problem_id.")
 
 
+def TextFieldOption() -> Any:  # noqa: N802
+    return typer.Option(None, "--text-field", metavar="FIELD",
+                        help="Field of the candidates (outputs) holding the text (default: the "
+                             "first of statement, candidate, output, prediction, completion, "
+                             "response a line has).")
+
+
 def LineOrderOption() -> Any:  # noqa: N802
     return typer.Option(False, "--by-line-order",
                         help="Join by line order (the n-th output goes with the n-th "
@@ -135,51 +103,78 @@ def ConventionOption() -> Any:  # noqa: N802
                              " applies to every metric that has one (in its signature).")
 
 
-def PairTimeoutOption() -> Any:  # noqa: N802
-    return typer.Option(None, "--pair-timeout", min=0.001, metavar="S",
-                        help="Hard wall-clock seconds per pair: pairs run in a worker process, "
-                             "killed past S; such a pair is re-run alone, then gets status "
-                             "timeout (no score) and the batch goes on.")
+RUN_FLAGS = {"jobs": "--jobs", "executor": "--executor", "ray_address": "--ray-address",
+             "pair_timeout": "--pair-timeout", "out": "--out", "resume": "--resume"}
+"""The flag of each :class:`~transted.executors.run_options.RunOptions` field."""
 
 
-def JobsOption() -> Any:  # noqa: N802
-    return typer.Option(None, "--jobs", "-j", min=0, metavar="N", show_default=False,
-                        help="Worker processes. Default: every core, with the pool started only "
-                             "once the batch is projected to take over "
-                             f"{POOL_PAYS_OFF_SECONDS:g} s in one process; 1 = this process; "
-                             "0 = every core at once. Ray: actors (default: the cluster's CPUs). "
-                             "Results stay in input order and resumable (docs/SCALE.md).")
+def _run_parameters(out_help: str, out_required: bool) -> dict[str, tuple[Any, Any]]:
+    """``name → (annotation, typer option)`` of every RunOptions field; the defaults are the
+    record's own."""
+    d = RunOptions()
+    return {
+        "out": (str | None, typer.Option(... if out_required else d.out, "--out", "-o",
+                                         metavar="PATH", help=out_help)),
+        "resume": (bool, typer.Option(d.resume, "--resume/--no-resume",
+                                      help="Keep the results already in --out (a re-run "
+                                           "scores only the pairs not done).")),
+        "pair_timeout": (float | None, typer.Option(
+            d.pair_timeout, "--pair-timeout", min=0.001, metavar="S",
+            help="Hard wall-clock seconds per pair: pairs run in a worker process, killed "
+                 "past S; such a pair is re-run alone, then gets status timeout (no score) "
+                 "and the batch goes on.")),
+        "jobs": (int | None, typer.Option(
+            d.jobs, "--jobs", "-j", min=0, metavar="N", show_default=False,
+            help="Worker processes. Default: every core, with the pool started only once the "
+                 f"batch is projected to take over {POOL_PAYS_OFF_SECONDS:g} s in one process; "
+                 "1 = this process; 0 = every core at once. Ray: actors (default: the "
+                 "cluster's CPUs). Results stay in input order and resumable (docs/SCALE.md).")),
+        "executor": (str, typer.Option(d.executor, "--executor", metavar="local|ray",
+                                       help="Where workers run: local processes, or Ray "
+                                            "tasks (extra `ray`).")),
+        "ray_address": (str | None, typer.Option(
+            d.ray_address, "--ray-address", metavar="ADDR",
+            help="Ray cluster to join (default: a local Ray for --executor ray).")),
+    }
 
 
-def ExecutorOption() -> Any:  # noqa: N802
-    return typer.Option("local", "--executor", metavar="local|ray",
-                        help="Where workers run: local processes, or Ray tasks (extra `ray`).")
+def with_run_options(*, out_help: str, out_required: bool = False
+                     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A command taking ``run: RunOptions`` gets the run flags (``--jobs``, ``--executor``,
+    ``--ray-address``, ``--pair-timeout``, ``--out``, ``--resume``), declared once here from
+    the record's fields and defaults; ``out_help`` says what ``--out`` is for that command. A
+    refused value is a usage error naming its flag."""
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(command)
+        declared = _run_parameters(out_help, out_required)
+        assert set(declared) == {f.name for f in fields(RunOptions)}
+        own = [p for p in signature.parameters.values() if p.name != "run"]
+        added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option,
+                                   annotation=annotation)
+                 for name, (annotation, option) in declared.items()]
+
+        @functools.wraps(command)
+        def run_command(*args: Any, **kwargs: Any) -> Any:
+            values = {name: kwargs.pop(name) for name in declared}
+            try:
+                run = RunOptions(**values)
+            except ValueError as e:
+                raise typer.BadParameter(_flags(str(e))) from None
+            return command(*args, run=run, **kwargs)
+
+        run_command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[*own, *added])
+        run_command.__annotations__ = {
+            **{k: v for k, v in command.__annotations__.items() if k != "run"},
+            **{name: annotation for name, (annotation, _) in declared.items()}}
+        return run_command
+    return decorate
 
 
-def RayAddressOption() -> Any:  # noqa: N802
-    return typer.Option(None, "--ray-address", metavar="ADDR",
-                        help="Ray cluster to join (default: a local Ray for --executor ray).")
-
-
-@contextmanager
-def batch_executor(jobs: int | None, executor: str, ray_address: str | None,
-                   pair_timeout: float | None) -> Iterator[Any]:
-    """The executor the flags ask for (:func:`transted.executors.executor_for`; None: score in
-    this process), shut down on leaving; it carries ``--pair-timeout``. A refused flag is a
-    usage error naming it."""
-    from transted.executors import EXECUTORS, executor_for
-
-    if executor not in EXECUTORS:
-        raise typer.BadParameter(f"must be one of {', '.join(EXECUTORS)}, got {executor!r}",
-                                 param_hint="--executor")
-    if ray_address is not None and executor != "ray":
-        raise typer.BadParameter("--ray-address needs --executor ray", param_hint="--ray-address")
-    pool = executor_for(jobs, executor, ray_address=ray_address, pair_timeout=pair_timeout)
-    if pool is None:
-        yield None
-        return
-    with pool:
-        yield pool
+def _flags(message: str) -> str:
+    for name, flag in RUN_FLAGS.items():
+        message = message.replace(f"`{name}`", flag)
+    return message
 
 
 def output_format(fmt: str | None, as_json: bool = False, *,
@@ -198,8 +193,6 @@ def choice(value: str | None, allowed: tuple[str, ...] | list[str], option: str)
     ``allowed`` (with the nearest one as a hint)."""
     if value is None or value in allowed:
         return
-    import difflib
-
     near = difflib.get_close_matches(value, list(allowed), n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
     raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}{hint}",
@@ -221,8 +214,6 @@ def signature_text(made: Any) -> str:
     """The signature of ``made`` (a metric, or a result: anything with ``signature``) as
     ``--signature`` asks: short (the fields differing from the metric's defaults plus a hash
     of the full string) or full."""
-    from transted.signature import Signature
-
     full = str(made.signature)
     if state.signature == "full":
         return full
@@ -239,10 +230,6 @@ def signature_text(made: Any) -> str:
 def _default_signature(name: str) -> Any:
     """The signature of metric ``name`` with its default options (None if it cannot be built
     that way: the short form then says to see the full one)."""
-    from transted.errors import TranstedError
-    from transted.metrics.registry import get_metric
-    from transted.signature import Signature
-
     try:
         return Signature.parse(str(get_metric(name).signature))
     except (TranstedError, ImportError, OSError, ValueError, TypeError):
@@ -320,10 +307,6 @@ def load_metrics(values: list[str] | None, extra: dict[str, object] | None = Non
     twice (commands that file results by metric name). ``theorem`` (``--theorem``) and
     ``convention`` (``--convention``) go to every metric that declares the option, unless its
     own spec sets it."""
-    from transted.api import load_metric
-    from transted.metrics.options import declared_options
-    from transted.metrics.registry import metric_class
-
     specs = metric_specs(values)
     shared = {k: v for k, v in (("theorem", theorem), ("convention", convention))
               if v is not None}
@@ -338,7 +321,7 @@ def load_metrics(values: list[str] | None, extra: dict[str, object] | None = Non
             raise typer.BadParameter(f"{', '.join(repeated)} given twice (results are filed by "
                                      "metric name; run it again with another --out)",
                                      param_hint="--metric")
-    return [load_metric(name, **{**(extra or {}), **options}) for name, options in specs]
+    return [get_metric(name, **{**(extra or {}), **options}) for name, options in specs]
 
 
 def is_stdout(out: Path | str | None) -> bool:

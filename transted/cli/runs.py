@@ -4,25 +4,33 @@ of sampled outputs, the signature), the per-problem JSONL beside ``--out``, and 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, get_args
 
-from transted.cli.console import note, print_json, print_line, progress_bar
+from transted.batch import score_pairs
+from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import interruptible
 from transted.cli.options import signature_text
+from transted.cli.progress import progress_bar
+from transted.errors import escape_control
+from transted.executors.guard import result_line
+from transted.executors.placement import score_stream
+from transted.health import run_health
+from transted.metrics.base import Status
+from transted.outputs import check_output_file
+from transted.reasons import count_vacuous, verdict_text
+from transted.samples import problem_of, problems_path, sample_figures
 
-__all__ = ["BatchRun", "run_batch", "aggregate_line", "result_text", "out_path"]
+__all__ = ["BatchRun", "run_batch", "aggregate_line", "result_text", "print_result", "out_path"]
 
 
 def aggregate_line(results: list[Any], cached: int = 0) -> str:
     """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 0 too_large;
     verdicts: 40 equivalent, 48 not-equivalent, 2 none; 5 already done`` — every status of
-    :data:`transted.metrics.base.Status`, and any other a result carries."""
-    from typing import get_args
-
-    from transted.metrics.base import Status
-
+    :data:`transted.metrics.base.Status`, and any other a result carries; equivalent verdicts
+    that hold only vacuously (:func:`transted.reasons.is_vacuous`) are counted in brackets."""
     scores = [r.score for r in results if r.score is not None]
     statuses = list(get_args(Status))
     statuses += sorted({r.status for r in results} - set(statuses))
@@ -30,20 +38,39 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
                        for s in statuses)
     verdicts = ", ".join(f"{sum(r.verdict == v for r in results)} {v or 'none'}"
                          for v in ("equivalent", "not-equivalent", None))
+    vacuous = count_vacuous(results)
+    if vacuous:
+        verdicts += f" ({vacuous} equivalent only vacuously: contradictory hypotheses)"
     mean = f"mean {sum(scores) / len(scores):.4f} over {len(scores)} scored" if scores else \
         "no score"
     return f"{len(results)} pairs: {mean}; {counts}; verdicts: {verdicts}; {cached} already done"
 
 
 def result_text(result: Any) -> str:
-    """One result as a line for people: ``id  score  verdict  status[  error]``."""
-    from transted.errors import escape_control
-
+    """One result as a line for people: ``id  score  status  verdict, decided by …: why``
+    (:func:`transted.reasons.verdict_text`), then the error of a failed pair."""
     score = "null" if result.score is None else f"{result.score:.4f}"
-    parts = [result.id, score, result.verdict or "-", result.status]
-    if result.error:
+    parts = [result.id, score, result.status, verdict_text(result)]
+    if result.error and result.status != "invalid":
         parts.append(str(result.error).splitlines()[0])
+    elif result.status == "invalid" and result.error:
+        parts[-1] += f": {str(result.error).splitlines()[0]}"
     return escape_control("  ".join(parts), keep_newlines=False)
+
+
+def print_result(result: Any) -> None:
+    """One pair's result as ``score REF CAND`` prints it: score, verdict and why, the plain
+    details, any error, the signature."""
+    score = "null" if result.score is None else f"{result.score:.6f}"
+    console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
+    print_line(f"  verdict: {verdict_text(result)}")
+    for key, value in result.details.items():
+        if key != "verdict_reason" and not isinstance(value, (dict, list)):
+            print_line(f"  {key}: {escape_control(str(value))}")
+    if result.error:
+        console.print(f"[red]{result.status}:[/] ", end="")
+        print_line(escape_control(result.error))
+    print_line(f"signature: {signature_text(result)}")
 
 
 def out_path(out: Path, metric: str, n_metrics: int) -> Path:
@@ -68,10 +95,6 @@ class BatchRun:
 
 
 def _summary(run: BatchRun) -> dict[str, Any]:
-    from collections import Counter
-
-    from transted.health import run_health
-
     scores = [r.score for r in run.results if r.score is not None]
     health = run_health(run.results)
     return {"metric": run.metric.name, "out": None if run.out is None else str(run.out),
@@ -79,6 +102,7 @@ def _summary(run: BatchRun) -> dict[str, Any]:
             "mean": sum(scores) / len(scores) if scores else None,
             "statuses": dict(Counter(r.status for r in run.results)),
             "verdicts": dict(Counter(r.verdict or "none" for r in run.results)),
+            "vacuous": count_vacuous(run.results),
             "error_rate": health.error_rate, "already_done": run.cached,
             "problems": None if run.figures is None else run.figures.overall(),
             "problems_file": None if run.problems_file is None else str(run.problems_file),
@@ -91,11 +115,6 @@ def run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, fmt
     """Score ``pairs`` into ``out`` (resumable) or, without it, to ``stream``/stdout in
     ``fmt`` (``jsonl``: result lines; ``text``: a line per result; ``json``: the whole run
     as one document, printed at the end); then the summary (:func:`show_summary`)."""
-    from transted.api import score_many
-    from transted.executors.guard import result_line
-    from transted.outputs import check_output_file
-    from transted.samples import problem_of, problems_path, sample_figures
-
     problems = None
     if out is not None and any(problem_of(p.id) is not None for p in pairs):
         problems = check_output_file(problems_path(out), inputs=inputs or [], resume=False,
@@ -115,8 +134,15 @@ def run_batch(pairs: list[Any], scorer: Any, out: Path | None, resume: bool, fmt
                     stream.flush()
             progress(result, was_cached)
 
-        results = score_many(pairs, scorer, out=out, resume=resume, on_result=on_result,
-                             inputs=[i for i in inputs or [] if i != "-"], executor=executor)
+        if out is not None:
+            results = score_pairs(pairs, scorer, out, resume=resume, on_result=on_result,
+                                  inputs=[i for i in inputs or [] if i != "-"],
+                                  executor=executor)
+        else:  # the results go out as they come (on_result): nothing to keep or resume
+            results = []
+            for result in score_stream(pairs, scorer, executor=executor):
+                on_result(result, False)
+                results.append(result)
     run = BatchRun(scorer, results, cached[0], out, figures=sample_figures(results))
     if run.figures is not None and problems is not None:
         run.problems_file = run.figures.write_jsonl(problems, metric=scorer.name,

@@ -13,69 +13,69 @@ from transted.cli.exits import ExitCode, MaxErrorRateOption, too_little_scored
 from transted.cli.options import (
     CandidateKeyOption,
     ConventionOption,
-    ExecutorOption,
     FormatOption,
-    JobsOption,
     JsonAlias,
     KeyOption,
     LineOrderOption,
     MetricOption,
     OptionOption,
-    PairTimeoutOption,
-    RayAddressOption,
     ReferenceKeyOption,
     SignatureOption,
+    TextFieldOption,
     TheoremOption,
-    batch_executor,
     is_stdout,
     load_metrics,
     metric_options,
     output_format,
     signature_form,
-    signature_text,
+    with_run_options,
 )
-from transted.cli.runs import BatchRun, aggregate_line, out_path, run_batch
+from transted.cli.runs import BatchRun, aggregate_line, out_path, print_result, run_batch
+from transted.executors import RunOptions, executor_of
+from transted.health import ANSWERED
+from transted.inputs import join_files, read_pair_file
 from transted.metrics.base import Explains
+from transted.pairs import Pair, Statement
 
 __all__ = ["register", "score_command", "aggregate_line", "joined_pairs"]
 
 
+@with_run_options(out_help="Result JSONL (batch mode; default/`-` = stdout). A real file "
+                           "resumes; sampled outputs also get <out stem>.problems.jsonl.")
 def score_command(
     inputs: list[str] = typer.Argument(None, help="DATA (a pair file: JSONL, or a CSV/TSV table with id, reference, candidate columns; - = stdin), or REF CAND (two statements)."),
     references: str | None = typer.Option(None, "--references", "-r", help="References (JSONL, CSV or TSV: pair lines or {name|id, formal_statement, header?})."),
-    candidates: str | None = typer.Option(None, "--candidates", "-c", help="Translator outputs (JSONL, CSV or TSV) joined to --references by key (whole Lean files allowed; several per key = samples <key>#0, #1, …)."),
+    candidates: str | None = typer.Option(None, "--candidates", "-c", help="Translator outputs (JSONL, CSV or TSV) joined to --references by key (whole Lean files allowed; several per key = samples <key>#0, #1, …; an empty one is an invalid answer)."),
     key: str | None = KeyOption(),
     reference_key: str | None = ReferenceKeyOption(),
     candidate_key: str | None = CandidateKeyOption(),
+    text_field: str | None = TextFieldOption(),
     by_line_order: bool = LineOrderOption(),
     metric: list[str] = MetricOption(["ted"]),
     option: list[str] = OptionOption(),
-    out: str | None = typer.Option(None, "--out", "-o", help="Result JSONL (batch mode; default/`-` = stdout). A real file resumes; sampled outputs also get <out stem>.problems.jsonl."),
-    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep results already in --out."),
     header: str | None = typer.Option(None, help="Header for both statements (pair mode)."),
     explain: bool = typer.Option(False, "--explain", help="Pair mode: show how the score was reached."),
     theorem: str | None = TheoremOption(),
     convention: str | None = ConventionOption(),
-    pair_timeout: float | None = PairTimeoutOption(),
-    jobs: int | None = JobsOption(),
-    executor: str = ExecutorOption(),
-    ray_address: str | None = RayAddressOption(),
     max_error_rate: float | None = MaxErrorRateOption(),
     fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
     signature: str | None = SignatureOption(),
+    *, run: RunOptions,
 ) -> int:
     """Score pairs: `score DATA.jsonl [--out OUT.jsonl]`, `score --references R --candidates C`,
     or `score REF CAND`; -m repeatable. A batch prints result lines (JSONL) to stdout without
-    --out; --format text gives a line per result, json one document."""
+    --out; --format text gives a line per result with what decided its verdict, json one
+    document."""
     signature_form(signature)
     scorers = load_metrics(metric, metric_options(option), theorem=theorem,
                            convention=convention)
     inputs = inputs or []
+    out = None if run.out is None else str(run.out)
     if (references is None) != (candidates is None):
         raise typer.BadParameter("give --references and --candidates together",
                                  param_hint="--references")
-    join_given = key or reference_key or candidate_key or by_line_order
+    join_given = key or reference_key or candidate_key or by_line_order or text_field
     if join_given and references is None:
         raise typer.BadParameter("joins --references and --candidates: give them too",
                                  param_hint="--key")
@@ -88,12 +88,11 @@ def score_command(
             raise typer.BadParameter("give either INPUTS or --references/--candidates",
                                      param_hint="INPUTS")
         pairs = joined_pairs(references, candidates, key=key, reference_key=reference_key,
-                             candidate_key=candidate_key, line_order=by_line_order)
+                             candidate_key=candidate_key, line_order=by_line_order,
+                             text_field=text_field)
         sources = [references, candidates]
     elif len(inputs) == 1:
-        from transted.api import as_pairs
-
-        pairs = as_pairs(inputs[0])
+        pairs = read_pair_file(inputs[0])
         sources = [inputs[0]]
     else:
         raise typer.BadParameter("give one pair file, two statements, or --references and "
@@ -102,10 +101,11 @@ def score_command(
         raise typer.BadParameter("the same metric twice needs stdout (--out names one file "
                                  "per metric)", param_hint="--metric")
     too_little = False
-    with batch_executor(jobs, executor, ray_address, pair_timeout) as pool:
+    with executor_of(run) as pool:
         for scorer in scorers:
-            run = _score_one(scorer, scorers, pairs, out, resume, sources, fmt, executor=pool)
-            too_little |= too_little_scored(run.results, max_error_rate, scorer.name)
+            batch = _score_one(scorer, scorers, pairs, out, run.resume, sources, fmt,
+                               executor=pool)
+            too_little |= too_little_scored(batch.results, max_error_rate, scorer.name)
     return ExitCode.TOO_LITTLE_SCORED if too_little else ExitCode.OK
 
 
@@ -125,13 +125,12 @@ def _score_one(scorer: Any, scorers: list[Any], pairs: list[Any], out: str | Non
 
 def joined_pairs(references: str, candidates: str, *, key: str | None = None,
                  reference_key: str | None = None, candidate_key: str | None = None,
-                 line_order: bool = False) -> list[Any]:
+                 line_order: bool = False, text_field: str | None = None) -> list[Any]:
     """The pairs of :func:`transted.inputs.join_files`, with its warnings and unmatched keys
     reported on stderr."""
-    from transted.inputs import join_files
-
     joined = join_files(references, candidates, key=key, reference_key=reference_key,
-                        candidate_key=candidate_key, line_order=line_order)
+                        candidate_key=candidate_key, line_order=line_order,
+                        text_field=text_field)
     for warning in joined.warnings:
         note(f"warning: {warning}")
     for side, keys in (("references", joined.unmatched_references),
@@ -145,10 +144,9 @@ def joined_pairs(references: str, candidates: str, *, key: str | None = None,
 
 def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list[Any], fmt: str,
                explain: bool) -> int:
-    from transted.api import score
-    from transted.pairs import Pair, Statement
-
-    results = [score(reference, candidate, scorer, header=header, id="cli") for scorer in scorers]
+    pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
+                candidate=Statement(statement=candidate, header=header))
+    results = [scorer.score_pair(pair) for scorer in scorers]
     if fmt == "json":
         print_json(results[0].model_dump() if len(results) == 1
                    else [r.model_dump() for r in results])
@@ -157,10 +155,8 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
             print_json(r.model_dump(), indent=False)
     else:
         for r in results:
-            _print_result(r)
+            print_result(r)
     if explain:
-        pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
-                    candidate=Statement(statement=candidate, header=header))
         for scorer, r in zip(scorers, results, strict=True):
             if r.status == "ok" and isinstance(scorer, Explains):
                 shown = scorer.explain_pair(pair, r)
@@ -168,30 +164,8 @@ def _pair_mode(reference: str, candidate: str, header: str | None, scorers: list
                     console.print(shown.renderable)
                 for line in shown.lines:
                     print_line(line)
-    from transted.health import ANSWERED
-
     return ExitCode.OK if all(r.status in ANSWERED for r in results) \
         else ExitCode.TOO_LITTLE_SCORED
-
-
-def _print_result(result: Any) -> None:
-    from transted.errors import escape_control
-
-    score = "null" if result.score is None else f"{result.score:.6f}"
-    console.print(f"[bold]{result.metric}[/]: {score}", highlight=False)
-    verdict = result.verdict or "none (no shipped threshold)"
-    by = f" (decided by {result.decided_by})" if result.decided_by else ""
-    print_line(f"  verdict: {verdict}{by}")
-    reason = result.details.get("verdict_reason")
-    if reason:
-        print_line(f"    {escape_control(str(reason))}")
-    for key, value in result.details.items():
-        if key != "verdict_reason" and not isinstance(value, (dict, list)):
-            print_line(f"  {key}: {escape_control(str(value))}")
-    if result.error:
-        console.print(f"[red]{result.status}:[/] ", end="")
-        print_line(escape_control(result.error))
-    print_line(f"signature: {signature_text(result)}")
 
 
 def register(app: typer.Typer) -> None:

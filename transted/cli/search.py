@@ -21,7 +21,11 @@ from transted.cli.options import (
     signature_form,
     signature_text,
 )
+from transted.metrics.registry import get_metric
+from transted.pairs import Pair, Statement
 from transted.search.engine import SearchConfig
+from transted.search.explain import explain as build_explanation
+from transted.search.graph import check_graph_path, write_graph
 
 __all__ = ["register", "search_command"]
 
@@ -54,18 +58,13 @@ def search_command(
     signature: str | None = SignatureOption(),
 ) -> int:
     """Best-first transformation search (ASSESS Algorithm 1) from REF = CAND, offline rules."""
-    from transted.api import load_metric
-    from transted.pairs import Pair, Statement
-    from transted.search.explain import explain as build_explanation
-    from transted.search.graph import check_graph_path, write_graph
-
     fmt = output_format(fmt, as_json)
     signature_form(signature)
     if graph is not None:
         check_graph_path(graph)  # refuse an unknown suffix before searching
     if max_work < 0:
         raise typer.BadParameter("must be >= 0", param_hint="--max-work")
-    metric = load_metric("transted", max_expansions=max_expansions, max_time=max_time or None,
+    metric = get_metric("transted", max_expansions=max_expansions, max_time=max_time or None,
                          max_work=max_work or None,
                          rules=str(rules) if rules else None, field=_field(reference, candidate))
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),

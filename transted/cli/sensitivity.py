@@ -8,54 +8,51 @@ from pathlib import Path
 
 import typer
 
-from transted.cli.console import print_json, print_line, staged_progress
+from transted.cli.console import print_json, print_line
 from transted.cli.exits import ExitCode, MaxErrorRateOption, interruptible, too_little_scored
 from transted.cli.options import (
-    ExecutorOption,
     FormatOption,
-    JobsOption,
     JsonAlias,
     MetricOption,
-    RayAddressOption,
-    batch_executor,
     load_metrics,
     output_format,
+    with_run_options,
 )
+from transted.cli.progress import staged_progress
+from transted.executors import RunOptions, executor_of
+from transted.outputs import check_output_dir, check_output_file
+from transted.sensitivity.suite import sensitivity
 
 __all__ = ["register", "sensitivity_command"]
 
 
+@with_run_options(out_help="Report folder (sensitivity.csv/.md/.png, scores; re-run resumes).",
+                  out_required=True)
 def sensitivity_command(
     statements: list[Path] = typer.Argument(..., help="Statement files (JSONL: formal_statement, header?)."),
     metrics: list[str] = MetricOption(["transted,ted,bleu"],
                                       "Metric (repeatable or comma list; options as "
                                       "-m ted:cost=semantic)."),
-    out: Path = typer.Option(..., "--out", "-o", help="Report folder (sensitivity.csv/.md/.png, scores; re-run resumes)."),
     pairs_out: Path | None = typer.Option(None, "--pairs-out", help="Also write the generated pairs here (JSONL)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the generator and of --per-kind sampling."),
     per_kind: int | None = typer.Option(None, "--per-kind", min=1, help="Score at most K pairs per kind (seeded sample)."),
-    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep scores already in OUT."),
-    jobs: int | None = JobsOption(),
-    executor: str = ExecutorOption(),
-    ray_address: str | None = RayAddressOption(),
     max_error_rate: float | None = MaxErrorRateOption(),
     fmt: str | None = FormatOption(),
     as_json: bool = JsonAlias(),
+    *, run: RunOptions,
 ) -> int:
     """How each metric scores faithful rewrites vs one-symbol meaning changes of real statements."""
-    from transted.outputs import check_output_dir, check_output_file
-    from transted.sensitivity.suite import sensitivity
-
+    out = Path(str(run.out))
     fmt = output_format(fmt, as_json)
     loaded = load_metrics(metrics, distinct_names=True)
     check_output_dir(out)
     if pairs_out is not None:
         check_output_file(pairs_out, inputs=statements, resume=False,
                           owned_keys=("id", "reference", "candidate"))
-    with batch_executor(jobs, executor, ray_address, None) as pool, \
+    with executor_of(run) as pool, \
             staged_progress(pool) as progress, interruptible(out / "scores"):
         report = sensitivity(statements, loaded, out, pairs_out=pairs_out, seed=seed,
-                             per_kind=per_kind, resume=resume, executor=pool,
+                             per_kind=per_kind, resume=run.resume, executor=pool,
                              progress=lambda metric, n: progress.stage(
                                  f"{metric} (sensitivity)", n))
     if fmt != "text":

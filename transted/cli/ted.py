@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import typer
+from rich.markup import escape
+from rich.table import Table
 
 from transted.cli.console import console, print_json
 from transted.cli.options import (
@@ -21,6 +23,8 @@ from transted.cli.options import (
     signature_form,
     signature_text,
 )
+from transted.metrics.registry import get_metric
+from transted.pairs import Pair, Statement
 from transted.ted.backends import BACKENDS, DEFAULT_BACKEND
 
 __all__ = ["register", "ted_command"]
@@ -47,9 +51,6 @@ def ted_command(
     signature: str | None = SignatureOption(),
 ) -> int:
     """TED similarity 1 - TED/max(|T1|, |T2|) of two statements' operator trees."""
-    from transted.api import load_metric
-    from transted.pairs import Pair, Statement
-
     fmt = output_format(fmt, as_json)
     signature_form(signature)
     if backend not in BACKENDS:
@@ -57,7 +58,7 @@ def ted_command(
                                  param_hint="--backend")
     given = {"proposition": proposition, "split_binders": split_binders,
              "canonical_names": canonical_names}
-    metric = load_metric("ted", backend=backend, field="term" if term else "statement",
+    metric = get_metric("ted", backend=backend, field="term" if term else "statement",
                          **{k: v for k, v in given.items() if v is not None})
     pair = Pair(id="cli", reference=Statement(statement=reference, header=header),
                 candidate=Statement(statement=candidate, header=header))
@@ -73,9 +74,6 @@ def ted_command(
 
 
 def _table(payload: dict[str, Any]) -> Any:
-    from rich.markup import escape
-    from rich.table import Table
-
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold")
     table.add_column(overflow="fold")

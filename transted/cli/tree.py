@@ -7,9 +7,12 @@ from pathlib import Path
 
 import typer
 
+from transted.cli.console import console, error_line, note, state
+from transted.cli.exits import ExitCode
 from transted.errors import TranstedError
 from transted.opt import OptOptions, parse_statement
 from transted.opt.render import FORMATS, render
+from transted.outputs import check_output_file
 from transted.pairs import iter_jsonl, validate_pair
 
 __all__ = ["register"]
@@ -50,10 +53,7 @@ def tree_command(
     out: Path | None = typer.Option(None, "--out", "-o", help="With --file: write JSON lines here instead of stdout."),
 ) -> int:
     """Print the operator tree (OPT) of a Lean 4 statement."""
-    from transted.cli.console import console, note
-
     options = _options(proposition, split, canonical)
-    from transted.cli.console import state
 
     fmt = fmt or state.format or "text"
     if fmt not in FORMATS:
@@ -65,8 +65,6 @@ def tree_command(
                       markup=False, highlight=False, soft_wrap=True)
         return 0
     if out is not None and str(out) != "-":
-        from transted.outputs import check_output_file
-
         check_output_file(out, inputs=[file] if file is not None else [], resume=False,
                           owned_keys=("name", "tree"))
     sink = out.open("w", encoding="utf-8") if out is not None and str(out) != "-" else None
@@ -90,9 +88,6 @@ def tree_command(
             sink.close()
     note(f"{total} statements, {total - errors} parsed, {errors} errors")
     if errors == total:
-        from transted.cli.console import error_line
-        from transted.cli.exits import ExitCode
-
         error_line(f"{file}: no statement parsed" if total else f"{file}: no statement")
         return ExitCode.TOO_LITTLE_SCORED
     return 0

@@ -17,7 +17,9 @@ limit (``max_memory``, MB).
 
 from __future__ import annotations
 
+import _thread
 import itertools
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +31,21 @@ from transted.evidence.evaluate import evaluate_term
 from transted.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var, free_vars
 
 __all__ = ["Encoder", "SolverResult", "check_sat", "prove"]
+
+
+class _Context(z3.Context):
+    """A z3 context whose finaliser passes a Ctrl-C on. ``Context.__del__`` frees the C
+    context; a KeyboardInterrupt landing there cannot propagate from a finaliser (Python
+    prints "Exception ignored in Context.__del__" with a traceback and the interrupt is
+    lost), so it is delivered to the main thread again after the finaliser has returned
+    (from a timer thread: raised in the finaliser, it would be lost again)."""
+
+    def __del__(self) -> None:
+        try:
+            super().__del__()
+        except KeyboardInterrupt:
+            threading.Timer(0.05, _thread.interrupt_main).start()
+
 
 class Encoder:
     """Encodes terms into one z3 context, collecting side conditions of auxiliary variables.
@@ -50,7 +67,7 @@ class Encoder:
     @property
     def ctx(self) -> z3.Context:
         if self._ctx is None:
-            self._ctx = z3.Context()
+            self._ctx = _Context()
         return self._ctx
 
     def var(self, name: str, typ: str) -> z3.ExprRef:

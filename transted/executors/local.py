@@ -28,9 +28,10 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from transted.executors.base import (
@@ -43,15 +44,10 @@ from transted.executors.base import (
     report_progress_to,
     score_chunk,
 )
+from transted.executors.run_options import POOL_PAYS_OFF_SECONDS  # re-exported: its old home
 
 __all__ = ["LocalExecutor", "PAIR_TIMEOUT_GRACE", "POLL_SECONDS", "KILL_AFTER_SECONDS",
            "POOL_PAYS_OFF_SECONDS"]
-
-POOL_PAYS_OFF_SECONDS = 5.0
-"""The CLI's default ``min_parallel_seconds``. Spawning a worker and importing transted into
-it takes about 2.5 s on the project's 2-core machines (``python -X importtime``: scipy and
-sympy are most of it), and with J workers R seconds of work take about 2.5 + R/J: on two
-cores the pool pays off from about R = 5 s."""
 
 PAIR_TIMEOUT_GRACE = 0.5
 """Seconds added to ``pair_timeout`` before a kill: the pair's start report travels through a
@@ -73,9 +69,28 @@ def _watch_parent() -> None:
 
 
 def _init_worker(progress: Any) -> None:
+    # Ctrl-C is the driver's: it stops the workers itself (a worker's own KeyboardInterrupt
+    # would only print a traceback over the driver's message)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _watch_parent()
     if progress is not None:
         report_progress_to(progress)
+
+
+@contextmanager
+def _no_interrupt_inherited() -> Iterator[None]:
+    """SIGINT blocked in this thread while it spawns workers: a spawned worker inherits the
+    mask, so a Ctrl-C during its start-up (seconds of imports, before its initializer can
+    ignore it) is not its to raise; here the signal waits, blocked, and arrives as soon as
+    the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _check_seconds(name: str, value: object, what: str, *, zero: bool) -> None:
@@ -184,7 +199,8 @@ class LocalExecutor(Executor):
             self.restarts += 1
             self.start(*self._task)
         assert self._pool is not None
-        future = self._pool.submit(score_chunk, *self._task, chunk)
+        with _no_interrupt_inherited():  # the pool spawns its workers in a submit
+            future = self._pool.submit(score_chunk, *self._task, chunk)
         if self.pair_timeout is not None:
             self._chunk_of.update((index, future) for index, _ in chunk)
         return future
@@ -285,3 +301,10 @@ class LocalExecutor(Executor):
 
     def close(self) -> None:
         self._discard_pool()
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is not None:
+            # left by an exception (Ctrl-C, or the CLI's exit once it reported one): nobody
+            # reads the chunks in flight, so end the workers rather than wait for them
+            self._discard_pool(broken=True)
+        self.close()

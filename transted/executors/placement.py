@@ -25,21 +25,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 
 from transted.executors.base import Executor, MetricSpec, default_jobs, serial_scores
 from transted.executors.guard import score_guarded
-from transted.executors.local import POOL_PAYS_OFF_SECONDS, LocalExecutor
+from transted.executors.local import LocalExecutor
 from transted.executors.ray_cluster import RayExecutor
+from transted.executors.run_options import EXECUTORS, POOL_PAYS_OFF_SECONDS, RunOptions
 from transted.metrics.base import Metric, MetricResult
 from transted.pairs import Pair
 
 __all__ = ["SERIAL_UP_TO", "EXECUTORS", "check_placement", "score_stream", "executor_for",
-           "make_executor"]
+           "executor_of", "make_executor"]
 
 SERIAL_UP_TO = 4
 """So few pairs are scored in this process even with ``jobs`` > 1: a pool's start-up costs more."""
-
-EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 
 def check_placement(jobs: int | None, executor: Executor | None,
@@ -90,17 +90,21 @@ def _placed(pairs: list[Pair], metric: Metric, *, jobs: int | None, executor: Ex
 def _on_executor(pairs: list[Pair], metric: Metric, executor: Executor, spec: MetricSpec
                  ) -> Iterator[MetricResult]:
     """``executor``'s results, after a first stretch scored here while the rest is not worth
-    starting its workers (its ``min_parallel_seconds``)."""
+    starting its workers (its ``min_parallel_seconds``). The projection leaves out the first
+    pair: it pays this process's one-time loads (the name table, the notation, the metric's
+    caches, about 1 s), which a pair after it never pays again."""
     first = 0
     if (executor.min_parallel_seconds is not None and not executor.running
             and executor.pair_timeout is None and not metric.runs_lean):
-        began = time.monotonic()
+        warm = 0.0
         while first < len(pairs):
-            if first and ((time.monotonic() - began) / first * (len(pairs) - first)
-                          > executor.min_parallel_seconds):
+            if first >= 2 and ((time.monotonic() - warm) / (first - 1) * (len(pairs) - first)
+                               > executor.min_parallel_seconds):
                 break
             result = score_guarded(metric, pairs[first])
             first += 1
+            if first == 1:
+                warm = time.monotonic()
             executor.scored_in_driver += 1  # before the yield: the caller may stop here
             yield result
     yield from executor.scores(pairs[first:], metric, spec)
@@ -127,12 +131,33 @@ def make_executor(executor: str = "local", *, jobs: int | None = None,
     raise ValueError(f"`executor` must be one of {', '.join(EXECUTORS)}, got {executor!r}")
 
 
+@contextmanager
+def executor_of(run: RunOptions) -> Iterator[Executor | None]:
+    """The executor ``run`` asks for (:func:`executor_for`; None: score in this process),
+    shut down on leaving; a caller's own executor (``run.executor`` an object) is yielded as
+    it is and left running."""
+    if run.owned_executor is not None:
+        if run.pair_timeout is not None:
+            raise ValueError("`pair_timeout` with `executor` (a ready one): give it to the "
+                             "executor (LocalExecutor(..., pair_timeout=...))")
+        yield run.owned_executor
+        return
+    assert isinstance(run.executor, str)
+    pool = executor_for(run.jobs, run.executor, ray_address=run.ray_address,
+                        pair_timeout=run.pair_timeout)
+    if pool is None:
+        yield None
+        return
+    with pool:
+        yield pool
+
+
 def executor_for(jobs: int | None, executor: str = "local", *, ray_address: str | None = None,
                  pair_timeout: float | None = None) -> Executor | None:
     """The executor a command's flags ask for; None: score in this process.
 
     ``jobs`` None (the CLI's default) is every core, the local workers started only once the
-    batch is worth it (:data:`~transted.executors.local.POOL_PAYS_OFF_SECONDS`); 0 is every
+    batch is worth it (:data:`~transted.executors.run_options.POOL_PAYS_OFF_SECONDS`); 0 is every
     core from the start; 1 is this process, or a one-worker pool with ``pair_timeout``. With
     Ray, None and 0 ask for one actor per CPU of the cluster. The caller closes the executor.
     """

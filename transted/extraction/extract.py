@@ -38,10 +38,13 @@ from transted.extraction.validity import (
     theorem_problem,
 )
 
-__all__ = ["extract", "same_name", "DATA_STATEMENTS", "MAX_OUTPUT_CHARS"]
+__all__ = ["extract", "same_name", "DATA_STATEMENTS", "MAX_OUTPUT_CHARS", "EMPTY_OUTPUT"]
 
 MAX_OUTPUT_CHARS = 1_000_000
 """Outputs longer than this are refused (the statement parser's own cap is 100,000)."""
+EMPTY_OUTPUT = "the output is empty"
+"""Why an empty or blank output (``""``, whitespace, JSON ``null``) is ``invalid``: a
+translator that answered nothing gave a wrong answer, not one we cannot read."""
 DATA_STATEMENTS = ("def", "abbrev", "instance")
 """Declarations read as the statement when the output has no theorem (as the parser does)."""
 
@@ -80,9 +83,9 @@ def extract(text: str, *, theorem: str | None = None,
     if len(text) > MAX_OUTPUT_CHARS:
         raise ResourceLimitError(f"output of {len(text)} characters exceeds the cap of "
                                  f"{MAX_OUTPUT_CHARS}")
-    if not text.strip():
-        return Extraction(status="error", reason="the output is empty",
-                          problem=problem_at(text, 0, "the output is empty", None))
+    if not text.strip():  # an empty answer is an answer (Lean parses no declaration from it)
+        return Extraction(status="invalid", reason=EMPTY_OUTPUT,
+                          problem=problem_at(text, 0, EMPTY_OUTPUT, "empty"))
     regions = find_regions(text)
     tokens, lex_problems = lex(regions.code)
     commands = split_commands(regions.code, tokens)

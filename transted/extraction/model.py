@@ -28,7 +28,7 @@ ContextKind = Literal["import", "open", "set_option", "variable", "universe", "n
 
 InvalidKind = Literal["unclosed-bracket", "mismatched-bracket", "ends-inside-term", "no-type",
                       "no-name", "unterminated-comment", "unterminated-string", "lean3",
-                      "broken-context"]
+                      "broken-context", "empty"]
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from transted.errors import InvalidCandidate
 from transted.extraction.commands import lex, split_commands
 from transted.extraction.context import context_at
-from transted.extraction.extract import extract
+from transted.extraction.extract import EMPTY_OUTPUT, extract
 from transted.extraction.model import ContextDeclaration, Extraction
 
-__all__ = ["Prepared", "prepare", "header_context", "declaration_text", "EXTRACTION_VERSION"]
+__all__ = ["Prepared", "prepare", "header_context", "declaration_text", "empty_answer",
+           "EXTRACTION_VERSION"]
 
-EXTRACTION_VERSION = "1"
+EXTRACTION_VERSION = "2"
 """Bump when the extraction or the invalid-output rules change which text is scored (it goes
-into the signature as ``extract``)."""
+into the signature as ``extract``). 2: an empty output is ``invalid`` (was an input error)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,14 @@ def declaration_text(text: str, *, theorem: str | None = None,
     if ex.status != "ok" or ex.theorem is None:
         return text
     return ex.theorem.declaration
+
+
+def empty_answer(candidate: str) -> InvalidCandidate | None:
+    """The ``invalid`` answer of an empty or blank candidate (for metrics that compare text and
+    never call :func:`prepare`); None otherwise. An empty reference is never an answer."""
+    if candidate.strip():
+        return None
+    return InvalidCandidate(EMPTY_OUTPUT, candidate, 0, kind="empty")
 
 
 def header_context(header: str | None) -> tuple[ContextDeclaration, ...]:

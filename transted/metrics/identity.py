@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from transted.errors import InputError
-from transted.extraction.statement import EXTRACTION_VERSION, declaration_text
+from transted.extraction.statement import EXTRACTION_VERSION, declaration_text, empty_answer
 from transted.metrics.base import Metric, PairScore
 from transted.pairs import Pair
 
@@ -51,6 +51,9 @@ def chosen_declaration(pair: Pair, side: str, theorem: str | None = None) -> str
     ``theorem``, else the one named like the reference's), its proof as written included."""
     if side == "reference":
         return declaration_text(pair.reference.statement)
+    empty = empty_answer(pair.candidate.statement)
+    if empty is not None:
+        raise empty
     reference = declared_name(declaration_text(pair.reference.statement))
     return declaration_text(pair.candidate.statement, theorem=theorem, reference_name=reference)
 

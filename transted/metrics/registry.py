@@ -45,7 +45,9 @@ def metric_class(name: str) -> type[Metric]:
         return PublishedScore
     if name not in METRICS:
 
-        near = difflib.get_close_matches(name, list(METRICS), n=1, cutoff=0.6)
+        folded = {m.lower(): m for m in METRICS}  # `-m TED`: the same name, another case
+        near = [folded[name.lower()]] if name.lower() in folded else \
+            difflib.get_close_matches(name, list(METRICS), n=1, cutoff=0.6)
         hint = f"; did you mean {near[0]}?" if near else ";"
         raise ValueError(f"unknown metric {name!r}{hint} known: {', '.join(metric_names())}")
     cls: type[Metric] = load_reference(METRICS[name])

@@ -147,7 +147,6 @@ class Regression:
         a score, or an ``invalid`` candidate); a pair that failed in both compares nothing."""
         if not self.results_old and not self.results_new:  # made by hand: scores only
             return sum(d.status != "both-error" for d in self.deltas)
-
         answered = {r.id for r in (*self.results_old, *self.results_new)
                     if r.status in ANSWERED}
         return sum(d.id in answered for d in self.deltas)
@@ -199,7 +198,6 @@ def _forced(old: MetricResult, new: MetricResult, convention: str
             ) -> tuple[bool | None, bool | None]:
     """The verdict rule's decisions before the threshold, old and new (the gate's fallback
     threshold applies to the rest)."""
-
     out = []
     for r in (old, new):
         d = forced_decision(r.details or {}, status=r.status, convention=convention)
@@ -244,7 +242,6 @@ def compare_matched(matching: Matching, metric: str | Metric, *,
                     progress: Progress | None = None) -> Regression:
     """:func:`compare_runs` of pairs already matched (:func:`match_runs`: a caller checks
     how many matched before scoring)."""
-
     if tolerance < 0:
         raise ValueError(f"`tolerance` must be >= 0, got {tolerance}")
     m = resolve_metric(metric) if isinstance(metric, str) else metric

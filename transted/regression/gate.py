@@ -5,11 +5,16 @@ with a score in at least one version): at least ``min_matched`` of them and at l
 ``min_matched_share`` of the ids of either version; else its outcome is ``insufficient``
 (``transted regress`` exits 4; ``assert_no_regression`` raises), never a silent pass.
 
-Three criteria (``fail_on``) over the matched pairs of a :class:`~transted.regression.compare.Regression`:
+Four criteria (``fail_on``) over the matched pairs of a :class:`~transted.regression.compare.Regression`:
 
-* ``"worse"``: the mean score over pairs scored in both versions dropped by more than
-  ``max_drop`` (``mean(new - old) < -max_drop``), or a pair the old version scored fails to
-  score in the new one (``broke``: a regression whatever the bound).
+* ``"worse"``: a pair scored in both versions dropped by more than ``max_pair_drop`` (default
+  0: any drop), or a pair the old version scored has no score in the new one (``broke``:
+  an ``error``, ``timeout``, ``unavailable``, ``too_large`` or ``invalid`` result). A
+  **timeout counts as broken**: the gate cannot vouch for a pair it could not score (give a
+  larger ``--pair-timeout`` if the machine was loaded). A mean that rose never hides a pair
+  that got worse.
+* ``"mean"``: the mean score over pairs scored in both versions dropped by more than
+  ``max_drop`` (``mean(new - old) < -max_drop``), or a pair broke as above.
 * ``"verdict-flip"``: more than ``max_drop`` (a fraction of the matched pairs) went from
   ``equivalent`` to ``not-equivalent``. Verdicts are the metric's own (``MetricResult.verdict``,
   :func:`transted.verdict.rules.decide`); with ``threshold`` the same rule with that fallback
@@ -22,7 +27,7 @@ Three criteria (``fail_on``) over the matched pairs of a :class:`~transted.regre
   test on the problems that lost / gained it.
 
 With ``alpha`` the gate fails only when the drop is also significant (one-sided Wilcoxon
-signed-rank p < alpha for ``worse``, one-sided exact sign test on the flipped pairs, i.e. exact
+signed-rank p < alpha for ``mean``; ``worse`` judges each pair and takes no ``alpha``, one-sided exact sign test on the flipped pairs, i.e. exact
 McNemar, for ``verdict-flip``). Every report carries the paired figures whatever the criterion:
 a seeded paired bootstrap of the mean difference (percentile interval, and the share of
 resamples whose mean difference is >= 0 as a one-sided p for "new is worse"), the Wilcoxon
@@ -36,45 +41,61 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-import numpy as np
+from scipy.stats import binomtest
 
 from transted.evaluation.outcome import to_json_safe
 from transted.regression.compare import PairDelta, Regression
+from transted.regression.significance import Significance, paired_significance
 from transted.samples import SampleFigures
 from transted.verdict.rules import passes
 
 __all__ = ["FAIL_ON", "Significance", "GateReport", "paired_significance", "check_regression",
            "parse_fail_on", "check_gate_options"]
 
-FailOn = Literal["worse", "verdict-flip"]
-FAIL_ON: tuple[str, ...] = ("worse", "verdict-flip", "equivalent@K")
+FailOn = Literal["worse", "mean", "verdict-flip"]
+FAIL_ON: tuple[str, ...] = ("worse", "mean", "verdict-flip", "equivalent@K")
 """The criteria; ``equivalent@K`` stands for ``equivalent@1``, ``equivalent@2``, …"""
 
 
 def parse_fail_on(value: str) -> tuple[str, int | None]:
     """``"worse"`` → ``("worse", None)``; ``"equivalent@3"`` → ``("equivalent", 3)``; anything
     else is a ``ValueError`` listing the criteria."""
-    if value in ("worse", "verdict-flip"):
+    if value in ("worse", "mean", "verdict-flip"):
         return value, None
     name, sep, k = value.partition("@")
     if name == "equivalent" and sep and k.isdigit() and int(k) >= 1:
         return "equivalent", int(k)
-
-    near = difflib.get_close_matches(value, ["worse", "verdict-flip", "equivalent@1"], n=1)
+    near = difflib.get_close_matches(value, ["worse", "mean", "verdict-flip", "equivalent@1"],
+                                     n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
-    raise ValueError(f"`fail_on` must be worse, verdict-flip or equivalent@K (K >= 1), got "
-                     f"{value!r}{hint}")
+    raise ValueError(f"`fail_on` must be worse, mean, verdict-flip or equivalent@K (K >= 1), "
+                     f"got {value!r}{hint}")
 
 
 def check_gate_options(*, fail_on: str = "worse", max_drop: float = 0.0,
                        alpha: float | None = None, n_boot: int = 10000,
-                       min_matched: int = 1, min_matched_share: float = 0.0) -> None:
+                       min_matched: int = 1, min_matched_share: float = 0.0,
+                       max_pair_drop: float | None = None) -> None:
     """Every gate option checked (``ValueError`` naming it), so a caller can refuse a bad
-    value before anything is scored."""
+    value before anything is scored. ``worse`` bounds each pair (``max_pair_drop``), the
+    others a mean or a share (``max_drop``, ``alpha``): a bound given to the wrong criterion
+    is refused rather than ignored."""
     criterion, _ = parse_fail_on(fail_on)
-    if not (isinstance(max_drop, (int, float)) and math.isfinite(max_drop) and max_drop >= 0):
-        raise ValueError(f"`max_drop` must be a number >= 0, got {max_drop}")
-    if criterion != "worse" and max_drop > 1:
+    for name, value in (("max_drop", max_drop), ("max_pair_drop", max_pair_drop)):
+        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)
+                                      and value >= 0):
+            raise ValueError(f"`{name}` must be a number >= 0, got {value}")
+    if criterion == "worse" and max_drop:
+        raise ValueError("`max_drop` bounds a mean or a share, not `fail_on` worse, which "
+                         "fails on any pair that got worse: give `max_pair_drop` (each pair's "
+                         "allowed drop), or `fail_on` mean for the mean score")
+    if criterion == "worse" and alpha is not None:
+        raise ValueError("`alpha` tests a mean or a share; `fail_on` worse judges each pair: "
+                         "use `fail_on` mean for a significance-tested mean drop")
+    if criterion != "worse" and max_pair_drop is not None:
+        raise ValueError(f"`max_pair_drop` bounds each pair under `fail_on` worse, not "
+                         f"{fail_on} (whose bound is `max_drop`)")
+    if criterion not in ("worse", "mean") and max_drop > 1:
         raise ValueError(f"`max_drop` is a share for {fail_on}: it must be in [0, 1], got "
                          f"{max_drop}")
     if alpha is not None and not 0 < alpha < 1:
@@ -85,61 +106,6 @@ def check_gate_options(*, fail_on: str = "worse", max_drop: float = 0.0,
         raise ValueError(f"`min_matched` must be an int >= 0, got {min_matched!r}")
     if not 0 <= min_matched_share <= 1:
         raise ValueError(f"`min_matched_share` must be in [0, 1], got {min_matched_share}")
-_BOOT_CHUNK = 1000  # resamples drawn at once: bounds memory at _BOOT_CHUNK * n indices
-
-
-@dataclass(frozen=True)
-class Significance:
-    """Paired figures for ``delta = new - old`` over the pairs scored in both versions."""
-
-    n: int
-    mean_delta: float | None
-    ci_low: float | None
-    ci_high: float | None
-    confidence: float
-    n_boot: int
-    seed: int
-    p_bootstrap: float | None
-    """Share of bootstrap resamples with mean delta >= 0: one-sided p for "new is worse"."""
-    p_wilcoxon: float | None
-    """One-sided Wilcoxon signed-rank p (alternative: deltas tend to be negative)."""
-    p_sign: float | None
-    """One-sided exact sign test p on the pairs that got worse vs better."""
-    n_worse: int
-    n_improved: int
-
-
-def paired_significance(deltas: list[float], *, n_boot: int = 10000, seed: int = 0,
-                        confidence: float = 0.95) -> Significance:
-    """Seeded paired bootstrap of the mean of ``deltas``, Wilcoxon signed-rank and sign test.
-
-    A delta of exactly 0 counts neither as worse nor as improved (Wilcoxon's ``"wilcox"``
-    zero handling; the sign test uses only the non-zero deltas).
-    """
-    from scipy.stats import binomtest, wilcoxon
-
-    if n_boot < 1:
-        raise ValueError(f"`n_boot` must be >= 1, got {n_boot}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"`confidence` must be in (0, 1), got {confidence}")
-    d = np.asarray(deltas, dtype=float)
-    n_worse, n_improved = int((d < 0).sum()), int((d > 0).sum())
-    if len(d) == 0:
-        return Significance(0, None, None, None, confidence, n_boot, seed, None, None, None, 0, 0)
-    rng = np.random.default_rng(seed)
-    # Hand-rolled rather than scipy.stats.bootstrap: the p figure needs the resampled means.
-    means = np.concatenate([d[rng.integers(0, len(d), size=(min(_BOOT_CHUNK, n_boot - i),
-                                                             len(d)))].mean(axis=1)
-                            for i in range(0, n_boot, _BOOT_CHUNK)])
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(means, [tail, 1 - tail])
-    nonzero = n_worse + n_improved
-    p_wilcoxon = 1.0 if nonzero == 0 else float(wilcoxon(d, alternative="less").pvalue)
-    p_sign = 1.0 if nonzero == 0 else float(
-        binomtest(n_worse, nonzero, 0.5, alternative="greater").pvalue)
-    return Significance(len(d), float(d.mean()), float(low), float(high), confidence, n_boot,
-                        seed, float((means >= 0).mean()), p_wilcoxon, p_sign, n_worse,
-                        n_improved)
 
 
 @dataclass
@@ -168,6 +134,8 @@ class GateReport:
     n_compared: int = 0
     equivalent_at: tuple[float | None, float | None] | None = None
     """``equivalent@k`` of the old and the new version (criterion ``equivalent@k``)."""
+    max_pair_drop: float | None = None
+    """Each pair's allowed drop (criterion ``worse``)."""
 
     @property
     def outcome(self) -> str:
@@ -177,7 +145,8 @@ class GateReport:
     def summary(self) -> dict[str, object]:
         return to_json_safe({
             "metric": self.metric, "signature": self.signature, "fail_on": self.fail_on,
-            "max_drop": self.max_drop, "alpha": self.alpha, "failed": self.failed,
+            "max_drop": self.max_drop, "max_pair_drop": self.max_pair_drop,
+            "alpha": self.alpha, "failed": self.failed,
             "outcome": self.outcome, "n_compared": self.n_compared,
             "equivalent_at": self.equivalent_at,
             "reasons": self.reasons, "significance": asdict(self.significance),
@@ -202,9 +171,10 @@ class GateReport:
         """A readable account: decision, reasons, paired figures, the pairs that got worse."""
         head = {"failed": "FAILED", "passed": "passed",
                 "insufficient": "could not judge"}[self.outcome]
-        lines = [f"regression gate {head} ({self.metric}, fail-on {self.fail_on}, "
-                 f"max-drop {self.max_drop:g}" + (f", alpha {self.alpha:g}" if self.alpha
-                                                  is not None else "") + ")"]
+        bound = (f"max-pair-drop {self.max_pair_drop:g}" if self.max_pair_drop is not None
+                 else f"max-drop {self.max_drop:g}")
+        lines = [f"regression gate {head} ({self.metric}, fail-on {self.fail_on}, {bound}"
+                 + (f", alpha {self.alpha:g}" if self.alpha is not None else "") + ")"]
         lines += [f"  - {r}" for r in self.reasons]
         lines.append("  " + self.significance_line())
         if self.verdict_source is not None:
@@ -243,29 +213,34 @@ def _verdicts(reg: Regression, threshold: float | None) -> tuple[str, list[tuple
 def check_regression(reg: Regression, *, fail_on: str = "worse", max_drop: float = 0.0,
                      threshold: float | None = None, alpha: float | None = None,
                      n_boot: int = 10000, seed: int = 0, confidence: float = 0.95,
-                     min_matched: int = 1, min_matched_share: float = 0.0) -> GateReport:
+                     min_matched: int = 1, min_matched_share: float = 0.0,
+                     max_pair_drop: float | None = None) -> GateReport:
     """Apply the gate to ``reg`` (see the module docstring for the criteria).
 
     Parameters
     ----------
-    fail_on : ``"worse"`` (mean score drop), ``"verdict-flip"`` (equivalent → not) or
+    fail_on : ``"worse"`` (any pair's drop beyond ``max_pair_drop``, or a pair broke),
+        ``"mean"`` (mean score drop), ``"verdict-flip"`` (equivalent → not) or
         ``"equivalent@k"`` (share of problems with an equivalent sample among the first k)
-    max_drop : allowed drop: of the mean score for ``worse``; of the share of matched pairs
+    max_drop : allowed drop: of the mean score for ``mean``; of the share of matched pairs
         flipping to not-equivalent for ``verdict-flip``; of ``equivalent@k`` (0 = none allowed)
+    max_pair_drop : each pair's allowed score drop for ``worse`` (None = 0)
     threshold : verdict threshold for ``verdict-flip`` and ``equivalent@k`` (overrides the
         metric's verdicts)
-    alpha : if given, fail only when the drop is also significant at this level
+    alpha : if given, fail only when the drop is also significant at this level (not ``worse``)
     n_boot, seed, confidence : of the paired bootstrap
     min_matched, min_matched_share : the fewest pairs compared, as a count and as a share of
         the ids of either version, for the gate to judge (else ``insufficient``)
     """
     check_gate_options(fail_on=fail_on, max_drop=max_drop, alpha=alpha, n_boot=n_boot,
-                       min_matched=min_matched, min_matched_share=min_matched_share)
+                       min_matched=min_matched, min_matched_share=min_matched_share,
+                       max_pair_drop=max_pair_drop)
     criterion, k = parse_fail_on(fail_on)
     both = [d.delta for d in reg.deltas if d.delta is not None]
     sig = paired_significance(both, n_boot=n_boot, seed=seed, confidence=confidence)
     report = GateReport(reg.metric, reg.signature, fail_on, max_drop, alpha, sig, False, [],
-                        worse=reg.worst(), n_compared=reg.n_compared)
+                        worse=reg.worst(), n_compared=reg.n_compared,
+                        max_pair_drop=(max_pair_drop or 0.0) if criterion == "worse" else None)
     share = reg.n_compared / reg.n_union if reg.n_union else 0.0
     if reg.n_compared < min_matched or share < min_matched_share:
         report.insufficient = True
@@ -281,45 +256,86 @@ def check_regression(reg: Regression, *, fail_on: str = "worse", max_drop: float
         assert k is not None
         _equivalent_at_gate(reg, report, k, threshold)
     elif criterion == "worse":
-        broke = [d.id for d in reg.deltas if d.status == "broke"]
-        dropped = sig.mean_delta is not None and sig.mean_delta < -max_drop
-        significant = alpha is None or (sig.p_wilcoxon is not None and sig.p_wilcoxon < alpha)
-        if dropped and significant:
-            report.reasons.append(f"mean score dropped by {-sig.mean_delta:.4f} "  # type: ignore[operator]
-                                  f"> max-drop {max_drop:g}")
-        elif dropped:
-            report.reasons.append(f"mean score dropped by {-sig.mean_delta:.4f} but not "  # type: ignore[operator]
-                                  f"significantly (Wilcoxon p = {sig.p_wilcoxon:.4g} >= "
-                                  f"alpha {alpha:g}); not failing")
-        if broke:
-            report.reasons.append(f"{len(broke)} pair(s) scored by the old version fail in "
-                                  f"the new one: {', '.join(broke[:10])}")
-        report.failed = (dropped and significant) or bool(broke)
+        _pair_gate(reg, report, max_pair_drop or 0.0)
+    elif criterion == "mean":
+        _mean_gate(reg, report, sig, max_drop, alpha)
     else:
-        from scipy.stats import binomtest
-
-        source, verdicts = _verdicts(reg, threshold)
-        report.verdict_source = source
-        report.flipped_down = [d.id for d, (o, n) in zip(reg.deltas, verdicts, strict=True)
-                               if o and not n]
-        report.flipped_up = [d.id for d, (o, n) in zip(reg.deltas, verdicts, strict=True)
-                             if n and not o]
-        down, up = len(report.flipped_down), len(report.flipped_up)
-        report.p_flip = 1.0 if down + up == 0 else float(
-            binomtest(down, down + up, 0.5, alternative="greater").pvalue)
-        share = down / len(reg.deltas) if reg.deltas else 0.0
-        significant = alpha is None or report.p_flip < alpha
-        if share > max_drop:
-            report.reasons.append(
-                f"{down} of {len(reg.deltas)} pairs ({100 * share:.1f}%) flipped equivalent → "
-                f"not-equivalent > max-drop {100 * max_drop:g}%: "
-                + ", ".join(report.flipped_down[:10])
-                + ("" if significant else f" (not significant: sign test p = "
-                   f"{report.p_flip:.4g} >= alpha {alpha:g}; not failing)"))
-        report.failed = share > max_drop and significant
+        _flip_gate(reg, report, threshold, max_drop, alpha)
     if not report.reasons:
         report.reasons.append("within the bound")
     return report
+
+
+def _broke(reg: Regression, report: GateReport) -> bool:
+    """Pairs the old version scored and the new one did not: a regression whatever the
+    bound (a timeout included)."""
+    broke = [d for d in reg.deltas if d.status == "broke"]
+    if broke:
+        report.reasons.append(
+            f"{len(broke)} pair(s) scored by the old version have no score in the new one "
+            "(error, timeout, invalid…; a timeout counts as broken): "
+            + ", ".join(f"{d.id} ({(d.new_error or 'no score').splitlines()[0][:60]})"
+                        for d in broke[:10]))
+    return bool(broke)
+
+
+def _pair_gate(reg: Regression, report: GateReport, max_pair_drop: float) -> None:
+    """``worse``: any pair scored in both versions whose score dropped by more than
+    ``max_pair_drop``, or any pair that broke."""
+    dropped = [d for d in reg.worst() if d.delta is not None and d.delta < -max_pair_drop]
+    if dropped:
+        report.reasons.append(
+            f"{len(dropped)} pair(s) got worse by more than max-pair-drop {max_pair_drop:g}: "
+            + ", ".join(f"{d.id} ({d.old:.4f} → {d.new:.4f})" for d in dropped[:10])
+            + (f", … ({len(dropped) - 10} more)" if len(dropped) > 10 else ""))
+    within = [d for d in reg.worst() if d.delta is not None and d.delta >= -max_pair_drop]
+    if within and not dropped:
+        report.reasons.append(f"{len(within)} pair(s) got worse within max-pair-drop "
+                              f"{max_pair_drop:g}")
+    broke = _broke(reg, report)
+    report.failed = bool(dropped) or broke
+
+
+def _mean_gate(reg: Regression, report: GateReport, sig: Significance, max_drop: float,
+               alpha: float | None) -> None:
+    """``mean``: the mean score over pairs scored in both dropped by more than ``max_drop``
+    (and, with ``alpha``, significantly), or a pair broke."""
+    dropped = sig.mean_delta is not None and sig.mean_delta < -max_drop
+    significant = alpha is None or (sig.p_wilcoxon is not None and sig.p_wilcoxon < alpha)
+    if dropped and significant:
+        report.reasons.append(f"mean score dropped by {-sig.mean_delta:.4f} "  # type: ignore[operator]
+                              f"> max-drop {max_drop:g}")
+    elif dropped:
+        report.reasons.append(f"mean score dropped by {-sig.mean_delta:.4f} but not "  # type: ignore[operator]
+                              f"significantly (Wilcoxon p = {sig.p_wilcoxon:.4g} >= "
+                              f"alpha {alpha:g}); not failing")
+    broke = _broke(reg, report)
+    report.failed = (dropped and significant) or broke
+
+
+def _flip_gate(reg: Regression, report: GateReport, threshold: float | None, max_drop: float,
+               alpha: float | None) -> None:
+    """``verdict-flip``: more than ``max_drop`` of the matched pairs went equivalent →
+    not-equivalent (and, with ``alpha``, significantly: exact sign test)."""
+    source, verdicts = _verdicts(reg, threshold)
+    report.verdict_source = source
+    report.flipped_down = [d.id for d, (o, n) in zip(reg.deltas, verdicts, strict=True)
+                           if o and not n]
+    report.flipped_up = [d.id for d, (o, n) in zip(reg.deltas, verdicts, strict=True)
+                         if n and not o]
+    down, up = len(report.flipped_down), len(report.flipped_up)
+    report.p_flip = 1.0 if down + up == 0 else float(
+        binomtest(down, down + up, 0.5, alternative="greater").pvalue)
+    share = down / len(reg.deltas) if reg.deltas else 0.0
+    significant = alpha is None or report.p_flip < alpha
+    if share > max_drop:
+        report.reasons.append(
+            f"{down} of {len(reg.deltas)} pairs ({100 * share:.1f}%) flipped equivalent → "
+            f"not-equivalent > max-drop {100 * max_drop:g}%: "
+            + ", ".join(report.flipped_down[:10])
+            + ("" if significant else f" (not significant: sign test p = "
+               f"{report.p_flip:.4g} >= alpha {alpha:g}; not failing)"))
+    report.failed = share > max_drop and significant
 
 
 def _ids(ids: list[str], limit: int = 10) -> str:
@@ -333,8 +349,6 @@ def _equivalent_at_gate(reg: Regression, report: GateReport, k: int,
     """``equivalent@k``: fail when its share over the problems both versions have dropped by
     more than ``max_drop`` (and, with ``alpha``, significantly: exact sign test on the
     problems that lost / gained it)."""
-    from scipy.stats import binomtest
-
     figures = reg.sample_figures(threshold)
     if figures is None:
         raise ValueError(f"`fail_on={report.fail_on!r}` needs sampled outputs (ids "

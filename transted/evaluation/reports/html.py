@@ -22,6 +22,7 @@ import json
 import math
 from html import escape
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +30,7 @@ import numpy as np
 from transted.errors import TranstedError
 from transted.evaluation.harness import scores_path
 from transted.evaluation.reports.trees import ReportTrees
+from transted.reasons import details_text, verdict_text
 from transted.search.explain import tree_diff
 from transted.ted.edits import costed_edits, format_edits
 from transted.verdict.rules import format_residual
@@ -189,38 +191,72 @@ def _plot(out: Path) -> str:
                     f'src="data:{mime};base64,{data}">'
                     '<p class="meta">Dots and legend: each metric\'s chosen threshold and the '
                     "kappa reached with it (in cv mode: the median fold threshold and the "
-                    "cross-validated kappa, hence below the curve); dotted lines: verdict "
-                    "metrics. Also written as kappa_curve.png / .svg / .pdf.</p>")
+                    "cross-validated kappa, hence below the curve). Each curve is the verdict "
+                    "rule at that fallback threshold, as in the table: the pairs that evidence, "
+                    "invalidity or residual edits decide keep their verdict, the threshold "
+                    "decides the rest. Dotted lines: verdict metrics. Also written as "
+                    "kappa_curve.png / .svg / .pdf.</p>")
     return "<p>No plot (no graded metric).</p>"
 
 
 def _verdict(ev: MetricEvaluation, i: int, label: bool) -> str:
+    """The evaluation's verdict of pair ``i`` (the rule at the row's threshold), named so:
+    it may differ from the metric's own verdict, made with its shipped threshold."""
     if ev.predictions is None:
         return ""
     p = bool(ev.predictions[i])
     cls = "ok" if p == label else "bad"
-    return f'<span class="{cls}">{"equivalent" if p else "not equivalent"}</span>'
+    at = "" if ev.threshold is None else f" at {ev.threshold_mode} t={_num(ev.threshold)}"
+    return (f'<span class="{cls}" title="the evaluation\'s verdict: the verdict rule{at}">'
+            f'{"equivalent" if p else "not equivalent"}</span>')
 
 
-def _explain(result: dict[str, Any] | None) -> str:
+def _explain(result: dict[str, Any] | None, ev: MetricEvaluation, i: int) -> str:
+    """The metric's own verdict (what decided it, why) and the result's details, as lines."""
     if not result:
         return ""
-    if result.get("error"):
+    if result.get("error") and result.get("status") != "invalid":
         return f'<div class="det bad">{escape(str(result["error"]))}</div>'
+    record = SimpleNamespace(verdict=result.get("verdict"), decided_by=result.get("decided_by"),
+                             details=result.get("details") or {})
     items = []
-    for key, value in (result.get("details") or {}).items():
+    if result.get("verdict") or result.get("decided_by"):
+        items.append("metric's own verdict (its shipped threshold): "
+                     + escape(_cut(verdict_text(record))))
+        note = _differs(result, ev, i)
+        if note:
+            items.append(escape(note))
+    if result.get("status") == "invalid" and result.get("error"):
+        items.append(escape(_cut(str(result["error"]))))
+    for key, value in record.details.items():
+        if key == "verdict_reason":
+            continue
         if key == "residual" and isinstance(value, list):
             counted = sum(e.get("role") == "meaning" and not e.get("discharged_by")
                           for e in value if isinstance(e, dict))
             value = f"{len(value)} edits, {counted} meaning edits left"
-        elif isinstance(value, list):
-            value = "; ".join(str(v) for v in value) or "none"
-        text = str(value)
-        items.append(f"{escape(str(key))}: {escape(text[:300] + ('…' if len(text) > 300 else ''))}")
-    if result.get("verdict"):
-        items.append(f"metric verdict: {escape(str(result['verdict']))} (decided by "
-                     f"{escape(str(result.get('decided_by')))})")
+        lines = details_text({key: value})
+        shown = lines[:12] + ([f"  … {len(lines) - 12} more lines"] if len(lines) > 12 else [])
+        items.append("<br>".join(escape(_cut(line)).replace("  ", "&nbsp;&nbsp;")
+                                 for line in shown))
     return f'<div class="det">{"<br>".join(items)}</div>' if items else ""
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+def _differs(result: dict[str, Any], ev: MetricEvaluation, i: int) -> str | None:
+    """Why the metric's own verdict and the evaluation's differ, when they do: only a
+    threshold can (the forced decisions are the same rule's)."""
+    if ev.predictions is None or result.get("verdict") is None:
+        return None
+    own = result.get("verdict") == "equivalent"
+    if own == bool(ev.predictions[i]):
+        return None
+    at = "" if ev.threshold is None else f" ({ev.threshold_mode} t={_num(ev.threshold)})"
+    return (f"differs from the evaluation's verdict: the evaluation's threshold{at} replaces "
+            "the shipped one for a pair the evidence and edits left to the threshold")
 
 
 def _pairs_table(run: EvalRun, details: dict[str, dict[str, dict[str, Any]]]) -> str:
@@ -234,7 +270,7 @@ def _pairs_table(run: EvalRun, details: dict[str, dict[str, dict[str, Any]]]) ->
             score = ev.scores[i]
             cells.append(f'<td><span class="n">{_num(float(score), 4)}</span> '
                          f"{_verdict(ev, i, label)}"
-                         f"{_explain(details[ev.name].get(pair.id))}</td>")
+                         f"{_explain(details[ev.name].get(pair.id), ev, i)}</td>")
         rows.append(f'<tr id="pair-{escape(pair.id)}"><td><code>{escape(pair.id)}</code></td>'
                     f"<td>{'equivalent' if label else 'not equivalent'}</td>"
                     f"<td><pre>{escape(pair.reference.statement.strip())}</pre></td>"

@@ -12,6 +12,7 @@ from transted.errors import TranstedError
 from transted.evaluation.harness import MetricEvaluation
 from transted.evaluation.outcome import EvalRun
 from transted.evaluation.reports.trees import ReportTrees
+from transted.reasons import VACUOUS_REASON_PREFIX
 from transted.ted.edits import costed_edits, format_edits
 from transted.ted.statement_distance import SemanticDistance
 from transted.verdict.rules import format_residual
@@ -51,6 +52,7 @@ def summary_markdown(run: EvalRun) -> str:
     for ev in run.evaluations:
         lines.append(_table_row(ev))
     lines += ["", _mode_note(run), ""]
+    lines += _vacuous_lines(run)
     lines += _modes_table(run)
     lines += _decided_table(run)
     lines += _evidence_table(run)
@@ -58,6 +60,21 @@ def summary_markdown(run: EvalRun) -> str:
     lines += [f"- `{ev.signature}`" for ev in run.evaluations]
     lines += [f"- `{run.signature}`", ""]
     return "\n".join(lines)
+
+
+def _vacuous_lines(run: EvalRun) -> list[str]:
+    """How many equivalent verdicts hold only because both sides' hypotheses are
+    contradictory (:data:`transted.reasons.VACUOUS_REASON_PREFIX`): right under mutual
+    provability, but they say nothing about the conclusions. Nothing when none is."""
+    lines = []
+    for ev in run.evaluations:
+        n = sum(bool(r) and str(r).startswith(VACUOUS_REASON_PREFIX) for r in ev.verdict_reasons)
+        if n:
+            lines.append(f"- `{ev.name}`: {n} of {len(ev.verdict_reasons)} verdicts are "
+                         "equivalent only vacuously (both sides' hypotheses are "
+                         "contradictory, so both statements hold; their conclusions were not "
+                         "compared).")
+    return [*lines, ""] if lines else []
 
 
 def _decided_table(run: EvalRun) -> list[str]:

@@ -1,5 +1,8 @@
 """Kappa against threshold for every graded metric on one axis (ASSESS Fig. 3).
 
+Each curve is the metric's verdict rule at every threshold (:func:`verdict_sweep`): the pairs
+its evidence, invalidity or residual edits decide keep their verdict, the threshold decides the
+rest — the rule the Table-3 row applies at its chosen threshold, so each dot lies on its curve.
 The CSV holds the curve (``metric,threshold,kappa,accuracy``; kappa empty where undefined) at
 an even grid plus every score of the metric, so it is exact;
 the PNG draws the graded metrics as curves, marks each one's chosen threshold, and draws
@@ -19,12 +22,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from transted.evaluation.threshold import sweep
+from transted.evaluation.threshold import Sweep, sweep
 
 if TYPE_CHECKING:
     from transted.evaluation.harness import MetricEvaluation
 
-__all__ = ["curve_thresholds", "metric_thresholds", "write_kappa_curve", "plot_kappa_curve"]
+__all__ = ["curve_thresholds", "metric_thresholds", "verdict_sweep", "write_kappa_curve",
+           "plot_kappa_curve"]
 
 CURVE_POINTS = 201
 
@@ -51,6 +55,27 @@ def metric_thresholds(ev: MetricEvaluation, grid: NDArray[np.float64]) -> NDArra
     return np.unique(np.concatenate([grid, *extra]))
 
 
+def verdict_sweep(scores: NDArray[np.float64], labels: NDArray[np.bool_],
+                  forced: Sequence[bool | None], thresholds: NDArray[np.float64]) -> Sweep:
+    """Confusion counts of the verdict rule at each threshold: a pair with a forced verdict
+    (``forced[i]`` not None: evidence, invalid, residual edits) keeps it, the others are
+    equivalent iff ``score >= t`` (no score: not equivalent). Without forced verdicts this is
+    :func:`~transted.evaluation.threshold.sweep`."""
+    decided = np.array([f is not None for f in forced], dtype=bool) if len(forced) else \
+        np.zeros(len(scores), dtype=bool)
+    if decided.all():  # every verdict decided before the threshold: a flat curve
+        zero = np.zeros(len(thresholds), dtype=np.int64)
+        free = Sweep(np.asarray(thresholds, dtype=float), zero, zero, zero, zero)
+    else:
+        free = sweep(scores[~decided], labels[~decided], thresholds)
+    verdicts = np.array([bool(f) for f in forced if f is not None], dtype=bool)
+    truth = labels[decided]
+    counts = [int((verdicts & truth).sum()), int((verdicts & ~truth).sum()),
+              int((~verdicts & ~truth).sum()), int((~verdicts & truth).sum())]
+    return Sweep(free.thresholds, free.tp + counts[0], free.fp + counts[1],
+                 free.tn + counts[2], free.fn + counts[3])
+
+
 def write_kappa_curve(evaluations: Sequence[MetricEvaluation], labels: NDArray[np.bool_],
                       csv_path: Path, png_path: Path, *, title: str | None = None
                       ) -> dict[str, Path]:
@@ -64,7 +89,7 @@ def write_kappa_curve(evaluations: Sequence[MetricEvaluation], labels: NDArray[n
             if ev.binary or ev.status != "ok":
                 continue
             thresholds = metric_thresholds(ev, grid)
-            sw = sweep(ev.scores, labels, thresholds)
+            sw = verdict_sweep(ev.scores, labels, ev.forced, thresholds)
             kappa, accuracy = sw.kappa(), sw.accuracy()
             curves[ev.name] = (thresholds, kappa)
             for t, k, a in zip(thresholds, kappa, accuracy, strict=True):
@@ -102,7 +127,8 @@ def plot_kappa_curve(curves: dict[str, tuple[NDArray[np.float64], NDArray[np.flo
             ax.axhline(ev.agreement.kappa, linestyle=":", linewidth=1.4, color=next(colors),
                        label=f"{ev.name} (verdict, κ={ev.agreement.kappa:.3f})")
     ax.axhline(0.0, color="black", linewidth=0.6)
-    ax.set_xlabel("threshold (predict equivalent iff score ≥ threshold)")
+    ax.set_xlabel("threshold t: equivalent iff score ≥ t\n(where evidence and residual edits "
+                  "have not decided: the verdict rule)")
     ax.set_ylabel("Cohen's kappa")
     ax.set_title(title or "Agreement with expert labels across thresholds", fontsize=10)
     ax.grid(True, alpha=0.3)
