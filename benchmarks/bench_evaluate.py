@@ -20,13 +20,13 @@ import warnings
 import numpy as np
 from sklearn.metrics import accuracy_score, cohen_kappa_score
 
-from transted.evaluation.agreement import bootstrap_ci
-from transted.evaluation.threshold import (
+from transted.reading.pairs import read_pairs
+from transted.studies.evaluation.agreement import bootstrap_ci
+from transted.studies.evaluation.threshold import (
     candidate_thresholds,
     cross_validated_predictions,
     select_threshold,
 )
-from transted.pairs import read_pairs
 
 DATA = "tests/data/gted/proofnet.jsonl"
 

@@ -25,10 +25,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from transted.errors import TranstedError
-from transted.evidence import RefuteOptions, pair_evidence, statement_evidence
-from transted.opt import Node, parse_statement, parse_statement_normalized
-from transted.opt.elaborate import Elaboration
-from transted.pairs import read_pairs
+from transted.pipeline.evidence import RefuteOptions, pair_evidence, statement_evidence
+from transted.pipeline.opt import Node, parse_statement, parse_statement_normalized
+from transted.pipeline.opt.elaborate import Elaboration
+from transted.reading.pairs import read_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 

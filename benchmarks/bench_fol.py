@@ -36,8 +36,8 @@ from transted.errors import ResourceLimitError, TranstedError
 from transted.fol import le as le_module
 from transted.fol.tokens import fol_tokens
 from transted.metrics.registry import METRICS, get_metric
-from transted.pairs import Pair, Statement
-from transted.sensitivity.fol import perturbation_pairs
+from transted.reading.pairs import Pair, Statement
+from transted.studies.sensitivity.fol import perturbation_pairs
 
 FOLIO = Path(__file__).resolve().parent.parent / "tests" / "data" / "fol" / "folio"
 

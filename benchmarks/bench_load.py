@@ -31,9 +31,9 @@ def _burn(stop: multiprocessing.synchronize.Event) -> None:  # type: ignore[name
 
 
 def _score_all(metric_name: str, out: Path) -> float:
-    from transted.batch import score_pairs
     from transted.metrics.registry import get_metric
-    from transted.pairs import read_pairs
+    from transted.reading.pairs import read_pairs
+    from transted.running.batch import score_pairs
 
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from transted.metrics.registry import get_metric
-from transted.pairs import read_pairs
+from transted.reading.pairs import read_pairs
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

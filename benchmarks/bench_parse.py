@@ -13,9 +13,9 @@ import statistics
 import time
 from pathlib import Path
 
-from transted.opt import parse_statement
-from transted.pairs import read_pairs
-from transted.ted import TreeEditDistance
+from transted.pipeline.opt import parse_statement
+from transted.pipeline.ted import TreeEditDistance
+from transted.reading.pairs import read_pairs
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 

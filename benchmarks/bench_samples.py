@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement, read_pairs
 from transted.pipeline import reference_cache, sides
+from transted.reading.pairs import Pair, Statement, read_pairs
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

@@ -34,7 +34,7 @@ CONFIGS = ("jobs1", "jobs2", "jobs2cold", "ray2")
 
 
 def _replicated(n: int) -> list:
-    from transted.pairs import read_pairs
+    from transted.reading.pairs import read_pairs
 
     base = read_pairs(DATA)
     return [p.model_copy(update={"id": f"{p.id}#{k // len(base)}"})
@@ -43,9 +43,9 @@ def _replicated(n: int) -> list:
 
 def run_one(config: str, metric_name: str, n: int, out: Path) -> dict:
     """One configuration in this process; returns its figures."""
-    from transted.batch import score_pairs
-    from transted.executors import LocalExecutor, RayExecutor
     from transted.metrics.registry import get_metric
+    from transted.running.batch import score_pairs
+    from transted.running.executors import LocalExecutor, RayExecutor
 
     pairs = _replicated(n)
     warm = [p.model_copy(update={"id": f"warm-{p.id}"}) for p in pairs[:8]]

@@ -16,10 +16,10 @@ import time
 import numpy as np
 
 from transted.metrics.ted import TEDSimilarity
-from transted.pairs import read_pairs
-from transted.search.distance import tree_distance
-from transted.search.engine import SearchConfig, search
-from transted.search.providers.offline import OfflineProvider
+from transted.pipeline.search.distance import tree_distance
+from transted.pipeline.search.engine import SearchConfig, search
+from transted.pipeline.search.providers.offline import OfflineProvider
+from transted.reading.pairs import read_pairs
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

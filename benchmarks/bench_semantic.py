@@ -25,13 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 from transted.errors import TranstedError  # noqa: E402
-from transted.opt import OptOptions, parse_statement  # noqa: E402
-from transted.pairs import read_pairs  # noqa: E402
-from transted.search.engine import SearchConfig, search  # noqa: E402
-from transted.search.providers.offline import OfflineProvider  # noqa: E402
-from transted.ted import TreeEditDistance  # noqa: E402
-from transted.ted.semantic import SemanticCost  # noqa: E402
-from transted.ted.statement_distance import SemanticDistance  # noqa: E402
+from transted.pipeline.opt import OptOptions, parse_statement  # noqa: E402
+from transted.pipeline.search.engine import SearchConfig, search  # noqa: E402
+from transted.pipeline.search.providers.offline import OfflineProvider  # noqa: E402
+from transted.pipeline.ted import TreeEditDistance  # noqa: E402
+from transted.pipeline.ted.semantic import SemanticCost  # noqa: E402
+from transted.pipeline.ted.statement_distance import SemanticDistance  # noqa: E402
+from transted.reading.pairs import read_pairs  # noqa: E402
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 

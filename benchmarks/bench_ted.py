@@ -2,7 +2,7 @@
 
 Trees: the 93 dev pairs of ``tests/data/gted/proofnet.jsonl`` — the Lean LSP trees
 (``meta.lsp_trees``) always, and our parser's trees of the ``pretty`` statements when
-``transted.opt.parse_statement`` is available. Prints pairs/s, the ratio to zss and the median
+``transted.pipeline.opt.parse_statement`` is available. Prints pairs/s, the ratio to zss and the median
 ms per pair for each backend, then the benefit of the :class:`TreeEditDistance` memo on a
 search-like workload (every pair scored ``--repeat`` times).
 
@@ -17,11 +17,11 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from transted.opt.lsp_trees import lsp_tree_to_node
-from transted.opt.node import Node
-from transted.pairs import read_pairs
-from transted.ted import BACKENDS, TreeEditDistance
-from transted.ted.cost import UnitCost
+from transted.pipeline.opt.lsp_trees import lsp_tree_to_node
+from transted.pipeline.opt.node import Node
+from transted.pipeline.ted import BACKENDS, TreeEditDistance
+from transted.pipeline.ted.cost import UnitCost
+from transted.reading.pairs import read_pairs
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 TreePairs = list[tuple[Node, Node]]
@@ -35,7 +35,7 @@ def lsp_pairs() -> TreePairs:
 def parsed_pairs() -> tuple[TreePairs, int] | None:
     """Our trees of both sides' ``pretty`` form, and the number of pairs that did not parse."""
     try:
-        from transted.opt import parse_statement  # type: ignore[attr-defined]
+        from transted.pipeline.opt import parse_statement  # type: ignore[attr-defined]
     except ImportError:
         return None
     from transted.errors import TranstedError
@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_backends("LSP trees (meta.lsp_trees)", lsp, args.rounds)
     ours = parsed_pairs()
     if ours is None:
-        print("\nour trees: transted.opt.parse_statement not available yet; skipped")
+        print("\nour trees: transted.pipeline.opt.parse_statement not available yet; skipped")
     else:
         trees, failed = ours
         bench_backends(f"our trees (parse_statement of pretty; {failed} pairs unparsed)",

@@ -6,9 +6,9 @@ their headers, the 93 GTED pairs, the 240 strict dev pairs (BEq, ProofNet-Verifi
 raw LLM outputs of ``llm_outputs/corpus.jsonl``.
 
 Each text goes through the pipeline the tree metrics use: extraction
-(:func:`transted.extraction.statement.prepare`), its context read
-(:func:`transted.opt.context.read_context`), the statement parsed in it
-(:func:`transted.opt.in_context.parse_in_context`); each pair through
+(:func:`transted.pipeline.extraction.statement.prepare`), its context read
+(:func:`transted.pipeline.opt.context.read_context`), the statement parsed in it
+(:func:`transted.pipeline.opt.in_context.parse_in_context`); each pair through
 :meth:`transted.pipeline.PairPipeline.read` (the reference's helper included), whose
 outcome is the result status: ``ok`` (scored), ``invalid`` (the candidate is confidently not
 Lean 4: an answer, not equivalent) or ``error``.
@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from transted.errors import InvalidCandidate, TranstedError
-from transted.extraction.statement import prepare
 from transted.metrics.ted import TEDSimilarity
-from transted.opt.context import read_context
-from transted.opt.in_context import parse_in_context
-from transted.pairs import Pair, read_pairs
+from transted.pipeline.extraction.statement import prepare
+from transted.pipeline.opt.context import read_context
+from transted.pipeline.opt.in_context import parse_in_context
+from transted.reading.pairs import Pair, read_pairs
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 

@@ -1,12 +1,12 @@
-"""Re-derive transted/verdict/thresholds.yaml from the labelled data shipped in the repository.
+"""Re-derive transted/pipeline/verdict/thresholds.yaml from the labelled data shipped in the repository.
 
     python benchmarks/derive_thresholds.py [--metrics ted,bleu,transted] [--per-kind 80]
-        [--seed 0] [--folds 5] [--work .cache/thresholds] [--out transted/verdict/thresholds.yaml]
+        [--seed 0] [--folds 5] [--work .cache/thresholds] [--out transted/pipeline/verdict/thresholds.yaml]
 
 One fallback threshold per metric and label convention: `strict` from tests/data/strict/*.jsonl,
 `lenient` from the GTED dev pairs (tests/data/gted/proofnet.jsonl); grouped CV by ProofNet
-exercise across files. Procedure and data: transted.calibration.derive /
-transted.calibration.procedure. Scores are kept in --work, so a re-run after a metric change
+exercise across files. Procedure and data: transted.studies.calibration.derive /
+transted.studies.calibration.procedure. Scores are kept in --work, so a re-run after a metric change
 only re-scores that metric.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from transted.calibration.derive import derive_thresholds, write_thresholds  # noqa: E402
+from transted.studies.calibration.derive import derive_thresholds, write_thresholds  # noqa: E402
 
 LABELLED = {"strict": [ROOT / "tests/data/strict/beq_human_dev.jsonl",
                        ROOT / "tests/data/strict/proofnet_verified_dev.jsonl"],
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--work", type=Path, default=ROOT / ".cache/thresholds")
-    ap.add_argument("--out", type=Path, default=ROOT / "transted/verdict/thresholds.yaml")
+    ap.add_argument("--out", type=Path, default=ROOT / "transted/pipeline/verdict/thresholds.yaml")
     args = ap.parse_args(argv)
     content = derive_thresholds([m.strip() for m in args.metrics.split(",") if m.strip()],
                                 labelled=LABELLED, statements=STATEMENTS, work=args.work,

@@ -3,7 +3,7 @@
 Every statement there compiled in Lean, and its ``goal`` field is Lean's pretty-printed goal,
 which shows a ``↑`` for each coercion the elaborator inserted. So:
 
-* a statement with an issue of :data:`~transted.opt.elaborate.MEANING_KINDS` (Lean rejects it,
+* a statement with an issue of :data:`~transted.pipeline.opt.elaborate.MEANING_KINDS` (Lean rejects it,
   or a name is an auto-bound variable) is, on these statements, a difference of the pinned
   Mathlib from the statements' (renamed/removed names), an overload the tables cannot settle,
   or a modelling error to fix: each is listed by ``--show KIND``; a statement whose only
@@ -26,9 +26,9 @@ from collections import Counter
 from pathlib import Path
 
 from transted.errors import TranstedError
-from transted.opt import OptOptions, parse_statement_normalized
-from transted.opt.elaborate.types import coe_steps
-from transted.pairs import read_pairs
+from transted.pipeline.opt import OptOptions, parse_statement_normalized
+from transted.pipeline.opt.elaborate.types import coe_steps
+from transted.reading.pairs import read_pairs
 
 FILES = ("tests/data/statements/minif2f.jsonl", "tests/data/statements/proofnet.jsonl")
 DEV = "tests/data/gted/proofnet.jsonl"

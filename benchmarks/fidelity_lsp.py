@@ -2,7 +2,7 @@
 and the tree GTED built from Lean's language server (``meta.lsp_trees``), after label mapping.
 
 Run: ``python benchmarks/fidelity_lsp.py [PAIRS.jsonl]`` (default: the bundled dev set).
-Three rows: our trees without normalisation; normalised (:mod:`transted.opt.normalize`) against
+Three rows: our trees without normalisation; normalised (:mod:`transted.pipeline.opt.normalize`) against
 the raw LSP trees, which are Lean's *delaborated* surface (they keep ``≠ > √ |·|``, so the
 reducible unfoldings move away from them); and normalised against the LSP trees put through the
 same table-driven steps under the same header (its names resolved by the same name table; no
@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 
 from transted.errors import TranstedError
-from transted.opt import OptOptions, parse_statement
-from transted.opt.elaborate import scope_from_header
-from transted.opt.lsp_trees import lsp_tree_to_node
-from transted.opt.normalize import normalize
-from transted.pairs import read_pairs
-from transted.ted import ted_similarity
+from transted.pipeline.opt import OptOptions, parse_statement
+from transted.pipeline.opt.elaborate import scope_from_header
+from transted.pipeline.opt.lsp_trees import lsp_tree_to_node
+from transted.pipeline.opt.normalize import normalize
+from transted.pipeline.ted import ted_similarity
+from transted.reading.pairs import read_pairs
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 

@@ -12,7 +12,7 @@ import sys
 from bench_pair import parse_spec
 
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 PAIRS = [  # (reference, candidate, truth)
     ("theorem t (x : ℝ) (h : 1 < x) : Real.sqrt x < x := sorry",

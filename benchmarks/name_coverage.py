@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from transted.errors import TranstedError
-from transted.opt.declaration import OptOptions, declaration_tree, parse_declaration
-from transted.opt.names import Ambiguous, Constant, load_name_table
-from transted.opt.scope import free_names
+from transted.pipeline.opt.declaration import OptOptions, declaration_tree, parse_declaration
+from transted.pipeline.opt.names import Ambiguous, Constant, load_name_table
+from transted.pipeline.opt.scope import free_names
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 IDENT = re.compile(r"^[^\W\d][\w'.!?₀-₉]*$")

@@ -2,13 +2,13 @@
 
 Run: ``python benchmarks/semantic_eval.py [--pairs-only] [--limit N]`` from the repository root.
 
-Configurations: normalisation off/on (:mod:`transted.opt.normalize`) × cost ``unit`` (ASSESS) /
-``semantic`` (:mod:`transted.ted.semantic` + hypotheses as units, :mod:`transted.ted.hypotheses`),
+Configurations: normalisation off/on (:mod:`transted.pipeline.opt.normalize`) × cost ``unit`` (ASSESS) /
+``semantic`` (:mod:`transted.pipeline.ted.semantic` + hypotheses as units, :mod:`transted.pipeline.ted.hypotheses`),
 for ``ted`` and offline ``transted``. Dev set: accuracy and Cohen's κ with the oracle threshold
 (tuned on the labels: optimistic), leave-one-out CV and grouped CV (leave one ProofNet exercise
 out, so no candidate of a held-out exercise informs its threshold). Weights are never fitted.
 
-The search takes its distance through :mod:`transted.search.distance` (unit cost) until that seam
+The search takes its distance through :mod:`transted.pipeline.search.distance` (unit cost) until that seam
 takes a cost model; for ``transted`` under ``semantic`` this script routes the search's two
 distance calls to the semantic statement distance (a measurement shim, nothing else is changed).
 """
@@ -23,20 +23,21 @@ from pathlib import Path
 import numpy as np
 
 from transted.errors import TranstedError
-from transted.evaluation.agreement import agreement_score
-from transted.evaluation.labels import gold_labels
-from transted.evaluation.threshold import cross_validated_predictions, select_threshold
 from transted.metrics.transted import DEFAULT_PROVIDERS
-from transted.opt import OptOptions
-from transted.pairs import Pair, Statement, read_pairs
-from transted.pipeline import PairPipeline, PipelineConfig
-from transted.search.engine import SearchConfig
-from transted.search.providers.registry import (
+from transted.pipeline.config import PipelineConfig
+from transted.pipeline.opt import OptOptions
+from transted.pipeline.run import PairPipeline
+from transted.pipeline.search.engine import SearchConfig
+from transted.pipeline.search.providers.registry import (
     ProviderContext,
     make_providers,
     parse_provider_names,
 )
-from transted.verdict.rules import predict
+from transted.pipeline.verdict.rules import predict
+from transted.reading.pairs import Pair, Statement, read_pairs
+from transted.studies.evaluation.agreement import agreement_score
+from transted.studies.evaluation.labels import gold_labels
+from transted.studies.evaluation.threshold import cross_validated_predictions, select_threshold
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 

@@ -27,7 +27,7 @@ from typing import Any
 from bench_pair import parse_spec
 
 import transted
-from transted.pairs import Pair, read_pairs
+from transted.reading.pairs import Pair, read_pairs
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "soundness" / "pairs.jsonl"
 CLAIMS = ("proved", "refuted")

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from transted.calibration.procedure import derive_threshold, source_balanced_accuracy
-from transted.evaluation.labels import gold_labels
-from transted.evaluation.threshold import candidate_thresholds
-from transted.pairs import read_pairs
-from transted.verdict.rules import predict
+from transted.pipeline.verdict.rules import predict
+from transted.reading.pairs import read_pairs
+from transted.studies.calibration.procedure import derive_threshold, source_balanced_accuracy
+from transted.studies.evaluation.labels import gold_labels
+from transted.studies.evaluation.threshold import candidate_thresholds
 
 DEV = "tests/data/gted/proofnet.jsonl"
 
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-EQUIVALENT = {  # the suite's faithful-rewrite kinds (transted.sensitivity.lean.rewrites)
+EQUIVALENT = {  # the suite's faithful-rewrite kinds (transted.studies.sensitivity.lean.rewrites)
               "rename_bound", "reorder_hypotheses", "flip_relation", "ne_not_eq",
               "curry_conjoin", "notation", "namespace", "commute", "eq_symm"}
 

@@ -10,13 +10,13 @@ per data set and convention, accuracy and Cohen's kappa of
 * **old rule**: score >= threshold, definite evidence overriding — at the old shipped
   threshold (--old-threshold, a3b40ea's `thresholds.yaml`), at the oracle threshold of the
   data's own labels (in-sample), and with the threshold chosen by grouped cross-validation;
-* **new verdict** (transted.verdict.rules under the convention): evidence, then residual
+* **new verdict** (transted.pipeline.verdict.rules under the convention): evidence, then residual
   edits, then a fallback threshold — chosen on the data's own fallback pairs (in-sample: what
   the shipped rule is on the files it was derived from) and by grouped cross-validation;
 
 with agreement per `decided_by` group. Folds group pairs by ProofNet exercise across files
-(transted.calibration.problems); every threshold is chosen by the shipped procedure
-(transted.calibration.procedure.derive_threshold, balanced accuracy over files).
+(transted.studies.calibration.problems); every threshold is chosen by the shipped procedure
+(transted.studies.calibration.procedure.derive_threshold, balanced accuracy over files).
 """
 
 from __future__ import annotations
@@ -33,20 +33,20 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from transted.batch import score_pairs  # noqa: E402
-from transted.calibration.problems import problem_key  # noqa: E402
-from transted.calibration.procedure import derive_threshold  # noqa: E402
-from transted.evaluation.agreement import agreement_score  # noqa: E402
-from transted.evaluation.decided import (  # noqa: E402
+from transted.metrics.registry import get_metric  # noqa: E402
+from transted.pipeline.verdict.rules import apply_forced, forced_by_evidence, predict  # noqa: E402
+from transted.reading.pairs import read_pairs  # noqa: E402
+from transted.running.batch import score_pairs  # noqa: E402
+from transted.studies.calibration.problems import problem_key  # noqa: E402
+from transted.studies.calibration.procedure import derive_threshold  # noqa: E402
+from transted.studies.evaluation.agreement import agreement_score  # noqa: E402
+from transted.studies.evaluation.decided import (  # noqa: E402
     agreement_by_group,
     decided_groups,
     fallback_mask,
     forced_of,
 )
-from transted.evaluation.threshold import grouped_folds  # noqa: E402
-from transted.metrics.registry import get_metric  # noqa: E402
-from transted.pairs import read_pairs  # noqa: E402
-from transted.verdict.rules import apply_forced, forced_by_evidence, predict  # noqa: E402
+from transted.studies.evaluation.threshold import grouped_folds  # noqa: E402
 
 FILES = {"beq_human_dev": ROOT / "tests/data/strict/beq_human_dev.jsonl",
          "proofnet_verified_dev": ROOT / "tests/data/strict/proofnet_verified_dev.jsonl",

@@ -42,7 +42,7 @@ for _path in (ROOT, ROOT / "benchmarks"):
 from bench_pair import parse_spec  # noqa: E402
 
 import transted  # noqa: E402
-from transted.pairs import Pair, read_pairs  # noqa: E402
+from transted.reading.pairs import Pair, read_pairs  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "verdict_soundness" / "pairs.jsonl"
 ROUTES = ("evidence", "edits: no edit left", "edits: discharged",

@@ -30,7 +30,7 @@ FILES = [ROOT / "tests/data/strict/beq_human_dev.jsonl",
 
 def main(argv: list[str] | None = None) -> int:
     import transted
-    from transted.pairs import read_pairs
+    from transted.reading.pairs import read_pairs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--metric", default="transted")

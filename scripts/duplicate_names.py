@@ -4,9 +4,9 @@ One concept, one home: a public name (no leading ``_``) defined by ``class``/``d
 of two modules is two concepts under one name, unless one module only re-exports the other's
 (an import is not a definition, so a re-export never shows here). Prints one line per
 duplicated name, ``name: module, module…``; ``--only PREFIX`` keeps the names one of whose
-modules starts with PREFIX (``transted.opt``). Exit status 1 when any is printed.
+modules starts with PREFIX (``transted.pipeline.opt``). Exit status 1 when any is printed.
 
-    python scripts/duplicate_names.py [--only transted.opt] [ROOT]
+    python scripts/duplicate_names.py [--only transted.pipeline.opt] [ROOT]
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def dev_pairs():
-    from transted.pairs import read_pairs
+    from transted.reading.pairs import read_pairs
 
     return read_pairs(DATA / "gted" / "proofnet.jsonl")
 

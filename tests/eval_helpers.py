@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from transted.evaluation.labels import LabelledPairs
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
+from transted.studies.evaluation.labels import LabelledPairs
 
 
 def labelled(labels: Sequence[bool], groups: Sequence[str] | None = None) -> LabelledPairs:

@@ -8,7 +8,7 @@ import time
 
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.ted import TEDSimilarity
-from transted.pairs import Pair
+from transted.reading.pairs import Pair
 
 
 class CrashingTED(TEDSimilarity):

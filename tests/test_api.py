@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import transted
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 REF = "theorem t (x : ℕ) (h : 0 < x) : x + 1 > 1 := by sorry"
 CAND = "theorem t (x : ℕ) (h : 0 < x) : 1 + x > 1 := by sorry"
@@ -102,7 +102,7 @@ def test_evaluate_takes_pairs_without_writing_them(tmp_path):
     import hashlib
 
     from transted.api import as_pairs
-    from transted.pairs import write_pairs
+    from transted.reading.pairs import write_pairs
 
     items = [p.model_copy(update={"label": y}) for p, y in
              zip(as_pairs([(REF, REF), (REF, CAND)]), [True, False], strict=True)]
@@ -121,7 +121,7 @@ def test_evaluate_takes_pairs_without_writing_them(tmp_path):
 
 def test_run_eval_refuses_pairs_labelled_with_other_categories(tmp_path):
     from transted.api import labelled_pairs
-    from transted.evaluation import EvalConfig, run_eval
+    from transted.studies.evaluation import EvalConfig, run_eval
 
     data = labelled_pairs([Pair(id="1", reference=Statement(statement=REF),
                                 candidate=Statement(statement=REF), label=True)])

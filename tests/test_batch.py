@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from transted.batch import load_results, score_pairs
 from transted.errors import InputError
 from transted.metrics.registry import get_metric
+from transted.running.batch import load_results, score_pairs
 
 
 def _lines(path):

@@ -8,11 +8,11 @@ from fractions import Fraction
 import pytest
 
 from transted.budget import Budget
-from transted.evidence import RefuteOptions, pair_evidence
-from transted.evidence.evaluate import evaluate_term, stops_at
-from transted.evidence.refute import engine_budget, left_ms
-from transted.evidence.terms import Big, Num, Unsupported, Var
-from transted.opt import parse_statement
+from transted.pipeline.evidence import RefuteOptions, pair_evidence
+from transted.pipeline.evidence.evaluate import evaluate_term, stops_at
+from transted.pipeline.evidence.refute import engine_budget, left_ms
+from transted.pipeline.evidence.terms import Big, Num, Unsupported, Var
+from transted.pipeline.opt import parse_statement
 
 
 class FakeClock:
@@ -107,7 +107,7 @@ def test_work_limits_mark_no_deadline():
 
 
 def _pair(ref: str, cand: str):
-    from transted.pairs import Pair, Statement
+    from transted.reading.pairs import Pair, Statement
 
     return Pair(id="p", reference=Statement(statement=ref), candidate=Statement(statement=cand))
 

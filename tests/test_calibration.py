@@ -12,12 +12,16 @@ from eval_helpers import labelled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transted.calibration.procedure import data_digest, derive_threshold, source_balanced_accuracy
-from transted.evaluation.labels import problem_group
-from transted.evaluation.threshold import cross_validated_predictions, grouped_folds
 from transted.metrics.registry import get_metric
-from transted.pairs import read_pairs
-from transted.verdict.rules import THRESHOLDS_FILE
+from transted.pipeline.verdict.rules import THRESHOLDS_FILE
+from transted.reading.pairs import read_pairs
+from transted.studies.calibration.procedure import (
+    data_digest,
+    derive_threshold,
+    source_balanced_accuracy,
+)
+from transted.studies.evaluation.labels import problem_group
+from transted.studies.evaluation.threshold import cross_validated_predictions, grouped_folds
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT / "tests/data/gted/proofnet.jsonl"
@@ -92,7 +96,7 @@ def test_shipped_rules_match_the_shipped_data_and_metrics():
     per metric and convention; if this fails, re-run `python benchmarks/derive_thresholds.py`."""
     content = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
     data = content["data"]
-    from transted.sensitivity.lean.perturb import GENERATOR_VERSION
+    from transted.studies.sensitivity.lean.perturb import GENERATOR_VERSION
 
     files = [f for c in ("strict", "lenient") for f in LABELLED[c]]
     assert data["digest"] == data_digest([*files, *STATEMENTS], GENERATOR_VERSION,
@@ -116,7 +120,7 @@ def _sha(path: Path) -> str:
 
 
 def test_problem_key_groups_one_exercise_across_files():
-    from transted.calibration.problems import problem_key
+    from transted.studies.calibration.problems import problem_key
 
     keys = {f.name: {problem_key(p) for p in read_pairs(f)} for f in [DEV, *STRICT]}
     # ProofNet-Verified names carry the book (Artin_exercise_10_4_6), GTED's do not
@@ -129,7 +133,7 @@ def test_problem_key_groups_one_exercise_across_files():
 @pytest.mark.slow
 def test_shipped_thresholds_equal_the_procedure(tmp_path):
     """Re-derive ted and bleu (transted is too slow for the test suite) and compare."""
-    from transted.calibration.derive import derive_thresholds
+    from transted.studies.calibration.derive import derive_thresholds
 
     content = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
     data = content["data"]
@@ -140,7 +144,7 @@ def test_shipped_thresholds_equal_the_procedure(tmp_path):
 
 
 def _evaluation(scores, evidence=None, default=None):
-    from transted.evaluation.harness import MetricEvaluation
+    from transted.studies.evaluation.harness import MetricEvaluation
 
     s = np.array(scores, dtype=float)
     errors = {str(i): "boom" for i, v in enumerate(scores) if v is None or np.isnan(v)}
@@ -149,7 +153,7 @@ def _evaluation(scores, evidence=None, default=None):
 
 
 def test_default_mode_evidence_and_abstention():
-    from transted.evaluation.harness import EvalConfig, evaluate_metric
+    from transted.studies.evaluation.harness import EvalConfig, evaluate_metric
 
     labels = np.array([True, True, False, False, True])
     scores = [0.9, 0.4, 0.3, 0.8, np.nan]
@@ -168,7 +172,7 @@ def test_default_mode_evidence_and_abstention():
 
 
 def test_default_mode_without_a_rule_reports_no_numbers():
-    from transted.evaluation.harness import EvalConfig, evaluate_metric
+    from transted.studies.evaluation.harness import EvalConfig, evaluate_metric
 
     ev = evaluate_metric(_evaluation([0.2, 0.9]), labelled([False, True]),
                          EvalConfig(threshold_mode="default", n_boot=10))
@@ -179,7 +183,7 @@ def test_the_suite_never_moves_the_threshold_and_a_rerun_rescores_nothing(tmp_pa
     """The fast tier's share of the procedure above, on a six-statement suite: the labelled
     files alone choose the threshold and the grouped CV (so both equal the shipped ones), and a
     re-run reads its scores back instead of scoring again."""
-    from transted.calibration.derive import derive_thresholds
+    from transted.studies.calibration.derive import derive_thresholds
 
     shipped = yaml.safe_load(THRESHOLDS_FILE.read_text(encoding="utf-8"))
     small = tmp_path / "six.jsonl"
@@ -205,7 +209,7 @@ def test_the_suite_never_moves_the_threshold_and_a_rerun_rescores_nothing(tmp_pa
 def test_fallback_threshold_is_chosen_on_the_fallback_pairs_only():
     """Pairs the rule decides by edits do not move the threshold: with two pairs forced, the
     threshold separates the two fallback pairs alone (midpoint 0.5 of 0.4 and 0.6)."""
-    from transted.evaluation.decided import fallback_threshold, predictions_with
+    from transted.studies.evaluation.decided import fallback_threshold, predictions_with
 
     scores = np.array([0.95, 0.1, 0.4, 0.6])
     labels = np.array([False, True, False, True])

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from transted.opt import parse_statement, parse_term
-from transted.opt.canonical import canonical_flat, spliced_flat
-from transted.search.pattern import positions, replace_at
-from transted.search.state import Edit, State
+from transted.pipeline.opt import parse_statement, parse_term
+from transted.pipeline.opt.canonical import canonical_flat, spliced_flat
+from transted.pipeline.search.pattern import positions, replace_at
+from transted.pipeline.search.state import Edit, State
 
 STATEMENTS = [
     "theorem t (x : ℝ) (h : 0 < x) : x + 0 = x",

@@ -10,8 +10,8 @@ from cli_helpers import write_rows
 
 import transted
 from transted.cli import get_app, main
-from transted.evaluation.harness import EvalConfig
-from transted.search.engine import SearchConfig
+from transted.pipeline.search.engine import SearchConfig
+from transted.studies.evaluation.harness import EvalConfig
 
 SAME = "theorem t (x : ℕ) : x = x := sorry"
 RENAMED = "theorem t (y : ℕ) : y = y := sorry"

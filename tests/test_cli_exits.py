@@ -14,7 +14,7 @@ from cli_helpers import write_rows
 
 from transted.cli import get_app, main
 from transted.cli.exits import TABLE, ExitCode
-from transted.health import run_health
+from transted.running.health import run_health
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -143,7 +143,7 @@ def test_ctrl_c_says_what_was_kept_and_a_rerun_resumes(tmp_path, capsys, monkeyp
 def test_regress_refuses_option_values_before_scoring(tmp_path, capsys, monkeypatch):
     """`--fail-on worst` used to be refused after both versions were scored, as
     "`fail_on` must be one of ..."."""
-    import transted.regression.compare as compare
+    import transted.studies.regression.compare as compare
 
     def no_scoring(*args, **kwargs):
         raise AssertionError("scored before the options were checked")
@@ -242,7 +242,7 @@ def test_batch_formats_are_honoured(tmp_path, runner):
 def test_doctor_prints_fixes_whole(capsys, monkeypatch):
     """`pip install 'transted[lean]'` lost its brackets to console markup, and the install
     URL was cut at 80 columns."""
-    from transted.lean.project import INSTALL_HINT, Check, LeanProject
+    from transted.pipeline.lean.project import INSTALL_HINT, Check, LeanProject
 
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setattr(LeanProject, "checks", lambda self: [

@@ -15,7 +15,7 @@ from transted.cli import get_app, main
 from transted.cli.options import metric_specs
 from transted.cli.score import aggregate_line
 from transted.metrics.registry import get_metric
-from transted.outputs import OutputLock
+from transted.reading.outputs import OutputLock
 
 SAME = "theorem t (x : ℕ) : x = x := sorry"
 BROKEN = "theorem t (x : ℕ) : (x = x := sorry"
@@ -283,9 +283,9 @@ def test_sensitivity_jobs_two_writes_the_same_scores_as_one(runner, tmp_path):
 
 
 def test_default_jobs_is_every_core_with_a_pool_only_when_worth_it(monkeypatch, runner):
-    import transted.executors.placement as placement
-    from transted.executors import RunOptions, executor_of
-    from transted.executors.run_options import POOL_PAYS_OFF_SECONDS
+    import transted.running.executors.placement as placement
+    from transted.running.executors import RunOptions, executor_of
+    from transted.running.executors.run_options import POOL_PAYS_OFF_SECONDS
 
     monkeypatch.setattr(placement, "default_jobs", lambda: 2)
     with executor_of(RunOptions()) as pool:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from transted.batch import load_results, score_pairs
 from transted.errors import TooDeep
 from transted.metrics.registry import get_metric
-from transted.opt import parse_statement
-from transted.opt.parser import MAX_TREE_DEPTH
-from transted.pairs import Pair, Statement
+from transted.pipeline.opt import parse_statement
+from transted.pipeline.opt.parser import MAX_TREE_DEPTH
+from transted.reading.pairs import Pair, Statement
+from transted.running.batch import load_results, score_pairs
 
 
 def chain(n: int, last: str = "x") -> str:

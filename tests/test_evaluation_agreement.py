@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score
 
-from transted.evaluation.agreement import agreement_score, bootstrap_ci
+from transted.studies.evaluation.agreement import agreement_score, bootstrap_ci
 
 
 def table(tp: int, fn: int, fp: int, tn: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,10 +1,10 @@
-"""Agreement per ``decided_by`` group (transted.evaluation.decided)."""
+"""Agreement per ``decided_by`` group (transted.studies.evaluation.decided)."""
 
 import json
 
 import numpy as np
 
-from transted.evaluation.decided import agreement_by_group
+from transted.studies.evaluation.decided import agreement_by_group
 
 
 def test_a_group_with_one_class_has_no_kappa_and_stays_plain_json():

@@ -3,8 +3,8 @@
 import numpy as np
 from eval_helpers import labelled
 
-from transted.evaluation.harness import EvalConfig, MetricEvaluation, evaluate_metric
-from transted.evaluation.reports.markdown import evidence_line
+from transted.studies.evaluation.harness import EvalConfig, MetricEvaluation, evaluate_metric
+from transted.studies.evaluation.reports.markdown import evidence_line
 
 
 def test_summary_counts_and_precision_of_the_definite_kinds():

@@ -1,4 +1,4 @@
-"""The public names of transted.evaluation and transted.regression are pinned (httpx's
+"""The public names of transted.studies.evaluation and transted.studies.regression are pinned (httpx's
 test_exported_members); importing them stays light."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 import pytest
 
 import transted
-import transted.evaluation as evaluation
-import transted.regression as regression
+import transted.studies.evaluation as evaluation
+import transted.studies.regression as regression
 
 
 @pytest.mark.parametrize(("package", "names"), [
@@ -33,7 +33,7 @@ def test_transted_evaluate_is_the_api_function() -> None:
     assert transted.evaluate is evaluate and callable(transted.evaluate)
 
 
-@pytest.mark.parametrize("module", ["transted.evaluation", "transted.regression"])
+@pytest.mark.parametrize("module", ["transted.studies.evaluation", "transted.studies.regression"])
 def test_importing_does_not_load_matplotlib(module: str) -> None:
     code = f"import sys, {module}; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import InputError
-from transted.evaluation.labels import gold_labels, parse_positive
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
+from transted.studies.evaluation.labels import gold_labels, parse_positive
 
 S = Statement(statement="theorem a : True")
 

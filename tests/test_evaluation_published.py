@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from transted.api import labelled_pairs
-from transted.evaluation.harness import EvalConfig
-from transted.evaluation.run import run_eval
-from transted.evaluation.threshold import select_threshold
-from transted.pairs import read_pairs
+from transted.reading.pairs import read_pairs
+from transted.studies.evaluation.harness import EvalConfig
+from transted.studies.evaluation.run import run_eval
+from transted.studies.evaluation.threshold import select_threshold
 
 DATA = "tests/data/gted/proofnet.jsonl"
 README = Path("tests/data/gted/README.md")

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import transted
 from transted.cli import get_app
-from transted.evaluation.reports.html import disagreement_ids
+from transted.studies.evaluation.reports.html import disagreement_ids
 
 REF = "theorem a (x y : ℕ) (h : x < y) : x ≤ y := sorry"
 # (id, candidate, expert label). With ted (its residual edits, the fixed threshold 0.5 for the
@@ -88,7 +88,7 @@ def test_cli_eval_writes_report(tmp_path):
 
 
 def test_modes_table_when_summary_has_grouped_cv():
-    from transted.evaluation.reports.html import _modes_table
+    from transted.studies.evaluation.reports.html import _modes_table
 
     class Stub:
         def summary(self):
@@ -107,8 +107,8 @@ def test_modes_table_when_summary_has_grouped_cv():
 def test_each_pairs_trees_are_parsed_once_per_report_run(run, tmp_path, monkeypatch):
     from collections import Counter
 
-    from transted.evaluation.reports.writer import write_reports
     from transted.metrics.ted import TEDSimilarity
+    from transted.studies.evaluation.reports.writer import write_reports
 
     parsed: Counter[str] = Counter()
     real = TEDSimilarity.trees

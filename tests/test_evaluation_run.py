@@ -14,14 +14,14 @@ from transted.api import labelled_pairs
 from transted.cli import main
 from transted.cli.options import metric_list
 from transted.errors import LeanUnavailable
-from transted.evaluation import run as run_module
-from transted.evaluation.agreement import agreement_score
-from transted.evaluation.harness import EvalConfig
-from transted.evaluation.run import run_eval
-from transted.evaluation.threshold import select_threshold
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.bleu import ProofNetBLEU
-from transted.pairs import Pair, read_pairs, write_pairs
+from transted.reading.pairs import Pair, read_pairs, write_pairs
+from transted.studies.evaluation import run as run_module
+from transted.studies.evaluation.agreement import agreement_score
+from transted.studies.evaluation.harness import EvalConfig
+from transted.studies.evaluation.run import run_eval
+from transted.studies.evaluation.threshold import select_threshold
 
 DATA = Path("tests/data/gted/proofnet.jsonl")
 REQUIRED = {"threshold", "threshold_mode", "tp", "tn", "fp", "fn", "precision", "recall",

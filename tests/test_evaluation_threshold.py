@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
-from transted.evaluation.threshold import (
+from transted.pipeline.verdict.rules import predict
+from transted.studies.evaluation.threshold import (
     candidate_thresholds,
     cross_validated_predictions,
     select_threshold,
     sweep,
 )
-from transted.verdict.rules import predict
 
 scores_and_labels = st.integers(2, 30).flatmap(lambda n: st.tuples(
     st.lists(st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0, float("nan")]),

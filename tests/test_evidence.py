@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 import z3
 
-from transted.evidence import (
+from transted.pipeline.evidence import (
     Evidence,
     RefuteOptions,
     decide_pair,
@@ -16,12 +16,12 @@ from transted.evidence import (
     refute,
     statement_evidence,
 )
-from transted.evidence.evaluate import evaluate_term
-from transted.evidence.smt import Encoder, check_sat
-from transted.evidence.terms import Op, Unsupported
-from transted.evidence.translate import shape_of, translate_prop
-from transted.opt import parse_statement, parse_statement_normalized, parse_term
-from transted.opt.elaborate import scope_from_header
+from transted.pipeline.evidence.evaluate import evaluate_term
+from transted.pipeline.evidence.smt import Encoder, check_sat
+from transted.pipeline.evidence.terms import Op, Unsupported
+from transted.pipeline.evidence.translate import shape_of, translate_prop
+from transted.pipeline.opt import parse_statement, parse_statement_normalized, parse_term
+from transted.pipeline.opt.elaborate import scope_from_header
 
 
 def stmt(text: str):
@@ -249,14 +249,14 @@ def test_budget_is_respected_and_falls_back_to_none():
 
 # -- score rule and summary ------------------------------------------------------------------
 def test_score_rule_caps_refuted_and_closes_proved():
-    from transted.evidence import REFUTED_SCORE_CAP, apply_score_rule
+    from transted.pipeline.evidence import REFUTED_SCORE_CAP, apply_score_rule
     assert apply_score_rule(0.97, Evidence(kind="refuted")) == min(0.97, REFUTED_SCORE_CAP) == 0
     assert apply_score_rule(0.6, Evidence(kind="proved")) == 1.0
     assert apply_score_rule(0.6, Evidence(kind="none")) == 0.6
 
 
 def test_evidence_summary_counts_and_precision():
-    from transted.evidence import evidence_summary
+    from transted.pipeline.evidence import evidence_summary
     out = evidence_summary(["proved", "proved", "refuted", "none", "refuted"],
                            [True, False, False, True, None])
     assert out["evidence_counts"] == {"proved": 2, "refuted": 2, "none": 1}
@@ -267,7 +267,7 @@ def test_evidence_summary_counts_and_precision():
 
 
 def test_decide_trees_takes_the_search_state_locals():
-    from transted.search.state import Local, State
+    from transted.pipeline.search.state import Local, State
     state = State(parse_term("3 * x = 6"), parse_term("x + x + x = 6"),
                   (Local("x", parse_term("ℝ")),))
     closing = decide_trees(state.lhs, state.rhs, state.local_types())
@@ -322,8 +322,8 @@ def test_nonlinear_arithmetic_under_a_quantifier_abstains_within_budget():
 
 
 def test_a_renaming_that_would_capture_a_bound_variable_abstains():
-    from transted.evidence import pair_evidence
-    from transted.opt import parse_statement
+    from transted.pipeline.evidence import pair_evidence
+    from transted.pipeline.opt import parse_statement
 
     ref = parse_statement("theorem t (a b : ℕ) : ∃ c : ℕ, c = a + b := sorry")
     cand = parse_statement("theorem t (x y : ℕ) : ∃ a : ℕ, a = x + y := sorry")

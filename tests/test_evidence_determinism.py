@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from transted.evidence import RefuteOptions, pair_evidence
-from transted.opt import parse_statement
+from transted.pipeline.evidence import RefuteOptions, pair_evidence
+from transted.pipeline.opt import parse_statement
 
 PAIRS = [
     # refuted by z3 only (the grid never satisfies both hypotheses): witness x = 501, y = 499

@@ -1,11 +1,11 @@
-"""Hypothesis entailment (transted.evidence.entail): proofs only, premises outside the fragment
+"""Hypothesis entailment (transted.pipeline.evidence.entail): proofs only, premises outside the fragment
 left out, vacuous premises never discharge."""
 
 from __future__ import annotations
 
-from transted.evidence.entail import entails, equal_under, in_fragment, number_variables
-from transted.opt import parse_statement_normalized
-from transted.opt.parts import statement_parts
+from transted.pipeline.evidence.entail import entails, equal_under, in_fragment, number_variables
+from transted.pipeline.opt import parse_statement_normalized
+from transted.pipeline.opt.parts import statement_parts
 
 
 def _parts(statement: str):

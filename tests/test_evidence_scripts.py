@@ -1,7 +1,7 @@
 """The procedure → Lean script mapping (issue 22, cause 6): every `proved` names the procedure
 that decided it and carries the script of that procedure, marked unverified (no Lean here to
 replay it). The expected scripts follow the tactics' documented fragments
-(transted/evidence/scripts.py cites them), not the code's output."""
+(transted/pipeline/evidence/scripts.py cites them), not the code's output."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import pytest
 
-from transted.evidence import decide_pair, decide_trees
-from transted.evidence.decide import procedure_for
-from transted.evidence.scripts import PROCEDURES, congruence, proof_of
-from transted.evidence.terms import Num, Op, Var
-from transted.opt import parse_statement, parse_term
-from transted.search.providers.procedures import closing_tactic
+from transted.pipeline.evidence import decide_pair, decide_trees
+from transted.pipeline.evidence.decide import procedure_for
+from transted.pipeline.evidence.scripts import PROCEDURES, congruence, proof_of
+from transted.pipeline.evidence.terms import Num, Op, Var
+from transted.pipeline.opt import parse_statement, parse_term
+from transted.pipeline.search.providers.procedures import closing_tactic
 
 P = "Prop"
 

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 import transted
-from transted.evidence.evaluate import MAX_RANGE, MAX_VALUE_BITS, evaluate_term
-from transted.evidence.terms import Big, Num, Op, Unsupported, Var
+from transted.pipeline.evidence.evaluate import MAX_RANGE, MAX_VALUE_BITS, evaluate_term
+from transted.pipeline.evidence.terms import Big, Num, Op, Unsupported, Var
 
 
 def _n(value: int | Fraction, typ: str = "ℕ") -> Num:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from transted.batch import load_results, score_pairs
-from transted.executors import LocalExecutor, MetricSpec, default_jobs, in_order
 from transted.metrics.base import MetricResult
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair
+from transted.reading.pairs import Pair
+from transted.running.batch import load_results, score_pairs
+from transted.running.executors import LocalExecutor, MetricSpec, default_jobs, in_order
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = "scale_helpers"
@@ -180,9 +180,9 @@ def test_workers_need_a_rebuildable_metric(dev_pairs, tmp_path):
 
 _DRIVER = """
 import sys
-from transted.batch import score_pairs
-from transted.executors import MetricSpec
-from transted.pairs import read_pairs
+from transted.running.batch import score_pairs
+from transted.running.executors import MetricSpec
+from transted.reading.pairs import read_pairs
 if __name__ == "__main__":
     sys.path.insert(0, {tests!r})
     pairs = read_pairs({pairs!r})
@@ -214,7 +214,7 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.slow
 def test_kill_9_mid_run_then_resume_gives_the_one_job_file(dev_pairs, tmp_path):
-    from transted.pairs import write_pairs
+    from transted.reading.pairs import write_pairs
 
     pairs = _replicated(dev_pairs, 3)  # 279 pairs, >= 20 ms each
     pairs_path = tmp_path / "pairs.jsonl"
@@ -248,7 +248,7 @@ def test_kill_9_mid_run_then_resume_gives_the_one_job_file(dev_pairs, tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(default_jobs() < 2, reason="the default --jobs pools only with 2+ cores")
 def test_ctrl_c_stops_a_default_jobs_run_and_its_workers(dev_pairs, tmp_path):
-    from transted.pairs import write_pairs
+    from transted.reading.pairs import write_pairs
 
     pairs = _replicated(dev_pairs, 4)  # 372 transted pairs: tens of seconds, so a pool starts
     pairs_path, out = tmp_path / "pairs.jsonl", tmp_path / "out.jsonl"
@@ -284,9 +284,9 @@ def test_ctrl_c_stops_a_default_jobs_run_and_its_workers(dev_pairs, tmp_path):
 
 
 def test_placement_is_decided_in_one_place(dev_pairs, monkeypatch):
-    import transted.executors.placement as placement
+    import transted.running.executors.placement as placement
     from transted.api import score_many
-    from transted.executors import executor_for, score_stream
+    from transted.running.executors import executor_for, score_stream
 
     monkeypatch.setattr(placement, "default_jobs", lambda: 2)
     assert executor_for(1) is None  # this process
@@ -312,7 +312,7 @@ def test_placement_is_decided_in_one_place(dev_pairs, monkeypatch):
 @pytest.mark.parametrize("options, message", [({"workers": 0}, "`workers`"),
                                               ({"chunk_size": 0}, "`chunk_size`")])
 def test_ray_executor_arguments_are_checked_before_ray_is_imported(options, message):
-    from transted.executors import RayExecutor
+    from transted.running.executors import RayExecutor
 
     with pytest.raises(ValueError, match=message):
         RayExecutor(**options)

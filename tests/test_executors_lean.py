@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from transted.executors import LeanWorkerPolicy, LocalExecutor, MetricSpec, score_stream
-from transted.lean.backend import ReplayBackend
-from transted.pairs import Pair, Statement
+from transted.pipeline.lean.backend import ReplayBackend
+from transted.reading.pairs import Pair, Statement
+from transted.running.executors import LeanWorkerPolicy, LocalExecutor, MetricSpec, score_stream
 
 TRANSCRIPT = (Path(__file__).parent / "data" / "repl" / "transcripts" / "upstream_repl_test"
               / "proof_transitivity.in")

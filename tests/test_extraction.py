@@ -1,4 +1,4 @@
-"""Unit tests of transted.extraction: the API, positions, the header it builds, and the rules
+"""Unit tests of transted.pipeline.extraction: the API, positions, the header it builds, and the rules
 that decide between invalid and error."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import ParseError
-from transted.extraction import Extraction, extract, same_name
-from transted.extraction.regions import find_regions, looks_like_prose
+from transted.pipeline.extraction import Extraction, extract, same_name
+from transted.pipeline.extraction.regions import find_regions, looks_like_prose
 
 
 def test_rejects_non_string():
@@ -109,7 +109,7 @@ def test_looks_like_prose(line, prose):
 
 def test_output_over_the_cap_is_refused():
     from transted.errors import ResourceLimitError
-    from transted.extraction.extract import MAX_OUTPUT_CHARS
+    from transted.pipeline.extraction.extract import MAX_OUTPUT_CHARS
     with pytest.raises(ResourceLimitError, match="exceeds the cap"):
         extract("x" * (MAX_OUTPUT_CHARS + 1))
 
@@ -133,9 +133,9 @@ def test_lean4_that_resembles_lean3_is_not_invalid(text):
 def test_every_bracket_token_of_the_lexer_is_an_opener_or_a_closer():
     """A token that holds an opening bracket (``^[``, ``![``, ``=ᶠ[``…) must be an opener, or
     its ``]`` would make a valid statement look mismatched (a wrong confident `invalid`)."""
-    from transted.extraction.commands import CLOSERS, OPENERS
-    from transted.opt.lexer import PUNCTUATION
-    from transted.opt.notation import load_notation
+    from transted.pipeline.extraction.commands import CLOSERS, OPENERS
+    from transted.pipeline.opt.lexer import PUNCTUATION
+    from transted.pipeline.opt.notation import load_notation
 
     for token in set(PUNCTUATION) | load_notation().symbols:
         if any(b in token for b in "([{⟨⦃⁅⟪⌊⌈"):

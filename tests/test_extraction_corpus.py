@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from transted.extraction import extract
+from transted.pipeline.extraction import extract
 
 DATA = Path(__file__).parent / "data"
 CORPUS = [json.loads(line) for line in

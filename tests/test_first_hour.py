@@ -26,13 +26,13 @@ from transted.cli.group import registered_commands
 from transted.cli.registry import COMMANDS
 from transted.cli.runs import aggregate_line, result_text
 from transted.errors import InputError
-from transted.evaluation.decided import predictions_with
-from transted.evaluation.reports.plot import verdict_sweep
-from transted.executors import LocalExecutor, MetricSpec, RunOptions
-from transted.inputs import join_files, read_pair_table
 from transted.metrics.base import MetricResult
-from transted.pairs import read_pairs
-from transted.reasons import VACUOUS_REASON_PREFIX, count_vacuous, is_vacuous, verdict_text
+from transted.reading.inputs import join_files, read_pair_table
+from transted.reading.pairs import read_pairs
+from transted.running.executors import LocalExecutor, MetricSpec, RunOptions
+from transted.running.reasons import VACUOUS_REASON_PREFIX, count_vacuous, is_vacuous, verdict_text
+from transted.studies.evaluation.decided import predictions_with
+from transted.studies.evaluation.reports.plot import verdict_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 REFS = ROOT / "examples/references.jsonl"
@@ -167,7 +167,7 @@ def test_help_shows_switches_as_switches_and_names_papers():
 
 
 def test_pass_at_k_says_over_how_many_problems():
-    from transted.samples import sample_figures
+    from transted.running.samples import sample_figures
 
     results = [MetricResult(id=f"{p}#{i}", metric="m", score=1.0 if i == 0 else 0.0,
                             signature="s", verdict="equivalent" if i == 0 else "not-equivalent")
@@ -224,7 +224,7 @@ def test_the_kappa_curve_is_the_verdict_rule_so_each_dot_is_on_its_curve():
 def test_a_slow_first_pair_does_not_start_the_pool(dev_pairs, tmp_path):
     """The first pair pays the process's one-time loads: projecting from it started two
     workers for a 200-pair ted batch that takes 2 s in one process."""
-    from transted.batch import score_pairs
+    from transted.running.batch import score_pairs
 
     spec = MetricSpec("scale_helpers:ColdStartTED", {"cold": 1.0, "delay": 0.005})
     # projected from the first pair: 29 x 1 s > 10 s, the pool started at once; from the
@@ -299,7 +299,7 @@ def _imported(*argv: str) -> set[str]:
 def test_version_imports_no_command_and_no_metric():
     modules = _imported("--version")
     assert not {m for m in modules if m.startswith(("transted.cli.", "transted.metrics",
-                                                    "transted.executors", "transted.opt"))
+                                                    "transted.running.executors", "transted.pipeline.opt"))
                 } - {"transted.cli.console", "transted.cli.exits", "transted.cli.group",
                      "transted.cli.registry"}
     assert not {"numpy", "scipy", "pydantic", "sympy", "z3"} & modules
@@ -313,7 +313,7 @@ def test_one_command_imports_only_its_own_module():
     assert commands == {"transted.cli.ted"}
     # what the CLI itself adds nothing of: the evaluation, the plots, the API's module (which
     # loads the evaluation). sympy and z3 come with the pair pipeline's evidence stage.
-    assert not {"matplotlib", "sklearn", "transted.evaluation", "transted.api"} & modules
+    assert not {"matplotlib", "sklearn", "transted.studies.evaluation", "transted.api"} & modules
 
 
 def test_every_registered_module_adds_the_command_named_for_it():

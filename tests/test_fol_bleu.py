@@ -13,7 +13,7 @@ from nltk.translate.bleu_score import sentence_bleu
 from transted.fol.bleu import bleu_from_tokens, fol_bleu
 from transted.fol.tokens import fol_tokens
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 FOLIO = Path(__file__).parent / "data" / "fol" / "folio" / "folio-validation.jsonl"
 

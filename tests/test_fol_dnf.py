@@ -8,7 +8,7 @@ from transted.errors import InputError, ResourceLimitError
 from transted.fol.ast import BinOp, Const, Func, Not, Pred, Quantified, Variable
 from transted.fol.dnf import DNFOptions, dnf_clauses, dnf_tree, path_text, tree_paths
 from transted.fol.syntax import parse_formula
-from transted.opt.node import Node
+from transted.pipeline.opt.node import Node
 
 
 def paths(text: str, **kw: object) -> list[str]:

@@ -17,7 +17,7 @@ from transted.fol.le import levenshtein, logical_equivalence, parse_le
 from transted.fol.tokens import fol_tokens
 from transted.metrics.fol_logicllama import FOLLogicalEquivalence
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 
 def le(ref: str, cand: str, **kw) -> float:

@@ -14,7 +14,7 @@ from transted.fol.ranking import (
     rank_rmse,
 )
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 # Appendix C's example: FOL1 and FOL3 repeat the label, FOL2 is its contrapositive.
 SQUARE = ("∀x (Square(x) → Shape(x))",

@@ -20,7 +20,7 @@ from transted.fol.embeddings import CharNgramSimilarity, ExactMatchSimilarity
 from transted.fol.sim import SimOptions, fol_sim
 from transted.metrics.fol_sim import FOLSim
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 EXACT = ExactMatchSimilarity()
 

@@ -12,7 +12,7 @@ from transted.fol.text_metrics import rouge_l
 from transted.fol.tokens import fol_tokens
 from transted.metrics.fol_text import FOLRougeL
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 FOLIO = Path(__file__).parent / "data" / "fol" / "folio" / "folio-validation.jsonl"
 

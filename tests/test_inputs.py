@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import transted
 from transted.cli import get_app
 from transted.errors import InputError
-from transted.inputs import join, join_files, read_records
+from transted.reading.inputs import join, join_files, read_records
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 REFS, OLD, NEW = (EXAMPLES / f for f in ("references.jsonl", "outputs_old.jsonl",

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from transted.errors import InvalidCandidate, TranstedError
-from transted.extraction.statement import prepare
 from transted.metrics.ted import TEDSimilarity
-from transted.opt.context import read_context
-from transted.opt.in_context import parse_in_context
-from transted.pairs import read_pairs
+from transted.pipeline.extraction.statement import prepare
+from transted.pipeline.opt.context import read_context
+from transted.pipeline.opt.in_context import parse_in_context
+from transted.reading.pairs import read_pairs
 
 DATA = Path(__file__).parent / "data"
 CORPUS = [json.loads(line) for line in

@@ -1,4 +1,4 @@
-"""The instance table (transted/opt/instances.yaml): present instances carry their Mathlib
+"""The instance table (transted/pipeline/opt/instances.yaml): present instances carry their Mathlib
 citation, missing ones are None (the caller abstains)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from transted.errors import InputError
-from transted.opt.instances import load_instance_table
+from transted.pipeline.opt.instances import load_instance_table
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +19,7 @@ def table():
 
 
 def test_every_entry_cites_a_source(table):
-    data = yaml.safe_load(resources.files("transted.opt").joinpath("instances.yaml").read_bytes())
+    data = yaml.safe_load(resources.files("transted.pipeline.opt").joinpath("instances.yaml").read_bytes())
     for row in data["instances"]:
         assert re.match(r"^(Mathlib/\S+\.lean(:\d+)?|Lean core src/Init/\S+\.lean)", row["source"]), row
     for by_type in data["operations"].values():

@@ -21,7 +21,7 @@ DEV = ROOT / "tests/data/gted/proofnet.jsonl"
 _FINALISER = textwrap.dedent("""
     import sys, time
     import z3
-    from transted.evidence import smt
+    from transted.pipeline.evidence import smt
 
     def interrupted_free(ctx):  # what SIGINT does just after z3's C call returns
         raise KeyboardInterrupt

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from transted.lean.backend import ReplayBackend
-from transted.lean.closure import axioms_used, clean_closure
-from transted.lean.results import CommandResult, LeanMessage
 from transted.metrics.lean_baselines import BEqCheck, DefEq, Typecheck
 from transted.metrics.registry import get_metric
-from transted.pairs import read_pairs
+from transted.pipeline.lean.backend import ReplayBackend
+from transted.pipeline.lean.closure import axioms_used, clean_closure
+from transted.pipeline.lean.results import CommandResult, LeanMessage
+from transted.reading.pairs import read_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIR = read_pairs(ROOT / "tests" / "data" / "gted" / "proofnet.jsonl")[0]

@@ -15,19 +15,19 @@ import shutil
 
 import pytest
 
-from transted.lean.backend import ReplayBackend
-from transted.lean.closers import (
+from transted.metrics.registry import get_metric
+from transted.pipeline.lean.backend import ReplayBackend
+from transted.pipeline.lean.closers import (
     CHECK_NAME,
     REFUTER,
     check_command,
     has_local_context,
     parse_counterexample,
 )
-from transted.lean.equality import equality_command
-from transted.lean.moves import LeanMoveProvider
-from transted.lean.session import LeanNode, ProofSession
-from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.pipeline.lean.equality import equality_command
+from transted.pipeline.lean.moves import LeanMoveProvider
+from transted.pipeline.lean.session import LeanNode, ProofSession
+from transted.reading.pairs import Pair, Statement
 
 REF = Statement(statement="theorem t : ∀ x : ℕ, x < 3 → x ≤ 2 := by sorry")
 CAND = Statement(statement="theorem t : ∀ x : ℕ, x ≤ 3 → x ≤ 2 := by sorry")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from transted.errors import InputError
-from transted.lean.equality import declaration, equality_command, split_header
-from transted.pairs import Statement, read_pairs
+from transted.pipeline.lean.equality import declaration, equality_command, split_header
+from transted.reading.pairs import Statement, read_pairs
 
 DATA = Path(__file__).parent / "data"
 

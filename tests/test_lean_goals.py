@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from transted.lean.moves import is_equality_goal
+from transted.pipeline.lean.moves import is_equality_goal
 
-goal = pytest.importorskip("transted.opt.goal", reason="the OPT goal parser is not available")
-from transted.opt import parse_term  # noqa: E402
+goal = pytest.importorskip("transted.pipeline.opt.goal", reason="the OPT goal parser is not available")
+from transted.pipeline.opt import parse_term  # noqa: E402
 
 FIXTURES = json.loads((Path(__file__).parent / "data" / "repl" / "goal_fixtures.json")
                       .read_text(encoding="utf-8"))

@@ -29,8 +29,8 @@ CAND = ("theorem mul_rat_tac_11959 (r : ℚ) (x : ℝ) (h : Irrational x) (hr : 
 
 @pytest.fixture(scope="module")
 def session():
-    from transted.lean.server import LeanInteractBackend, ServerConfig
-    from transted.lean.session import ProofSession
+    from transted.pipeline.lean.server import LeanInteractBackend, ServerConfig
+    from transted.pipeline.lean.session import ProofSession
 
     backend = LeanInteractBackend(ServerConfig(project=str(ROOT), timeout=300))
     yield ProofSession(backend, timeout=300)
@@ -38,20 +38,20 @@ def session():
 
 
 def _pair(ref: str, cand: str):
-    from transted.pairs import Pair, Statement
+    from transted.reading.pairs import Pair, Statement
 
     return Pair(id="live", reference=Statement(statement=ref, header="import Mathlib"),
                 candidate=Statement(statement=cand, header="import Mathlib"))
 
 
 def test_doctor_all_ok():
-    from transted.lean.project import LeanProject
+    from transted.pipeline.lean.project import LeanProject
 
     assert all(c.ok for c in LeanProject(ROOT).checks())
 
 
 def test_equality_elaborates_to_an_equality_goal(session):
-    from transted.lean.moves import is_equality_goal
+    from transted.pipeline.lean.moves import is_equality_goal
 
     elab = session.elaborate(_pair(REF, CAND))
     assert elab.status == "elaborated"
@@ -59,7 +59,7 @@ def test_equality_elaborates_to_an_equality_goal(session):
 
 
 def test_identical_statements_close_by_the_shortcut(session):
-    from transted.lean.moves import LeanMoveProvider
+    from transted.pipeline.lean.moves import LeanMoveProvider
 
     elab = session.elaborate(_pair(REF, REF))
     _, closed = LeanMoveProvider().shortcut(session, elab.node)
@@ -67,7 +67,7 @@ def test_identical_statements_close_by_the_shortcut(session):
 
 
 def test_rw_question_moves_are_equalities(session):
-    from transted.lean.moves import GoalOutcome, LeanMoveProvider, is_equality_goal
+    from transted.pipeline.lean.moves import GoalOutcome, LeanMoveProvider, is_equality_goal
 
     elab = session.elaborate(_pair(REF, CAND))
     moves = list(LeanMoveProvider().moves(session, elab.node))
@@ -79,7 +79,7 @@ def test_rw_question_moves_are_equalities(session):
 
 def test_paper_c2_path_replays(session):
     """ASSESS Appendix C.2 (exercise_1_1b): the transformation path printed in the paper."""
-    from transted.lean.verify import verify_pair_path
+    from transted.pipeline.lean.verify import verify_pair_path
 
     path = ["rw [forall_swap]", "apply forall_congr; intro _",
             "rw [← isRegular_iff_ne_zero']", "apply forall_congr; intro _",
@@ -109,8 +109,8 @@ def test_baselines(session, name, cand, expected):
 
 def test_executor_workers_live():
     """Two worker processes, one live REPL each, answer a Lean metric's pairs."""
-    from transted.executors import LocalExecutor, MetricSpec, score_stream
-    from transted.lean.server import LeanInteractBackend, ServerConfig
+    from transted.pipeline.lean.server import LeanInteractBackend, ServerConfig
+    from transted.running.executors import LocalExecutor, MetricSpec, score_stream
 
     spec = MetricSpec("typecheck", {"timeout": 300},
                       backend_factory=partial(LeanInteractBackend,
@@ -122,7 +122,7 @@ def test_executor_workers_live():
 
 
 def test_language_server_tree_and_goals():
-    from transted.lean.lsp import LeanLanguageServer
+    from transted.pipeline.lean.lsp import LeanLanguageServer
 
     with LeanLanguageServer(ROOT) as lsp:
         tree = lsp.statement_tree("theorem t (x : ℕ) : x + 0 = x := by sorry")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from transted.lean.lsp import ranges_to_tree
-from transted.opt.lsp_trees import lsp_tree_to_node
-from transted.opt.node import Node
+from transted.pipeline.lean.lsp import ranges_to_tree
+from transted.pipeline.opt.lsp_trees import lsp_tree_to_node
+from transted.pipeline.opt.node import Node
 
 
 def test_binary_operator_tree():

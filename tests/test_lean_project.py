@@ -10,9 +10,9 @@ import pytest
 
 from transted.cli import main
 from transted.errors import LeanUnavailable
-from transted.lean.project import LeanProject
-from transted.lean.server import LeanInteractBackend, ServerConfig
-from transted.lean.versions import find_project_dir, read_versions
+from transted.pipeline.lean.project import LeanProject
+from transted.pipeline.lean.server import LeanInteractBackend, ServerConfig
+from transted.pipeline.lean.versions import find_project_dir, read_versions
 
 ROOT = Path(__file__).resolve().parents[1]
 no_lake = pytest.mark.skipif(shutil.which("lake") is not None,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from transted.executors import LeanWorkerPolicy, MetricSpec
-from transted.executors.base import score_chunk
-from transted.lean.backend import ReplayBackend, UnrecordedRequest
-from transted.lean.recycling import RecyclingBackend, process_rss_mb
+from transted.pipeline.lean.backend import ReplayBackend, UnrecordedRequest
+from transted.pipeline.lean.recycling import RecyclingBackend, process_rss_mb
+from transted.running.executors import LeanWorkerPolicy, MetricSpec
+from transted.running.executors.base import score_chunk
 
 TRANSCRIPT = (Path(__file__).parent / "data" / "repl" / "transcripts" / "upstream_repl_test"
               / "proof_transitivity.in")
@@ -74,7 +74,7 @@ def test_a_worker_builds_one_recycling_backend_and_recycles_between_pairs(dev_pa
     signature = str(driver_metric.signature)
     assert "replay:proof_transitivity" in signature  # the backend is in the signature
     rows = score_chunk(spec, signature, ((0, dev_pairs[0]), (1, dev_pairs[1])))
-    from transted.executors import base
+    from transted.running.executors import base
 
     assert base._worker_metric is not None
     backend = base._worker_metric[2]

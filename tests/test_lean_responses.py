@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 
 from transted.errors import InputError
-from transted.lean.backend import ReplayBackend, UnrecordedRequest
-from transted.lean.responses import (
+from transted.pipeline.lean.backend import ReplayBackend, UnrecordedRequest
+from transted.pipeline.lean.responses import (
     canonical_request,
     parse_response,
     request_kind,
     split_json_stream,
     to_request_model,
 )
-from transted.lean.results import CommandResult, StepResult
+from transted.pipeline.lean.results import CommandResult, StepResult
 
 pytest.importorskip("lean_interact", reason="lean-interact (extra `lean`) is not installed")
 

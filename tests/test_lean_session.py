@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from transted.lean.backend import ReplayBackend, UnrecordedRequest
-from transted.lean.equality import EqualityCommand
-from transted.lean.moves import GoalOutcome, LeanMoveProvider, Rejection, classify_step
-from transted.lean.session import LeanNode, ProofSession
-from transted.lean.verify import verify_steps
+from transted.pipeline.lean.backend import ReplayBackend, UnrecordedRequest
+from transted.pipeline.lean.equality import EqualityCommand
+from transted.pipeline.lean.moves import GoalOutcome, LeanMoveProvider, Rejection, classify_step
+from transted.pipeline.lean.session import LeanNode, ProofSession
+from transted.pipeline.lean.verify import verify_steps
 
 pytest.importorskip("lean_interact", reason="lean-interact (extra `lean`) is not installed")
 

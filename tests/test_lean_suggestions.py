@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from transted.lean.suggestions import parse_suggestions, split_rules
+from transted.pipeline.lean.suggestions import parse_suggestions, split_rules
 
 DATA = json.loads((Path(__file__).parent / "data" / "repl" / "try_this_messages.json")
                   .read_text(encoding="utf-8"))

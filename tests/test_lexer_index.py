@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transted.opt.lexer import tokenize
+from transted.pipeline.opt.lexer import tokenize
 
 
 def test_the_longest_symbol_at_a_position_wins_among_those_sharing_its_first_character():

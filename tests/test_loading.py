@@ -6,14 +6,14 @@ import pytest
 
 from transted.loading import is_reference, load_reference
 from transted.metrics.registry import METRICS, metric_class
-from transted.search.providers.base import ProviderContext
-from transted.search.providers.registry import BUILTIN_PROVIDERS, make_provider
+from transted.pipeline.search.providers.base import ProviderContext
+from transted.pipeline.search.providers.registry import BUILTIN_PROVIDERS, make_provider
 
 
 def test_dotted_attribute_after_the_colon():
-    from transted.search.providers.offline import OfflineProvider
+    from transted.pipeline.search.providers.offline import OfflineProvider
 
-    assert load_reference("transted.search.providers.offline:OfflineProvider.from_context") \
+    assert load_reference("transted.pipeline.search.providers.offline:OfflineProvider.from_context") \
         == OfflineProvider.from_context
 
 

@@ -1,4 +1,4 @@
-"""GTED's Lean-LSP trees as our Node (transted.opt.lsp_trees) and TED agreement on them.
+"""GTED's Lean-LSP trees as our Node (transted.pipeline.opt.lsp_trees) and TED agreement on them.
 
 The agreement figure checked here is the one issue 2 quotes for TED similarity on the LSP
 trees of the 93 dev pairs: kappa 0.418, accuracy 71.0% at the best threshold.
@@ -14,10 +14,10 @@ import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score
 
 from transted.errors import InputError
-from transted.opt.lsp_trees import SPECIAL_LABELS, _by_rules, lsp_tree_to_node, map_label
-from transted.opt.node import Node
-from transted.pairs import read_pairs
-from transted.ted import ted_similarity
+from transted.pipeline.opt.lsp_trees import SPECIAL_LABELS, _by_rules, lsp_tree_to_node, map_label
+from transted.pipeline.opt.node import Node
+from transted.pipeline.ted import ted_similarity
+from transted.reading.pairs import read_pairs
 
 DEV = Path(__file__).parent / "data" / "gted" / "proofnet.jsonl"
 PAIRS = read_pairs(DEV)

@@ -6,7 +6,7 @@ import pytest
 
 from transted.metrics.identity import IdentityMatch, declared_name, rename_theorem
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement, read_pairs
+from transted.reading.pairs import Pair, Statement, read_pairs
 
 DATA = "tests/data/gted/proofnet.jsonl"
 

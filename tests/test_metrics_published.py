@@ -7,7 +7,7 @@ import math
 import pytest
 
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 S = Statement(statement="theorem a : True")
 

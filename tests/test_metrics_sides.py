@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import transted
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 HELPER = ("def is_topology (X : Type*) (T : Set (Set X)) :=\n  Set.univ ∈ T ∧\n"
           "  (∀ s t, s ∈ T → t ∈ T → s ∩ t ∈ T)")
@@ -106,7 +106,7 @@ def test_theorem_option_chooses_and_the_result_says_why():
 
 def test_signature_names_the_extraction_rules():
     # version 2: an empty output is an invalid answer (it was an input error in version 1)
-    from transted.extraction.statement import EXTRACTION_VERSION
+    from transted.pipeline.extraction.statement import EXTRACTION_VERSION
 
     assert EXTRACTION_VERSION == "2"
     for metric in ("ted", "transted", "bleu", "identity"):

@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score
 
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.reading.pairs import Pair, Statement
 
 
 def _oracle(scores, labels):

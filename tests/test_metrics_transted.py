@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from transted.lean.backend import ReplayBackend
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement, read_pairs
+from transted.pipeline.lean.backend import ReplayBackend
+from transted.reading.pairs import Pair, Statement, read_pairs
 
 DEV = "tests/data/gted/proofnet.jsonl"
 HEADER = "import Mathlib\nopen Real\n"

@@ -1,4 +1,4 @@
-"""Name resolution and notation scopes from a statement's header (transted.opt.names).
+"""Name resolution and notation scopes from a statement's header (transted.pipeline.opt.names).
 
 Each expectation was checked against the Mathlib sources at the pinned commit
 81a5d257c8e410db227a6665ed08f64fea08e997 (paths below are in that snapshot) and, for core
@@ -15,7 +15,7 @@ from importlib import resources
 import pytest
 
 from transted.errors import InputError, ParseError
-from transted.opt.names import Ambiguous, Constant, Unknown, load_name_table
+from transted.pipeline.opt.names import Ambiguous, Constant, Unknown, load_name_table
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -34,14 +34,14 @@ def test_table_header_records_commit_licence_and_hash(table):
     assert header["sources"]["mathlib"]["commit"] == "81a5d257c8e410db227a6665ed08f64fea08e997"
     assert header["lean_version"] == "leanprover/lean4:v4.32.0"
     assert "Apache-2.0" in header["licence"]
-    raw = resources.files("transted.opt").joinpath("data", "mathlib_names.json.gz").read_bytes()
+    raw = resources.files("transted.pipeline.opt").joinpath("data", "mathlib_names.json.gz").read_bytes()
     assert len(raw) <= 3 * 1024 * 1024
     body = json.loads(gzip.decompress(raw))
     del body["header"]
     digest = hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
     assert digest == header["content_sha256"]
     assert table.version == f"mathlib-81a5d257-{digest[:8]}"
-    assert resources.files("transted.opt").joinpath("data", "LICENSE").read_text().lstrip().startswith("Apache License")
+    assert resources.files("transted.pipeline.opt").joinpath("data", "LICENSE").read_text().lstrip().startswith("Apache License")
 
 
 def test_pi_symbol_needs_open_real(table):

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from transted.extraction.statement import prepare
-from transted.opt import OptOptions, parse_statement
-from transted.opt.canonical import canonicalize
-from transted.opt.context import read_context
-from transted.opt.in_context import InContext, parse_in_context
+from transted.pipeline.extraction.statement import prepare
+from transted.pipeline.opt import OptOptions, parse_statement
+from transted.pipeline.opt.canonical import canonicalize
+from transted.pipeline.opt.context import read_context
+from transted.pipeline.opt.in_context import InContext, parse_in_context
 
 CANON = OptOptions(canonical_names=True)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from transted.opt import OptOptions, parse_statement
-from transted.opt.elaborate import Scope, elaborate, elaborate_statement, scope_from_header
-from transted.opt.elaborate.types import FLOAT, MetaStore, Ty, arrow, has_coe, show
-from transted.opt.node import SLOT, Node
+from transted.pipeline.opt import OptOptions, parse_statement
+from transted.pipeline.opt.elaborate import Scope, elaborate, elaborate_statement, scope_from_header
+from transted.pipeline.opt.elaborate.types import FLOAT, MetaStore, Ty, arrow, has_coe, show
+from transted.pipeline.opt.node import SLOT, Node
 
 
 def E(text: str, header: str | None = None):

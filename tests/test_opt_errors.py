@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import transted
 from transted.errors import ParseError, ResourceLimitError, TooDeep, TranstedError
-from transted.extraction import extract
-from transted.opt import Node, parse_statement, parse_term
-from transted.opt.cursor import MAX_INPUT_CHARS, MAX_NESTING
+from transted.pipeline.extraction import extract
+from transted.pipeline.opt import Node, parse_statement, parse_term
+from transted.pipeline.opt.cursor import MAX_INPUT_CHARS, MAX_NESTING
 
 
 def test_error_carries_line_column_and_caret():
@@ -166,7 +166,7 @@ def test_bracket_notation_round_trips(spec):
 ])
 def test_bad_notation_files_name_file_entry_and_field(tmp_path, body, message):
     from transted.errors import InputError
-    from transted.opt.notation import load_notation
+    from transted.pipeline.opt.notation import load_notation
 
     path = tmp_path / "extra.yaml"
     path.write_text(body, encoding="utf-8")

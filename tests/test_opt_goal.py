@@ -7,10 +7,10 @@ import json
 import pytest
 
 from transted.errors import ParseError
-from transted.opt import OptOptions, parse_statement, parse_term
-from transted.opt.declaration import header_opens, parse_declaration
-from transted.opt.goal import parse_goal, parse_goals
-from transted.opt.scope import free_names
+from transted.pipeline.opt import OptOptions, parse_statement, parse_term
+from transted.pipeline.opt.declaration import header_opens, parse_declaration
+from transted.pipeline.opt.goal import parse_goal, parse_goals
+from transted.pipeline.opt.scope import free_names
 
 
 def test_every_recorded_goal_fixture_parses(data_dir):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from transted.opt import labels as L
-from transted.opt import parse_term
+from transted.pipeline.opt import labels as L
+from transted.pipeline.opt import parse_term
 
 
 @pytest.mark.parametrize("text, label", [

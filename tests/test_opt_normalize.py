@@ -1,12 +1,17 @@
-"""Elaboration-faithful normalisation (transted.opt.normalize): each step makes equal exactly
+"""Elaboration-faithful normalisation (transted.pipeline.opt.normalize): each step makes equal exactly
 what Lean elaborates to the same term, and never two different statements."""
 
 from __future__ import annotations
 
 import pytest
 
-from transted.opt import OptOptions, parse_statement, parse_statement_normalized, parse_term
-from transted.opt.normalize import normalize
+from transted.pipeline.opt import (
+    OptOptions,
+    parse_statement,
+    parse_statement_normalized,
+    parse_term,
+)
+from transted.pipeline.opt.normalize import normalize
 
 RAW = OptOptions(normalize=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import ParseError, TranstedError
-from transted.opt import Node, OptOptions, parse_statement, parse_term
+from transted.pipeline.opt import Node, OptOptions, parse_statement, parse_term
 
 T = Node.from_text
 

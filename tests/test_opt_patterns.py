@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import ParseError
-from transted.opt import parse_statement, parse_term
-from transted.opt.canonical import canonicalize
-from transted.opt.scope import free_names
-from transted.opt.substitution import substitute
-from transted.search.reduction import reduce_definitional
+from transted.pipeline.opt import parse_statement, parse_term
+from transted.pipeline.opt.canonical import canonicalize
+from transted.pipeline.opt.scope import free_names
+from transted.pipeline.opt.substitution import substitute
+from transted.pipeline.search.reduction import reduce_definitional
 
 
 @pytest.mark.parametrize("term,free", [
@@ -48,7 +48,7 @@ def test_match_alternatives_rename_only_variables():
 
 
 def test_statement_with_pattern_binder_auto_binds_nothing():
-    from transted.opt import parse_statement_normalized
+    from transted.pipeline.opt import parse_statement_normalized
 
     out = parse_statement_normalized(
         "theorem t (f : ℕ × ℕ → ℤ) (h : f = fun ⟨a, b⟩ => (a : ℤ) - b) : f (3, 1) = 2")

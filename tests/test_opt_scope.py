@@ -1,4 +1,4 @@
-"""One home for binding structure (transted.opt.scope): every binder notation, alpha-renaming,
+"""One home for binding structure (transted.pipeline.opt.scope): every binder notation, alpha-renaming,
 and the canonicaliser's cost on deep and exponential-looking inputs."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from hypothesis import strategies as st
 from tiers import every_nth_fast
 
 from transted.metrics.registry import get_metric
-from transted.opt import OptOptions, parse_statement, parse_term
-from transted.opt.canonical import canonical, canonical_flat, canonicalize
-from transted.opt.labels import SLOT
-from transted.opt.node import Node
-from transted.opt.notation import load_notation
-from transted.opt.scope import BINDER_HEADS, body_index, free_names
-from transted.pairs import Pair, Statement
-from transted.search.engine import search
-from transted.search.providers.offline import OfflineProvider
-from transted.ted.backends import flatten
+from transted.pipeline.opt import OptOptions, parse_statement, parse_term
+from transted.pipeline.opt.canonical import canonical, canonical_flat, canonicalize
+from transted.pipeline.opt.labels import SLOT
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.notation import load_notation
+from transted.pipeline.opt.scope import BINDER_HEADS, body_index, free_names
+from transted.pipeline.search.engine import search
+from transted.pipeline.search.providers.offline import OfflineProvider
+from transted.pipeline.ted.backends import flatten
+from transted.reading.pairs import Pair, Statement
 
 # One template per binding notation; `{x}` is the bound variable, everything else is free.
 # Keys: the notation's head symbol (binder_body_prec keys of notation.yaml + the parser's own).

@@ -1,4 +1,4 @@
-"""Source spans from the parser (transted.opt.spans): each node's text, read by the parser itself.
+"""Source spans from the parser (transted.pipeline.opt.spans): each node's text, read by the parser itself.
 
 Expected offsets are found in the text by ``str.index`` of the written substring (so they are
 derived, not typed in); the corpus tests check, on the 859 bundled statements, that the span
@@ -11,12 +11,12 @@ import pytest
 from tiers import every_nth_fast
 
 from transted.errors import ParseError
-from transted.opt import parse_term
-from transted.opt.declaration import header_opens, parse_declaration
-from transted.opt.notation import load_notation
-from transted.opt.parser import TermParser
-from transted.opt.scope import binder_names, body_index, is_binding
-from transted.opt.spans import CharSpan, SpannedNode, declaration_spans, term_spans
+from transted.pipeline.opt import parse_term
+from transted.pipeline.opt.declaration import header_opens, parse_declaration
+from transted.pipeline.opt.notation import load_notation
+from transted.pipeline.opt.parser import TermParser
+from transted.pipeline.opt.scope import binder_names, body_index, is_binding
+from transted.pipeline.opt.spans import CharSpan, SpannedNode, declaration_spans, term_spans
 
 
 def at(text: str, piece: str, nth: int = 0) -> CharSpan:

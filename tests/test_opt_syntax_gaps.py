@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from transted.opt import parse_statement, parse_term
-from transted.opt.canonical import canonicalize
-from transted.opt.labels import EVENTUALLY, FREQUENTLY
-from transted.opt.scope import free_names
+from transted.pipeline.opt import parse_statement, parse_term
+from transted.pipeline.opt.canonical import canonicalize
+from transted.pipeline.opt.labels import EVENTUALLY, FREQUENTLY
+from transted.pipeline.opt.scope import free_names
 
 
 def test_eventually_binds_in_its_body_not_its_filter():

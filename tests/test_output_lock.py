@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from transted.outputs import OutputLock, OutputLocked
+from transted.reading.outputs import OutputLock, OutputLocked
 
 
 def test_the_lock_file_is_removed_on_release(tmp_path):

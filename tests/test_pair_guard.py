@@ -3,7 +3,7 @@ error line naming the pair and the exception type, and the batch goes on (issue 
 
 Each test makes one stage raise for the middle pair only (its candidate mentions ``boom``) and
 scores three pairs through the one scoring path; the worker's side of that path
-(:func:`~transted.executors.score_chunk`) is exercised in this process."""
+(:func:`~transted.running.executors.score_chunk`) is exercised in this process."""
 
 from __future__ import annotations
 
@@ -16,19 +16,19 @@ from typing import Any
 
 import pytest
 
-import transted.batch
 import transted.metrics.base
-import transted.opt.in_context
 import transted.pipeline.findings
+import transted.pipeline.opt.in_context
 import transted.pipeline.run
-from transted.batch import load_results, score_pairs
-from transted.executors import MetricSpec, score_chunk, score_stream
+import transted.running.batch
 from transted.metrics.base import PairScore
 from transted.metrics.registry import get_metric
 from transted.metrics.ted import TEDSimilarity
-from transted.opt.node import Node
-from transted.pairs import Pair, Statement
-from transted.search.engine import SearchResult
+from transted.pipeline.opt.node import Node
+from transted.pipeline.search.engine import SearchResult
+from transted.reading.pairs import Pair, Statement
+from transted.running.batch import load_results, score_pairs
+from transted.running.executors import MetricSpec, score_chunk, score_stream
 
 
 def _pair(pid: str, candidate: str) -> Pair:
@@ -70,20 +70,20 @@ def _check(tmp_path, metric, error_type: str) -> None:
 
 
 def test_parse(monkeypatch, tmp_path):
-    original = transted.opt.in_context.read_declaration
+    original = transted.pipeline.opt.in_context.read_declaration
 
     def read(parser: Any) -> Any:  # the parser holds the statement's text
         if "boom" in parser.text:
             raise IndexError("parser bug")
         return original(parser)
 
-    monkeypatch.setattr(transted.opt.in_context, "read_declaration", read)
+    monkeypatch.setattr(transted.pipeline.opt.in_context, "read_declaration", read)
     _check(tmp_path, get_metric("ted"), "IndexError")
 
 
 def test_normalise(monkeypatch, tmp_path):
-    monkeypatch.setattr(transted.opt.in_context, "normalize",
-                        _raising(transted.opt.in_context.normalize, RecursionError("too deep")))
+    monkeypatch.setattr(transted.pipeline.opt.in_context, "normalize",
+                        _raising(transted.pipeline.opt.in_context.normalize, RecursionError("too deep")))
     _check(tmp_path, get_metric("transted"), "RecursionError")
 
 
@@ -147,20 +147,20 @@ def test_serialise_in_the_worker(monkeypatch, tmp_path):
 
 
 def test_serialise_in_the_driver(monkeypatch, tmp_path):
-    original = transted.batch.result_line
+    original = transted.running.batch.result_line
 
     def line(result: Any) -> str:
         if result.id == "b" and result.status == "ok":
             raise OverflowError("driver bug")
         return original(result)
 
-    monkeypatch.setattr(transted.batch, "result_line", line)
+    monkeypatch.setattr(transted.running.batch, "result_line", line)
     _check(tmp_path, get_metric("ted"), "OverflowError")
 
 
 def test_the_worker_side_guards_each_pair(monkeypatch):
-    monkeypatch.setattr(transted.opt.in_context, "normalize",
-                        _raising(transted.opt.in_context.normalize, RecursionError("too deep")))
+    monkeypatch.setattr(transted.pipeline.opt.in_context, "normalize",
+                        _raising(transted.pipeline.opt.in_context.normalize, RecursionError("too deep")))
     metric = get_metric("ted")
     rows = score_chunk(MetricSpec("ted"), str(metric.signature), tuple(enumerate(PAIRS)))
     assert [index for index, _ in rows] == [0, 1, 2]
@@ -170,27 +170,27 @@ def test_the_worker_side_guards_each_pair(monkeypatch):
 
 
 def test_stream_without_a_file_is_guarded_too(monkeypatch):
-    original = transted.opt.in_context.read_declaration
+    original = transted.pipeline.opt.in_context.read_declaration
 
     def read(parser: Any) -> Any:  # the parser holds the statement's text
         if "boom" in parser.text:
             raise IndexError("parser bug")
         return original(parser)
 
-    monkeypatch.setattr(transted.opt.in_context, "read_declaration", read)
+    monkeypatch.setattr(transted.pipeline.opt.in_context, "read_declaration", read)
     results = list(score_stream(PAIRS, get_metric("ted")))
     assert [r.status for r in results] == ["ok", "error", "ok"]
 
 
 def test_keyboard_interrupt_is_not_swallowed(monkeypatch, tmp_path):
-    original = transted.opt.in_context.read_declaration
+    original = transted.pipeline.opt.in_context.read_declaration
 
     def read(parser: Any) -> Any:
         if "boom" in parser.text:
             raise KeyboardInterrupt
         return original(parser)
 
-    monkeypatch.setattr(transted.opt.in_context, "read_declaration", read)
+    monkeypatch.setattr(transted.pipeline.opt.in_context, "read_declaration", read)
     with pytest.raises(KeyboardInterrupt):
         score_pairs(PAIRS, get_metric("ted"), tmp_path / "out.jsonl", jobs=1)
     # the run resumes: the first pair's line was written

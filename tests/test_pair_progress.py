@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from transted.executors import LocalExecutor, MetricSpec
+from transted.running.executors import LocalExecutor, MetricSpec
 
 HELPERS = "scale_helpers"
 

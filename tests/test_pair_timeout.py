@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from transted.batch import load_results, score_pairs
-from transted.executors import LocalExecutor, MetricSpec
 from transted.metrics.base import MetricResult
 from transted.metrics.registry import get_metric
+from transted.running.batch import load_results, score_pairs
+from transted.running.executors import LocalExecutor, MetricSpec
 
 HELPERS = "scale_helpers"
 
@@ -88,7 +88,7 @@ def test_cli_pair_timeout_flag_on_score_and_eval(dev_pairs, tmp_path):
     from typer.testing import CliRunner
 
     from transted.cli import get_app
-    from transted.pairs import write_pairs
+    from transted.reading.pairs import write_pairs
 
     data = tmp_path / "pairs.jsonl"
     write_pairs(dev_pairs[:6], data)

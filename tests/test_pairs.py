@@ -7,7 +7,7 @@ import json
 import pytest
 
 from transted.errors import InputError
-from transted.pairs import Pair, read_pairs, write_pairs
+from transted.reading.pairs import Pair, read_pairs, write_pairs
 
 
 def test_dev_set_round_trips_exactly(data_dir, tmp_path):

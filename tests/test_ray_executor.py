@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from transted.batch import load_results, score_pairs
 from transted.metrics.registry import get_metric
+from transted.running.batch import load_results, score_pairs
 
 pytest.importorskip("ray", reason="Ray (extra `ray`) is not installed")
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def ray_executor():
-    from transted.executors import RayExecutor
+    from transted.running.executors import RayExecutor
 
     executor = RayExecutor(workers=2, chunk_size=2)
     executor.connect()
@@ -66,9 +66,9 @@ def test_a_killed_actor_is_replaced_and_its_pairs_rescored_once(ray_executor, de
 
 _DRIVER = """
 import sys
-from transted.batch import score_pairs
-from transted.executors import MetricSpec, RayExecutor
-from transted.pairs import read_pairs
+from transted.running.batch import score_pairs
+from transted.running.executors import MetricSpec, RayExecutor
+from transted.reading.pairs import read_pairs
 if __name__ == "__main__":
     pairs = read_pairs({pairs!r})
     spec = MetricSpec("scale_helpers:SlowTED", {{"delay": 0.02}})
@@ -114,7 +114,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_kill_9_of_a_ray_driver_then_resume_gives_the_one_process_file(dev_pairs, tmp_path):
-    from transted.pairs import write_pairs
+    from transted.reading.pairs import write_pairs
 
     # long enough (558 pairs x >= 0.02 s) that the run is still going when the first 40 lines
     # are out: the driver scores pairs itself while the actors start, and Ray takes seconds

@@ -9,11 +9,11 @@ import pytest
 
 from transted.errors import ParseError
 from transted.metrics.registry import get_metric
-from transted.opt import OptOptions
-from transted.pairs import Pair, Statement, read_pairs
 from transted.pipeline import reference_cache
+from transted.pipeline.opt import OptOptions
 from transted.pipeline.reference_cache import BoundedCache
 from transted.pipeline.sides import pair_trees
+from transted.reading.pairs import Pair, Statement, read_pairs
 
 REFERENCE = "theorem t (x : ℝ) (h : 0 < x) : f x ≤ x ^ 2"
 HELPER = "def f (x : ℝ) : ℝ := x + 1"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from transted.cli import main
-from transted.pairs import Pair, Statement, read_pairs, write_pairs
-from transted.regression.compare import compare_runs, write_regression
+from transted.reading.pairs import Pair, Statement, read_pairs, write_pairs
+from transted.studies.regression.compare import compare_runs, write_regression
 
 DATA = Path("tests/data/gted/proofnet.jsonl")
 

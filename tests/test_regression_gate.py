@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from transted.cli import get_app, main
 from transted.cli.regress import EXIT_REGRESSION
-from transted.regression.compare import PairDelta, Regression
-from transted.regression.gate import check_regression, paired_significance
+from transted.studies.regression.compare import PairDelta, Regression
+from transted.studies.regression.gate import check_regression, paired_significance
 from transted.testing import assert_no_regression
 
 EX = Path(__file__).resolve().parents[1] / "examples"
@@ -189,8 +189,8 @@ def test_verdict_flip_uses_the_metrics_shipped_verdicts():
     """End to end with a metric that ships a threshold: the gate's flips are exactly the pairs
     crossing that threshold downwards (recomputed here from the scores)."""
     from transted.api import load_metric
-    from transted.inputs import join_files
-    from transted.regression.compare import compare_runs
+    from transted.reading.inputs import join_files
+    from transted.studies.regression.compare import compare_runs
 
     candidates = [name for name in ("bleu", "ted", "transted")
                   if load_metric(name).decision_rule() is not None]

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from transted.batch import RepairedOutputWarning, load_results, score_pairs, unencodable
 from transted.errors import (
     InputError,
     ResourceLimitError,
@@ -25,18 +24,19 @@ from transted.errors import (
 from transted.fol.dnf import DNFOptions, count_clauses, dnf_clauses
 from transted.fol.syntax import parse_formula
 from transted.metrics.registry import get_metric
-from transted.opt import parse_statement
-from transted.opt.node import Node
-from transted.outputs import (
+from transted.pipeline.opt import parse_statement
+from transted.pipeline.opt.node import Node
+from transted.pipeline.ted.bounds import TEDBounds, estimate, keyroot_work
+from transted.pipeline.ted.distance import TreeEditDistance
+from transted.reading.outputs import (
     OutputLock,
     OutputLocked,
     OutputPathError,
     check_output_dir,
     check_output_file,
 )
-from transted.pairs import Pair, Statement, read_pairs, write_pairs
-from transted.ted.bounds import TEDBounds, estimate, keyroot_work
-from transted.ted.distance import TreeEditDistance
+from transted.reading.pairs import Pair, Statement, read_pairs, write_pairs
+from transted.running.batch import RepairedOutputWarning, load_results, score_pairs, unencodable
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,9 +103,9 @@ MEMORY_SCRIPT = textwrap.dedent("""
     import sys
     from transted.budget import limit_memory
     limit_memory(2 * 1024 ** 3)
-    from transted.batch import score_pairs
+    from transted.running.batch import score_pairs
     from transted.metrics.registry import get_metric
-    from transted.pairs import read_pairs
+    from transted.reading.pairs import read_pairs
     score_pairs(read_pairs(sys.argv[1]), get_metric("ted", backend=sys.argv[3], normalize=False),
                 sys.argv[2])
 """)
@@ -178,7 +178,7 @@ def test_second_writer_is_refused_naming_the_holder(tmp_path, three):
 def test_second_writer_in_another_process_is_refused(tmp_path, three):
     out = tmp_path / "out.jsonl"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from transted.outputs import OutputLock\n"
+        [sys.executable, "-c", "import sys, time; from transted.reading.outputs import OutputLock\n"
          "with OutputLock(sys.argv[1]):\n    print('locked', flush=True); time.sleep(30)",
          str(out)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
@@ -348,7 +348,7 @@ def _labelled(path: Path, labels: list[bool]) -> Path:
 
 def test_eval_out_dir_from_other_data_is_refused_unless_no_resume(tmp_path):
     from transted.api import labelled_pairs
-    from transted.evaluation.run import run_eval
+    from transted.studies.evaluation.run import run_eval
 
     a = _labelled(tmp_path / "a.jsonl", [True, False, True])
     b = _labelled(tmp_path / "b.jsonl", [False, True, False, True])
@@ -363,8 +363,8 @@ def test_eval_out_dir_from_other_data_is_refused_unless_no_resume(tmp_path):
 
 def test_eval_dev_without_positives_is_refused(tmp_path):
     from transted.api import labelled_pairs
-    from transted.evaluation.harness import EvalConfig
-    from transted.evaluation.run import run_eval
+    from transted.studies.evaluation.harness import EvalConfig
+    from transted.studies.evaluation.run import run_eval
 
     data = _labelled(tmp_path / "a.jsonl", [True, False, True])
     dev = _labelled(tmp_path / "dev.jsonl", [False, False])

@@ -4,9 +4,9 @@ the same moves, in the same order, with the same budget checks, as found afresh.
 from __future__ import annotations
 
 from transted.budget import Budget
-from transted.opt import parse_term
-from transted.search.providers.offline import RuleProvider
-from transted.search.state import State
+from transted.pipeline.opt import parse_term
+from transted.pipeline.search.providers.offline import RuleProvider
+from transted.pipeline.search.state import State
 
 
 def _moves(provider: RuleProvider, state: State, budget: Budget) -> list[tuple[str, tuple]]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from transted.errors import InputError
-from transted.opt import parse_term
-from transted.opt.canonical import canonical
-from transted.search.reduction import beta_reduce
-from transted.search.ruleset import load_rules
+from transted.pipeline.opt import parse_term
+from transted.pipeline.opt.canonical import canonical
+from transted.pipeline.search.reduction import beta_reduce
+from transted.pipeline.search.ruleset import load_rules
 
 RULES = load_rules()
 BY_NAME = {r.name: r for r in RULES}

@@ -12,10 +12,10 @@ import pytest
 
 import transted
 from transted.cli import main
-from transted.inputs import join_files
-from transted.regression.compare import compare_runs
-from transted.regression.gate import check_regression
-from transted.samples import pass_at_k, problem_of, problems_path, sample_figures
+from transted.reading.inputs import join_files
+from transted.running.samples import pass_at_k, problem_of, problems_path, sample_figures
+from transted.studies.regression.compare import compare_runs
+from transted.studies.regression.gate import check_regression
 from transted.testing import assert_no_regression
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,7 +162,7 @@ def test_assert_no_regression_refuses_to_pass_on_nothing(tmp_path):
 def test_both_error_pairs_are_not_compared(tmp_path):
     """Matched pairs that failed in both versions compare nothing: with none left, the gate
     does not judge (`insufficient`), where it used to pass."""
-    from transted.pairs import Pair, Statement
+    from transted.reading.pairs import Pair, Statement
 
     broken = [Pair(id=f"p#{i}", reference=Statement(statement="theorem t : (1 = 1 := rfl"),
                    candidate=Statement(statement="theorem t : 1 = 1 := rfl")) for i in range(2)]

@@ -1,4 +1,4 @@
-"""Alpha-canonical form, free names and substitution (transted.opt.substitution)."""
+"""Alpha-canonical form, free names and substitution (transted.pipeline.opt.substitution)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transted.opt import parse_term
-from transted.opt.canonical import canonical, canonical_flat
-from transted.opt.scope import free_names
-from transted.opt.substitution import fresh_name, substitute
-from transted.search.distance import flatten, tree_distance
-from transted.search.state import Local, State
+from transted.pipeline.opt import parse_term
+from transted.pipeline.opt.canonical import canonical, canonical_flat
+from transted.pipeline.opt.scope import free_names
+from transted.pipeline.opt.substitution import fresh_name, substitute
+from transted.pipeline.search.distance import flatten, tree_distance
+from transted.pipeline.search.state import Local, State
 
 
 @pytest.mark.parametrize("a, b", [

@@ -11,12 +11,12 @@ import pytest
 
 from transted.budget import Budget, BudgetExceeded
 from transted.metrics.ted import TEDSimilarity
-from transted.opt.node import Node
-from transted.pairs import read_pairs
-from transted.search.engine import SearchConfig, search
-from transted.search.providers.base import Move
-from transted.search.providers.offline import OfflineProvider, RuleProvider
-from transted.search.state import State
+from transted.pipeline.opt.node import Node
+from transted.pipeline.search.engine import SearchConfig, search
+from transted.pipeline.search.providers.base import Move
+from transted.pipeline.search.providers.offline import OfflineProvider, RuleProvider
+from transted.pipeline.search.state import State
+from transted.reading.pairs import read_pairs
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

@@ -1,11 +1,11 @@
 """The `decide` move provider: closing moves by decision procedures, vacuity guard at search level."""
 
 from transted.metrics.transted import TransTEDSimilarity
-from transted.opt import parse_statement
-from transted.pairs import Pair
-from transted.search.providers.procedures import DecisionProvider
-from transted.search.providers.registry import make_provider
-from transted.search.state import State
+from transted.pipeline.opt import parse_statement
+from transted.pipeline.search.providers.procedures import DecisionProvider
+from transted.pipeline.search.providers.registry import make_provider
+from transted.pipeline.search.state import State
+from transted.reading.pairs import Pair
 
 
 def _pair(ref: str, cand: str) -> Pair:
@@ -95,8 +95,8 @@ def test_proved_pair_scores_one():
 
 
 def test_provider_findings_are_merged_into_the_evidence_fields():
-    from transted.evidence import Evidence
-    from transted.search.providers.base import Provider
+    from transted.pipeline.evidence import Evidence
+    from transted.pipeline.search.providers.base import Provider
 
     class Refuter(Provider):
         name, version = "fake-lean", "1"
@@ -119,8 +119,8 @@ def test_provider_findings_are_merged_into_the_evidence_fields():
 
 
 def test_conflicting_findings_give_none():
-    from transted.evidence import Evidence
-    from transted.search.providers.base import Provider
+    from transted.pipeline.evidence import Evidence
+    from transted.pipeline.search.providers.base import Provider
 
     class Liar(Provider):
         name, version = "liar", "1"

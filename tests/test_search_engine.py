@@ -6,14 +6,14 @@ import networkx as nx
 import pytest
 import zss
 
-from transted.opt import parse_term
-from transted.opt.node import Node
-from transted.search.distance import tree_distance
-from transted.search.engine import SearchConfig, search
-from transted.search.graph import write_graph
-from transted.search.providers.base import Move
-from transted.search.providers.offline import OfflineProvider
-from transted.search.state import State
+from transted.pipeline.opt import parse_term
+from transted.pipeline.opt.node import Node
+from transted.pipeline.search.distance import tree_distance
+from transted.pipeline.search.engine import SearchConfig, search
+from transted.pipeline.search.graph import write_graph
+from transted.pipeline.search.providers.base import Move
+from transted.pipeline.search.providers.offline import OfflineProvider
+from transted.pipeline.search.state import State
 
 ADD = "<SLOT> + <SLOT>"
 

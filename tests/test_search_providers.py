@@ -11,12 +11,12 @@ import pytest
 
 from transted.budget import Budget
 from transted.metrics.registry import get_metric
-from transted.opt.node import Node
-from transted.pairs import read_pairs
-from transted.search.providers import registry
-from transted.search.providers.base import Move, MoveProvider, Provider, prepare_start
-from transted.search.providers.offline import OfflineProvider
-from transted.search.state import State
+from transted.pipeline.opt.node import Node
+from transted.pipeline.search.providers import registry
+from transted.pipeline.search.providers.base import Move, MoveProvider, Provider, prepare_start
+from transted.pipeline.search.providers.offline import OfflineProvider
+from transted.pipeline.search.state import State
+from transted.reading.pairs import read_pairs
 
 DEV = "tests/data/gted/proofnet.jsonl"
 
@@ -166,7 +166,7 @@ def test_pyproject_declares_the_builtins_as_entry_points():
 def test_transted_own_stale_declaration_of_a_builtin_is_ignored_quietly(monkeypatch, recwarn):
     # an editable install made before `decide` moved to providers/procedures.py still
     # declares the old target: the built-in wins, and nobody is warned about our own metadata
-    stale = metadata.EntryPoint("decide", "transted.search.providers.decision:Gone",
+    stale = metadata.EntryPoint("decide", "transted.pipeline.search.providers.decision:Gone",
                                 registry.ENTRY_POINT_GROUP)._for(types.SimpleNamespace(name="transted"))
     monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [stale])
     assert registry.provider_names().count("decide") == 1

@@ -1,15 +1,15 @@
-"""The search computes every distance through transted.ted's API, with the caller's CostModel."""
+"""The search computes every distance through transted.pipeline.ted's API, with the caller's CostModel."""
 
 from __future__ import annotations
 
 import pytest
 
-from transted.opt import parse_term
-from transted.search.engine import SearchConfig, search
-from transted.search.explain import explain, tree_diff
-from transted.search.providers.offline import OfflineProvider
-from transted.ted.cost import CostModel, PerOperationCost
-from transted.ted.distance import TreeEditDistance
+from transted.pipeline.opt import parse_term
+from transted.pipeline.search.engine import SearchConfig, search
+from transted.pipeline.search.explain import explain, tree_diff
+from transted.pipeline.search.providers.offline import OfflineProvider
+from transted.pipeline.ted.cost import CostModel, PerOperationCost
+from transted.pipeline.ted.distance import TreeEditDistance
 
 
 class NumeralsCheap(CostModel):

@@ -1,4 +1,4 @@
-"""Perturbations of paper 001 §3.1 and the sensitivity table (transted.sensitivity.fol)."""
+"""Perturbations of paper 001 §3.1 and the sensitivity table (transted.studies.sensitivity.fol)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from transted.fol.syntax import format_formula, parse_formula
 from transted.metrics.registry import get_metric
-from transted.sensitivity.fol import (
+from transted.studies.sensitivity.fol import (
     PERTURBATIONS,
     letter_names,
     perturb,

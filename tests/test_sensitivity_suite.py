@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from transted.metrics.base import MetricResult
-from transted.opt.spans import declaration_spans
-from transted.sensitivity.lean import changes as ch
-from transted.sensitivity.lean import rewrites as rw
-from transted.sensitivity.lean.perturb import (
+from transted.pipeline.opt.spans import declaration_spans
+from transted.studies.sensitivity.lean import changes as ch
+from transted.studies.sensitivity.lean import rewrites as rw
+from transted.studies.sensitivity.lean.perturb import (
     GENERATORS,
     SourceStatement,
     generate_suite,
     read_statements,
 )
-from transted.sensitivity.lean.sites import SpannedStatement
-from transted.sensitivity.suite import (
+from transted.studies.sensitivity.lean.sites import SpannedStatement
+from transted.studies.sensitivity.suite import (
     CSV_COLUMNS,
     blind_kinds,
     run_sensitivity,
@@ -93,7 +93,7 @@ def test_namespace_variants():
 
 
 # Sites the generators found wrongly while they re-derived the parser's precedence (the old
-# `root_split`); they now read the parser's own spans (`transted.opt.spans`). Each expected
+# `root_split`); they now read the parser's own spans (`transted.pipeline.opt.spans`). Each expected
 # text follows from the precedences in `opt/notation.yaml` (from Mathlib's notation).
 @pytest.mark.parametrize("f, text, expected", [
     # `∑ x in s, f` reads its body at precedence 67 (Mathlib BigOperators `r:67`), above `=`

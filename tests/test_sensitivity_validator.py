@@ -1,8 +1,8 @@
 """The evidence engine as the sensitivity suite's validator."""
 
-from transted.pairs import Pair
-from transted.sensitivity.lean.perturb import SourceStatement, generate_suite
-from transted.sensitivity.validator import EvidenceValidator
+from transted.reading.pairs import Pair
+from transted.studies.sensitivity.lean.perturb import SourceStatement, generate_suite
+from transted.studies.sensitivity.validator import EvidenceValidator
 
 
 def _pair(ref: str, cand: str, label: bool, kind: str) -> Pair:

@@ -8,11 +8,11 @@ from functools import partial
 from importlib import resources
 from pathlib import Path
 
-from transted.batch import score_pairs
-from transted.executors import LeanWorkerPolicy, MetricSpec
-from transted.lean.backend import ReplayBackend
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.pipeline.lean.backend import ReplayBackend
+from transted.reading.pairs import Pair, Statement
+from transted.running.batch import score_pairs
+from transted.running.executors import LeanWorkerPolicy, MetricSpec
 
 TRANSCRIPT = (Path(__file__).parent / "data" / "repl" / "transcripts" / "upstream_repl_test"
               / "proof_transitivity.in")
@@ -50,7 +50,7 @@ def test_lean_provider_on_the_replay_backend_resumes(tmp_path):
 
 
 def _rule_file(directory: Path, edit: tuple[str, str] | None = None) -> Path:
-    text = resources.files("transted.search").joinpath("rules", "offline.yaml").read_text(
+    text = resources.files("transted.pipeline.search").joinpath("rules", "offline.yaml").read_text(
         encoding="utf-8")
     if edit is not None:
         assert text.count(edit[0]) == 1

@@ -10,7 +10,7 @@ import pytest
 
 import transted
 from transted.cli import main
-from transted.opt.notation import notation_fields
+from transted.pipeline.opt.notation import notation_fields
 from transted.signature import Signature, signature_hash
 
 REF = "theorem t (x : ℕ) (h : 0 < x) : x + 1 > 1 := by sorry"

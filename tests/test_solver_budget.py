@@ -7,12 +7,12 @@ from fractions import Fraction
 import z3
 
 from transted.budget import Budget
-from transted.evidence import RefuteOptions
-from transted.evidence.refute import solve
-from transted.evidence.smt import Encoder
-from transted.evidence.terms import Num, Op, Var
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
+from transted.pipeline.evidence import RefuteOptions
+from transted.pipeline.evidence.refute import solve
+from transted.pipeline.evidence.smt import Encoder
+from transted.pipeline.evidence.terms import Num, Op, Var
+from transted.reading.pairs import Pair, Statement
 
 # minif2f numbertheory_aoddbdiv4asqpbsqmod8eq1: z3's nonlinear integer arithmetic runs ~2 s on
 # it while its resource counter moves ~3,300 units, so the wall clock, not rlimit, ends it

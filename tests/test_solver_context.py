@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import z3
 
-from transted.evidence.smt import Encoder, check_sat
+from transted.pipeline.evidence.smt import Encoder, check_sat
 
 
 def _model() -> dict:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from transted.opt import parse_statement
-from transted.pairs import read_pairs
+from transted.pipeline.opt import parse_statement
+from transted.reading.pairs import read_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "soundness" / "pairs.jsonl"

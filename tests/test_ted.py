@@ -1,4 +1,4 @@
-"""TED, TED similarity, cost models and the memo (transted.ted).
+"""TED, TED similarity, cost models and the memo (transted.pipeline.ted).
 
 Expected distances are derived by hand (stated next to each case) or from the Zhang–Shasha
 paper's worked example; backends are cross-checked against the zss reference.
@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import transted.ted as ted_pkg
-from transted.opt.node import Node
-from transted.signature import Signature
-from transted.ted import (
+import transted.pipeline.ted as ted_pkg
+from transted.pipeline.opt.node import Node
+from transted.pipeline.ted import (
     BACKENDS,
     PerOperationCost,
     TEDBackend,
@@ -22,7 +21,8 @@ from transted.ted import (
     similarity_from,
     ted_similarity,
 )
-from transted.ted.backends import flatten
+from transted.pipeline.ted.backends import flatten
+from transted.signature import Signature
 
 T = Node.from_text
 ALL = list(BACKENDS)

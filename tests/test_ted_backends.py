@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from tiers import every_nth_fast
 
-from transted.opt.lsp_trees import lsp_tree_to_node
-from transted.opt.node import Node
-from transted.pairs import Pair, Statement, read_pairs
-from transted.ted import BACKENDS, TreeEditDistance
+from transted.pipeline.opt.lsp_trees import lsp_tree_to_node
+from transted.pipeline.opt.node import Node
+from transted.pipeline.ted import BACKENDS, TreeEditDistance
+from transted.reading.pairs import Pair, Statement, read_pairs
 
 DEV = Path(__file__).parent / "data" / "gted" / "proofnet.jsonl"
 PAIRS = read_pairs(DEV)
@@ -43,9 +43,9 @@ def test_backends_agree_on_lsp_trees(pair: Pair) -> None:
 
 
 def _parse(side: Statement, field: str) -> Node:
-    opt = pytest.importorskip("transted.opt")
+    opt = pytest.importorskip("transted.pipeline.opt")
     if not hasattr(opt, "parse_statement"):  # only until the parser lands
-        pytest.skip("transted.opt.parse_statement does not exist yet")
+        pytest.skip("transted.pipeline.opt.parse_statement does not exist yet")
     from transted.errors import TranstedError
 
     text = getattr(side, field) or side.statement

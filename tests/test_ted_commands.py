@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from transted.cli import main
 from transted.signature import Signature
 
-opt = pytest.importorskip("transted.opt")
+opt = pytest.importorskip("transted.pipeline.opt")
 if not hasattr(opt, "parse_statement"):  # only until the parser lands
-    pytest.skip("transted.opt.parse_statement does not exist yet", allow_module_level=True)
+    pytest.skip("transted.pipeline.opt.parse_statement does not exist yet", allow_module_level=True)
 
 REF = "theorem t (x : ℝ) (h : 0 < x) : x + 1 > 1 := by sorry"
 CAND = "theorem t (x : ℝ) (h : 0 < x) : 1 + x > 1 := by sorry"

@@ -1,4 +1,4 @@
-"""Semantic cost model, hypotheses as units, costed edits (transted.ted.semantic/hypotheses/edits).
+"""Semantic cost model, hypotheses as units, costed edits (transted.pipeline.ted.semantic/hypotheses/edits).
 
 Expected distances are derived by hand from the packaged table's weights (read from the table,
 so a change of a weight changes the expectation, not the test's logic)."""
@@ -15,19 +15,23 @@ import zss
 
 from transted.errors import InputError, TranstedError
 from transted.metrics.ted import TEDSimilarity
-from transted.opt import parse_statement
-from transted.opt.node import Node
-from transted.opt.parts import statement_parts
-from transted.pairs import Pair, Statement, read_pairs
-from transted.ted import TreeEditDistance
-from transted.ted.edits import costed_edits
-from transted.ted.hypotheses import (
+from transted.pipeline.opt import parse_statement
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.parts import statement_parts
+from transted.pipeline.ted import TreeEditDistance
+from transted.pipeline.ted.edits import costed_edits
+from transted.pipeline.ted.hypotheses import (
     HypothesisAlignedDistance,
     align,
     load_unit_costs,
 )
-from transted.ted.semantic import SemanticCost, load_cost_table
-from transted.ted.statement_distance import SemanticDistance, UnitDistance, statement_distance
+from transted.pipeline.ted.semantic import SemanticCost, load_cost_table
+from transted.pipeline.ted.statement_distance import (
+    SemanticDistance,
+    UnitDistance,
+    statement_distance,
+)
+from transted.reading.pairs import Pair, Statement, read_pairs
 
 DATA = Path(__file__).parent / "data"
 
@@ -140,7 +144,7 @@ def test_unit_edits_add_up_to_ted():
 
 
 def test_signature_pins_the_table():
-    text = resources.files("transted.ted").joinpath("costs", "semantic.yaml").read_bytes()
+    text = resources.files("transted.pipeline.ted").joinpath("costs", "semantic.yaml").read_bytes()
     sha = hashlib.sha256(text).hexdigest()
     assert sha[:16] in TEDSimilarity(cost="semantic").options()["cost"]
     assert TEDSimilarity().options()["cost"] == "unit"
@@ -148,7 +152,7 @@ def test_signature_pins_the_table():
 
 def test_bad_table_is_rejected(tmp_path):
     bad = tmp_path / "bad.yaml"
-    text = resources.files("transted.ted").joinpath("costs", "semantic.yaml").read_text("utf-8")
+    text = resources.files("transted.pipeline.ted").joinpath("costs", "semantic.yaml").read_text("utf-8")
     bad.write_text(text.replace("rename: 3.0", "rename: 9.0", 1), encoding="utf-8")
     with pytest.raises(InputError, match="relation"):
         load_cost_table(bad)

@@ -1,4 +1,4 @@
-"""The verdict rule in its one home (transted.verdict.rules): result lines, eval predictions
+"""The verdict rule in its one home (transted.pipeline.verdict.rules): result lines, eval predictions
 and the regression gate call the same pairs equivalent; evidence, then residual edits, then the
 (fallback) threshold; shipped thresholds per convention."""
 
@@ -8,10 +8,7 @@ import numpy as np
 import pytest
 
 from transted.metrics.registry import get_metric
-from transted.pairs import read_pairs
-from transted.regression.compare import PairDelta, Regression
-from transted.regression.gate import check_regression
-from transted.verdict.rules import (
+from transted.pipeline.verdict.rules import (
     apply_evidence,
     decide,
     forced_decision,
@@ -22,6 +19,9 @@ from transted.verdict.rules import (
     predict,
     rule_for,
 )
+from transted.reading.pairs import read_pairs
+from transted.studies.regression.compare import PairDelta, Regression
+from transted.studies.regression.gate import check_regression
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

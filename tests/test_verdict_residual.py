@@ -1,13 +1,13 @@
-"""Residual edits (transted.verdict.residual): renaming by one bijection, typed edits settled by
+"""Residual edits (transted.pipeline.verdict.residual): renaming by one bijection, typed edits settled by
 the elaboration, opaque names untrusted, clusters, hypothesis entailment. Every expectation is
 the Lean reading of the two statements, argued in the comment beside it."""
 
 from __future__ import annotations
 
-from transted.evidence.entail import entails
-from transted.opt import parse_statement_normalized
-from transted.verdict.edit_kinds import label_kind, load_kind_table, rename_kind
-from transted.verdict.residual import ResidualEdit, residual_edits
+from transted.pipeline.evidence.entail import entails
+from transted.pipeline.opt import parse_statement_normalized
+from transted.pipeline.verdict.edit_kinds import label_kind, load_kind_table, rename_kind
+from transted.pipeline.verdict.residual import ResidualEdit, residual_edits
 
 HEADER = "import Mathlib\nopen Real"
 

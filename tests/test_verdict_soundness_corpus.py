@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from transted.pairs import read_pairs
+from transted.reading.pairs import read_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "verdict_soundness" / "pairs.jsonl"

@@ -1,11 +1,11 @@
 """transted: how close is a candidate formal statement to a reference one?
 
-Operator trees (``transted.opt``), tree edit distance (``transted.ted``), the TransTED
-transformation search (``transted.search``), an optional Lean backend (``transted.lean``),
+Operator trees (``transted.pipeline.opt``), tree edit distance (``transted.pipeline.ted``), the TransTED
+transformation search (``transted.pipeline.search``), an optional Lean backend (``transted.pipeline.lean``),
 metrics with reproducibility signatures (``transted.metrics``) and their verdicts
-(``transted.verdict``), where pairs are scored (``transted.executors``), agreement with expert
-labels (``transted.evaluation``), the sensitivity suite (``transted.sensitivity``), shipped
-thresholds (``transted.calibration``), translator regression gates (``transted.regression``) and
+(``transted.pipeline.verdict``), where pairs are scored (``transted.running.executors``), agreement with expert
+labels (``transted.studies.evaluation``), the sensitivity suite (``transted.studies.sensitivity``), shipped
+thresholds (``transted.studies.calibration``), translator regression gates (``transted.studies.regression``) and
 first-order-logic metrics (``transted.fol``).
 
 The Python API (:mod:`transted.api`) is exported here: :func:`score`, :func:`score_many`,
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from transted.api import Result, evaluate, load_metric, sample_figures, score, score_many
-    from transted.executors.run_options import RunOptions
+    from transted.running.executors.run_options import RunOptions
 
 from transted.version import __version__
 
@@ -34,7 +34,7 @@ _API = frozenset({"Result", "evaluate", "load_metric", "sample_figures", "score"
 
 def __getattr__(name: str) -> Any:
     if name == "RunOptions":  # light: no metric, no pool
-        return getattr(import_module("transted.executors.run_options"), name)
+        return getattr(import_module("transted.running.executors.run_options"), name)
     if name in _API:  # PEP 562: the API module is loaded on first use
         return getattr(import_module("transted.api"), name)
     raise AttributeError(f"module 'transted' has no attribute {name!r}")

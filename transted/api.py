@@ -1,7 +1,7 @@
 """The Python API: score a pair, score many, load a metric, evaluate against expert labels.
 
 These are the functions the CLI calls; each returns values (pydantic results, an
-:class:`~transted.evaluation.outcome.EvalRun`) and never prints. Reading pair files happens
+:class:`~transted.studies.evaluation.outcome.EvalRun`) and never prints. Reading pair files happens
 here and in the CLI, never in the evaluation (which takes pairs).
 
 >>> import transted
@@ -19,23 +19,23 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from transted.batch import score_pairs
-from transted.evaluation.harness import EvalConfig, default_threshold_mode
-from transted.evaluation.labels import LabelledPairs
-from transted.evaluation.run import run_eval
-from transted.executors.base import Executor
-from transted.executors.placement import executor_of, score_stream
-from transted.executors.run_options import RunOptions
-from transted.inputs import TABLE_SUFFIXES, read_pair_table
 from transted.metrics.base import Metric, MetricResult
 from transted.metrics.formulaicness import Formulaicness, read_texts, text_pairs
 from transted.metrics.options import declared_options
 from transted.metrics.registry import get_metric, metric_class
-from transted.pairs import Pair, Statement, check_unique_ids, read_pairs
-from transted.samples import sample_figures
+from transted.reading.inputs import TABLE_SUFFIXES, read_pair_table
+from transted.reading.pairs import Pair, Statement, check_unique_ids, read_pairs
+from transted.running.batch import score_pairs
+from transted.running.executors.base import Executor
+from transted.running.executors.placement import executor_of, score_stream
+from transted.running.executors.run_options import RunOptions
+from transted.running.samples import sample_figures
+from transted.studies.evaluation.harness import EvalConfig, default_threshold_mode
+from transted.studies.evaluation.labels import LabelledPairs
+from transted.studies.evaluation.run import run_eval
 
 if TYPE_CHECKING:
-    from transted.evaluation.outcome import EvalRun
+    from transted.studies.evaluation.outcome import EvalRun
 
 __all__ = ["Result", "RunOptions", "load_metric", "score", "score_many", "evaluate", "as_pairs",
            "labelled_pairs", "score_formulaicness", "sample_figures", "API_RUN"]
@@ -87,7 +87,7 @@ def _statement(side: str, value: str | Statement | dict[str, Any], header: str |
 
 def as_pairs(pairs: str | Path | Iterable[PairLike], *, header: str | None = None) -> list[Pair]:
     """Pairs from a pair file path (``-`` = stdin; JSONL, or a CSV/TSV pair table:
-    :func:`transted.inputs.read_pair_table`), :class:`Pair` objects, pair dicts or
+    :func:`transted.reading.inputs.read_pair_table`), :class:`Pair` objects, pair dicts or
     ``(reference, candidate)`` tuples (numbered ids ``"1"``, ``"2"``, …)."""
     if isinstance(pairs, (str, Path)):
 
@@ -130,14 +130,14 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
                executor: Executor | None = None, run: RunOptions | None = None,
                **options: Any) -> list[Result]:
     """Score every pair; with an output file the results stream to that JSONL file and a
-    re-run resumes (:func:`transted.batch.score_pairs`). ``on_result(result, was_cached)``
+    re-run resumes (:func:`transted.running.batch.score_pairs`). ``on_result(result, was_cached)``
     follows progress. ``inputs``: the files the pairs came from (``pairs`` itself when a
     path), which the output may not be. Results come back in input order
-    (:func:`transted.executors.score_stream` decides where they are scored).
+    (:func:`transted.running.executors.score_stream` decides where they are scored).
 
-    ``run`` (:class:`~transted.executors.RunOptions`) says how: ``out``, ``resume``,
+    ``run`` (:class:`~transted.running.executors.RunOptions`) says how: ``out``, ``resume``,
     ``jobs``, ``executor`` (``"local"``, ``"ray"`` or a ready
-    :class:`~transted.executors.Executor` the caller owns), ``ray_address``,
+    :class:`~transted.running.executors.Executor` the caller owns), ``ray_address``,
     ``pair_timeout`` (hard seconds per pair: the pairs run in a worker process killed past
     it, ``status="timeout"``). Without it the pairs are scored in this process
     (:data:`API_RUN`). The keyword arguments ``out``, ``resume``, ``pair_timeout`` and
@@ -163,14 +163,14 @@ def score_many(pairs: str | Path | Iterable[PairLike], metric: str | Metric = "t
 
 def labelled_pairs(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | None = None,
                    *, positive: Sequence[str] | None = None) -> LabelledPairs:
-    """The expert-labelled pairs of an evaluation (:class:`~transted.evaluation.labels.
+    """The expert-labelled pairs of an evaluation (:class:`~transted.studies.evaluation.labels.
     LabelledPairs`) from a labelled pair file or pairs in memory (as :func:`as_pairs`).
 
     A file is named by its path and digested from its bytes; pairs in memory (or from stdin)
     are named ``(in memory)`` (``(stdin)``) and digested from their pair-file form.
     ``labels`` (one bool per pair) overrides the pairs' own ``label`` (then the data is the
     relabelled pairs: digested from their pair-file form). ``positive``: the EPLA categories
-    counted as equivalent (:meth:`~transted.evaluation.labels.LabelledPairs.of`).
+    counted as equivalent (:meth:`~transted.studies.evaluation.labels.LabelledPairs.of`).
     """
 
     items = as_pairs(pairs)
@@ -207,14 +207,14 @@ def evaluate(pairs: str | Path | Iterable[PairLike], labels: Sequence[bool] | No
              executor: Executor | None = None, convention: str | None = None,
              run: RunOptions | None = None, **config: Any) -> EvalRun:
     """Agreement of ``metrics`` with expert labels (ASSESS Table 3); returns the
-    :class:`~transted.evaluation.outcome.EvalRun` (``.summary()`` is ``summary.json``).
+    :class:`~transted.studies.evaluation.outcome.EvalRun` (``.summary()`` is ``summary.json``).
 
     ``pairs`` is a labelled pair file or pairs in memory; ``labels`` (one bool per pair)
     overrides the pairs' own (:func:`labelled_pairs`). Reports go to the run's ``out`` (a
     temporary folder when None). ``dev``: labelled dev pairs (file or memory) for
     ``calibrated``. ``threshold_mode`` None picks
-    :func:`~transted.evaluation.harness.default_threshold_mode`; other ``config`` keys are
-    :class:`~transted.evaluation.harness.EvalConfig` fields. ``run`` and the keyword
+    :func:`~transted.studies.evaluation.harness.default_threshold_mode`; other ``config`` keys are
+    :class:`~transted.studies.evaluation.harness.EvalConfig` fields. ``run`` and the keyword
     arguments ``out``, ``resume``, ``pair_timeout``, ``executor`` as for :func:`score_many`
     (a timed-out pair counts like an error: no score). ``convention``
     (``strict``/``lenient``, docs/VERDICTS.md) loads every named metric that has one with it

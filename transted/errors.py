@@ -99,7 +99,7 @@ class ParseError(InputError):
 
 class InvalidCandidate(ParseError):
     """A candidate that is confidently not valid Lean 4 (cut off inside a bracket or before
-    its type, Lean 3…; :mod:`transted.extraction.validity`) against a reference that parses:
+    its type, Lean 3…; :mod:`transted.pipeline.extraction.validity`) against a reference that parses:
     an answer (not equivalent), not a failure. ``kind`` names the rule that recognised it."""
 
     def __init__(self, reason: str, text: str, offset: int, *, kind: str,

@@ -6,8 +6,8 @@ import time
 
 import numpy as np
 
-from transted.sensitivity.lean.perturb import generate_suite, read_statements
-from transted.sensitivity.suite import sample_per_kind
+from transted.studies.sensitivity.lean.perturb import generate_suite, read_statements
+from transted.studies.sensitivity.suite import sample_per_kind
 from transted.metrics.registry import get_metric
 
 stmts = [s for p in ["tests/data/statements/minif2f.jsonl"] for s in read_statements(p)]

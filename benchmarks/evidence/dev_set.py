@@ -7,13 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
-import transted.evidence.decide as decide_mod
-import transted.evidence.refute as refute_mod
-import transted.evidence.smt as smt
-from transted.evaluation.harness import EvalConfig, collect, evaluate_metric
-from transted.evaluation.labels import LabelledPairs
+import transted.pipeline.evidence.decide as decide_mod
+import transted.pipeline.evidence.refute as refute_mod
+import transted.pipeline.evidence.smt as smt
+from transted.studies.evaluation.harness import EvalConfig, collect, evaluate_metric
+from transted.studies.evaluation.labels import LabelledPairs
 from transted.metrics.registry import get_metric
-from transted.pairs import read_pairs
+from transted.reading.pairs import read_pairs
 
 SOLVER = [0.0]
 def timed(f):
@@ -48,7 +48,7 @@ for name, opts in cfgs.items():
     entry = {"median_ms": statistics.median(times), "p95_ms": float(np.percentile(times, 95)),
              "solver_share": SOLVER[0] / total, "total_s": total}
     if opts is not None:
-        from transted.evidence import pair_evidence  # result lines carry no timings: time it here
+        from transted.pipeline.evidence import pair_evidence  # result lines carry no timings: time it here
 
         evms = []
         for p in pairs:

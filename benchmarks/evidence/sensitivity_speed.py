@@ -7,10 +7,10 @@ import time
 import numpy as np
 import z3
 
-from transted.sensitivity.lean.perturb import generate_suite, read_statements
-from transted.sensitivity.suite import sample_per_kind
-from transted.evidence import RefuteOptions, pair_evidence
-from transted.opt import parse_statement
+from transted.studies.sensitivity.lean.perturb import generate_suite, read_statements
+from transted.studies.sensitivity.suite import sample_per_kind
+from transted.pipeline.evidence import RefuteOptions, pair_evidence
+from transted.pipeline.opt import parse_statement
 
 n=[0,0.0]
 orig=z3.Solver.check

@@ -5,8 +5,8 @@ from pathlib import Path
 Path("/tmp/j").mkdir(exist_ok=True)
 import time
 
-from transted.sensitivity.validator import EvidenceValidator
-from transted.sensitivity.lean.perturb import generate_suite, read_statements
+from transted.studies.sensitivity.validator import EvidenceValidator
+from transted.studies.sensitivity.lean.perturb import generate_suite, read_statements
 
 stmts = [s for p in ["tests/data/statements/minif2f.jsonl","tests/data/statements/proofnet.jsonl"] for s in read_statements(p)]
 v = EvidenceValidator()

@@ -1,9 +1,9 @@
-"""Generate ``transted/opt/data/mathlib_names.json.gz`` from a Mathlib (and Batteries) checkout.
+"""Generate ``transted/pipeline/opt/data/mathlib_names.json.gz`` from a Mathlib (and Batteries) checkout.
 
 Usage (from the repository root; the checkouts are not part of the repository)::
 
     python -m scripts.name_table.build --mathlib /path/to/mathlib4 --batteries /path/to/batteries \
-        --mathlib-commit <sha> --batteries-commit <sha> [--out transted/opt/data/mathlib_names.json.gz]
+        --mathlib-commit <sha> --batteries-commit <sha> [--out transted/pipeline/opt/data/mathlib_names.json.gz]
 
 The table lists, for every ``.lean`` file under ``Mathlib/`` and ``Batteries/``: the declared
 names (with kind and ``protected`` flag; ``private`` ones are never reachable and are left out),
@@ -34,7 +34,7 @@ FORMAT = "transted-names/1"
 KIND_CODES = {"def": "d", "theorem": "t", "axiom": "a", "instance": "i", "structure": "s",
               "class": "c", "inductive": "n", "constructor": "k", "field": "f", "alias": "l"}
 CORE_SUPPLEMENT = Path(__file__).with_name("lean_core.yaml")
-DEFAULT_OUT = Path("transted/opt/data/mathlib_names.json.gz")
+DEFAULT_OUT = Path("transted/pipeline/opt/data/mathlib_names.json.gz")
 
 
 @dataclass(frozen=True)

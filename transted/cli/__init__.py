@@ -26,7 +26,7 @@ from transted.cli.exits import TABLE, ExitCode, redeliver_interrupt
 from transted.cli.group import switches
 from transted.cli.registry import COMMANDS, LazyGroup
 from transted.errors import ParseError, TooDeep, TranstedError, caret_excerpt, escape_control
-from transted.outputs import OutputPathError, RepairedOutputWarning
+from transted.reading.outputs import OutputPathError, RepairedOutputWarning
 from transted.version import __version__
 
 __all__ = ["app", "get_app", "main", "console", "err_console", "COMMANDS"]

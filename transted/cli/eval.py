@@ -1,4 +1,4 @@
-"""CLI command ``eval``: agreement of metrics with expert labels (:mod:`transted.evaluation`)."""
+"""CLI command ``eval``: agreement of metrics with expert labels (:mod:`transted.studies.evaluation`)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ from transted.cli.options import (
     with_run_options,
 )
 from transted.cli.progress import staged_progress
-from transted.evaluation.harness import EvalConfig, default_threshold_mode
-from transted.evaluation.reports.markdown import summary_markdown
-from transted.evaluation.threshold import ORACLE_RULES
-from transted.executors import RunOptions, executor_of
-from transted.outputs import check_output_dir
+from transted.reading.outputs import check_output_dir
+from transted.running.executors import RunOptions, executor_of
+from transted.studies.evaluation.harness import EvalConfig, default_threshold_mode
+from transted.studies.evaluation.reports.markdown import summary_markdown
+from transted.studies.evaluation.threshold import ORACLE_RULES
 
 __all__ = ["register", "eval_command"]
 

@@ -30,7 +30,7 @@ from typing import Any
 import typer
 
 from transted.cli.console import error_line, state, warning_line
-from transted.health import run_health
+from transted.running.health import run_health
 
 __all__ = ["ExitCode", "TABLE", "MaxErrorRateOption", "too_little_scored", "interruptible",
            "result_lines", "redeliver_interrupt"]
@@ -68,7 +68,7 @@ def MaxErrorRateOption() -> Any:  # noqa: N802 - reads as a typer option
 
 def too_little_scored(results: Iterable[Any], max_error_rate: float | None, what: str) -> bool:
     """Print why ``results`` measured too little (``error: <what>: ...`` on stderr) and
-    return True, or return False (:mod:`transted.health`)."""
+    return True, or return False (:mod:`transted.running.health`)."""
     problem = run_health(results).problem(max_error_rate)
     if problem is None:
         return False

@@ -45,9 +45,9 @@ from transted.fol.syntax import atoms, format_formula, parse_formula
 from transted.fol.tokens import fol_tokens
 from transted.metrics.formulaicness import Formulaicness, read_texts
 from transted.metrics.registry import get_metric
-from transted.outputs import check_output_file
-from transted.pairs import write_pairs
-from transted.sensitivity.fol import (
+from transted.reading.outputs import check_output_file
+from transted.reading.pairs import write_pairs
+from transted.studies.sensitivity.fol import (
     PERTURBATIONS,
     perturbation_pairs,
     perturbation_scores,

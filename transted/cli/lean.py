@@ -11,8 +11,8 @@ from transted.cli.console import console, err_console, print_json, print_line
 from transted.cli.exits import ExitCode
 from transted.cli.options import FormatOption, JsonAlias, output_format
 from transted.errors import InputError
-from transted.lean.project import SETUP_STEPS, LeanProject
-from transted.lean.versions import read_versions
+from transted.pipeline.lean.project import SETUP_STEPS, LeanProject
+from transted.pipeline.lean.versions import read_versions
 
 __all__ = ["register"]
 

@@ -20,9 +20,9 @@ import typer
 
 from transted.cli.console import FORMATS, SIGNATURE_FORMS, state
 from transted.errors import TranstedError
-from transted.executors.run_options import POOL_PAYS_OFF_SECONDS, RunOptions
 from transted.metrics.options import declared_options
 from transted.metrics.registry import get_metric, metric_class
+from transted.running.executors.run_options import POOL_PAYS_OFF_SECONDS, RunOptions
 from transted.signature import Signature
 
 __all__ = ["FORMATS", "SIGNATURE_FORMS", "metric_list", "metric_options", "output_format",
@@ -105,7 +105,7 @@ def ConventionOption() -> Any:  # noqa: N802
 
 RUN_FLAGS = {"jobs": "--jobs", "executor": "--executor", "ray_address": "--ray-address",
              "pair_timeout": "--pair-timeout", "out": "--out", "resume": "--resume"}
-"""The flag of each :class:`~transted.executors.run_options.RunOptions` field."""
+"""The flag of each :class:`~transted.running.executors.run_options.RunOptions` field."""
 
 
 def _run_parameters(out_help: str, out_required: bool) -> dict[str, tuple[Any, Any]]:

@@ -23,7 +23,7 @@ __all__ = ["progress_bar", "PairProgress", "StagedProgress", "staged_progress"]
 
 class PairProgress:
     """Counts each pair once, at its first report: a worker saying it finished the pair (out
-    of input order, :attr:`~transted.executors.base.Executor.on_pair_done`) or its result
+    of input order, :attr:`~transted.running.executors.base.Executor.on_pair_done`) or its result
     coming back in order (cached ones included). Call it as a result hook:
     ``progress(result, was_cached)``."""
 

@@ -1,5 +1,5 @@
 """CLI command ``regress``: two translator versions compared pair by pair
-(:mod:`transted.regression`), with a gate for CI (``--fail-on``).
+(:mod:`transted.studies.regression`), with a gate for CI (``--fail-on``).
 
 Every option is checked before anything is scored, and so is the matching: fewer than
 ``--min-matched`` matched pairs (or ``--min-matched-share`` of the ids) exits 4 at once,
@@ -39,15 +39,15 @@ from transted.cli.options import (
 )
 from transted.cli.progress import staged_progress
 from transted.cli.score import joined_pairs
-from transted.executors import RunOptions, executor_of
-from transted.outputs import check_output_dir
-from transted.regression.compare import (
+from transted.reading.outputs import check_output_dir
+from transted.running.executors import RunOptions, executor_of
+from transted.studies.regression.compare import (
     compare_matched,
     match_runs,
     regression_markdown,
     write_regression,
 )
-from transted.regression.gate import check_gate_options, check_regression
+from transted.studies.regression.gate import check_gate_options, check_regression
 
 __all__ = ["register", "regress_command", "EXIT_REGRESSION"]
 
@@ -152,7 +152,7 @@ def regress_command(
 
 @dataclass(frozen=True)
 class _Gate:
-    """The gate's options as given (:func:`transted.regression.gate.check_regression`)."""
+    """The gate's options as given (:func:`transted.studies.regression.gate.check_regression`)."""
 
     fail_on: str
     max_drop: float

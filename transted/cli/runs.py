@@ -9,19 +9,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, get_args
 
-from transted.batch import score_pairs
 from transted.cli.console import console, note, print_json, print_line
 from transted.cli.exits import interruptible
 from transted.cli.options import signature_text
 from transted.cli.progress import progress_bar
 from transted.errors import escape_control
-from transted.executors.guard import result_line
-from transted.executors.placement import score_stream
-from transted.health import run_health
 from transted.metrics.base import Status
-from transted.outputs import check_output_file
-from transted.reasons import count_vacuous, verdict_text
-from transted.samples import problem_of, problems_path, sample_figures
+from transted.reading.outputs import check_output_file
+from transted.running.batch import score_pairs
+from transted.running.executors.guard import result_line
+from transted.running.executors.placement import score_stream
+from transted.running.health import run_health
+from transted.running.reasons import count_vacuous, verdict_text
+from transted.running.samples import problem_of, problems_path, sample_figures
 
 __all__ = ["BatchRun", "run_batch", "aggregate_line", "result_text", "print_result", "out_path"]
 
@@ -30,7 +30,7 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
     """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 0 too_large;
     verdicts: 40 equivalent, 48 not-equivalent, 2 none; 5 already done`` — every status of
     :data:`transted.metrics.base.Status`, and any other a result carries; equivalent verdicts
-    that hold only vacuously (:func:`transted.reasons.is_vacuous`) are counted in brackets."""
+    that hold only vacuously (:func:`transted.running.reasons.is_vacuous`) are counted in brackets."""
     scores = [r.score for r in results if r.score is not None]
     statuses = list(get_args(Status))
     statuses += sorted({r.status for r in results} - set(statuses))
@@ -48,7 +48,7 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
 
 def result_text(result: Any) -> str:
     """One result as a line for people: ``id  score  status  verdict, decided by …: why``
-    (:func:`transted.reasons.verdict_text`), then the error of a failed pair."""
+    (:func:`transted.running.reasons.verdict_text`), then the error of a failed pair."""
     score = "null" if result.score is None else f"{result.score:.4f}"
     parts = [result.id, score, result.status, verdict_text(result)]
     if result.error and result.status != "invalid":

@@ -31,11 +31,11 @@ from transted.cli.options import (
     with_run_options,
 )
 from transted.cli.runs import BatchRun, aggregate_line, out_path, print_result, run_batch
-from transted.executors import RunOptions, executor_of
-from transted.health import ANSWERED
-from transted.inputs import join_files, read_pair_file
 from transted.metrics.base import Explains
-from transted.pairs import Pair, Statement
+from transted.reading.inputs import join_files, read_pair_file
+from transted.reading.pairs import Pair, Statement
+from transted.running.executors import RunOptions, executor_of
+from transted.running.health import ANSWERED
 
 __all__ = ["register", "score_command", "aggregate_line", "joined_pairs"]
 
@@ -126,7 +126,7 @@ def _score_one(scorer: Any, scorers: list[Any], pairs: list[Any], out: str | Non
 def joined_pairs(references: str, candidates: str, *, key: str | None = None,
                  reference_key: str | None = None, candidate_key: str | None = None,
                  line_order: bool = False, text_field: str | None = None) -> list[Any]:
-    """The pairs of :func:`transted.inputs.join_files`, with its warnings and unmatched keys
+    """The pairs of :func:`transted.reading.inputs.join_files`, with its warnings and unmatched keys
     reported on stderr."""
     joined = join_files(references, candidates, key=key, reference_key=reference_key,
                         candidate_key=candidate_key, line_order=line_order,

@@ -3,7 +3,7 @@
 Both sides are declarations (``theorem``/``lemma``/``example``) or both are terms; the search
 runs through :class:`~transted.metrics.transted.TransTEDSimilarity`, so ``--format json``
 carries the same signature as ``transted score -m transted``. ``--graph`` writes the explored
-graph in the format its suffix names (:mod:`transted.search.graph`).
+graph in the format its suffix names (:mod:`transted.pipeline.search.graph`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from transted.cli.options import (
     signature_text,
 )
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
-from transted.search.engine import SearchConfig
-from transted.search.explain import explain as build_explanation
-from transted.search.graph import check_graph_path, write_graph
+from transted.pipeline.search.engine import SearchConfig
+from transted.pipeline.search.explain import explain as build_explanation
+from transted.pipeline.search.graph import check_graph_path, write_graph
+from transted.reading.pairs import Pair, Statement
 
 __all__ = ["register", "search_command"]
 

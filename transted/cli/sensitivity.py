@@ -1,5 +1,5 @@
 """``transted sensitivity STATEMENTS.jsonl...``: build the Lean perturbation suite from statement
-files and score it with each metric (:func:`transted.sensitivity.suite.sensitivity`); prints
+files and score it with each metric (:func:`transted.studies.sensitivity.suite.sensitivity`); prints
 ``DIR/sensitivity.md`` (mean score and share on the correct side per kind of rewrite)."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from transted.cli.options import (
     with_run_options,
 )
 from transted.cli.progress import staged_progress
-from transted.executors import RunOptions, executor_of
-from transted.outputs import check_output_dir, check_output_file
-from transted.sensitivity.suite import sensitivity
+from transted.reading.outputs import check_output_dir, check_output_file
+from transted.running.executors import RunOptions, executor_of
+from transted.studies.sensitivity.suite import sensitivity
 
 __all__ = ["register", "sensitivity_command"]
 

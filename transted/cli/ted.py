@@ -24,8 +24,8 @@ from transted.cli.options import (
     signature_text,
 )
 from transted.metrics.registry import get_metric
-from transted.pairs import Pair, Statement
-from transted.ted.backends import BACKENDS, DEFAULT_BACKEND
+from transted.pipeline.ted.backends import BACKENDS, DEFAULT_BACKEND
+from transted.reading.pairs import Pair, Statement
 
 __all__ = ["register", "ted_command"]
 

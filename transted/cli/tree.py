@@ -10,10 +10,10 @@ import typer
 from transted.cli.console import console, error_line, note, state
 from transted.cli.exits import ExitCode
 from transted.errors import TranstedError
-from transted.opt import OptOptions, parse_statement
-from transted.opt.render import FORMATS, render
-from transted.outputs import check_output_file
-from transted.pairs import iter_jsonl, validate_pair
+from transted.pipeline.opt import OptOptions, parse_statement
+from transted.pipeline.opt.render import FORMATS, render
+from transted.reading.outputs import check_output_file
+from transted.reading.pairs import iter_jsonl, validate_pair
 
 __all__ = ["register"]
 

@@ -33,7 +33,7 @@ from typing import Literal
 
 from transted.errors import InputError, ResourceLimitError
 from transted.fol.ast import BinOp, Eq, FolTerm, Formula, Func, Not, Pred, Quantified, Variable
-from transted.opt.node import Node
+from transted.pipeline.opt.node import Node
 
 __all__ = ["OR", "NOT", "AND_PREFIX", "VAR", "EQUALS", "DNFOptions", "DNFLiteral", "dnf_clauses",
            "count_clauses",

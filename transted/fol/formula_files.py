@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from transted.errors import InputError
-from transted.pairs import iter_jsonl, read_text
+from transted.reading.pairs import iter_jsonl, read_text
 
 __all__ = ["read_formulas"]
 

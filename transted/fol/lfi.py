@@ -40,7 +40,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from transted.errors import InputError, ParseError
-from transted.pairs import read_text
+from transted.reading.pairs import read_text
 from transted.signature import Signature
 
 __all__ = ["LFPredicate", "SentenceCounts", "LFiReport", "parse_logic_form",

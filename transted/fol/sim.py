@@ -47,7 +47,7 @@ from transted.fol.ast import Formula
 from transted.fol.dnf import NOT, DNFOptions, dnf_tree, is_and, is_operator, path_text, tree_paths
 from transted.fol.embeddings import NodeSimilarity, make_node_similarity
 from transted.fol.syntax import parse_formula
-from transted.opt.node import Node
+from transted.pipeline.opt.node import Node
 
 __all__ = ["SimOptions", "SimResult", "fol_sim", "sim_trees", "MAX_MATCHINGS"]
 

@@ -19,10 +19,10 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from transted.errors import InvalidCandidate, LeanUnavailable, PairTimeout, TooLarge, TranstedError
-from transted.pairs import Pair
+from transted.pipeline.verdict.rules import Decision, DecisionRule, decide, with_threshold
+from transted.pipeline.verdict.thresholds import rule_for
+from transted.reading.pairs import Pair
 from transted.signature import Signature
-from transted.verdict.rules import Decision, DecisionRule, decide, with_threshold
-from transted.verdict.thresholds import rule_for
 
 __all__ = ["Metric", "MetricResult", "PairScore", "pair_hash", "Explains", "PairExplanation"]
 
@@ -33,7 +33,7 @@ Status = Literal["ok", "invalid", "error", "unavailable", "too_large", "timeout"
 prediction. ``timeout``: a wall-clock limit ended the pair, so it has no score: the metric's own
 deadline (:class:`~transted.errors.PairTimeout`: ``max_time``, an evidence engine's safety net)
 or a batch's ``pair_timeout`` passed twice, its worker killed
-(:class:`~transted.executors.LocalExecutor`); evaluation treats it like ``error``."""
+(:class:`~transted.running.executors.LocalExecutor`); evaluation treats it like ``error``."""
 
 
 class MetricResult(BaseModel):
@@ -52,7 +52,7 @@ class MetricResult(BaseModel):
     """Short hash of the pair's two statements (resume refuses a result made from other text)."""
     details: dict[str, Any] = {}
     verdict: Literal["equivalent", "not-equivalent"] | None = None
-    """The metric's decision (:func:`transted.verdict.rules.decide`): definite evidence
+    """The metric's decision (:func:`transted.pipeline.verdict.rules.decide`): definite evidence
     (``details["evidence"]``), the residual edits (``details["residual"]``), the shipped
     threshold, or a verdict metric's own answer; null when none applies (no score, or a
     fallback to a threshold that is not shipped)."""
@@ -64,7 +64,7 @@ class PairScore:
     """What :meth:`Metric._score` returns: the value, optional explanation fields and, for a
     metric whose verdict comes from what differs (the pair pipeline's decision stage), the
     decision that evidence or edits force — its verdict None where the shipped fallback
-    threshold must decide (:func:`transted.verdict.rules.with_threshold`)."""
+    threshold must decide (:func:`transted.pipeline.verdict.rules.with_threshold`)."""
 
     value: float | bool
     details: dict[str, Any] = field(default_factory=dict)
@@ -136,7 +136,7 @@ class Metric(ABC):
         return Signature.build(self.name, fields), rule
 
     def decision_rule(self) -> DecisionRule | None:
-        """The shipped :class:`~transted.verdict.rules.DecisionRule` for exactly this
+        """The shipped :class:`~transted.pipeline.verdict.rules.DecisionRule` for exactly this
         computation, or None (other options, or not derived yet)."""
         return rule_for(self.name, str(self.base_signature))
 

@@ -6,7 +6,7 @@ the declared theorem names of both statements to a common placeholder. The state
 as written, including ``:= by sorry`` and without its header: with this setting the 93
 published per-pair BLEU scores of the GTED ProofNet dev set are reproduced to 1e-6
 (``tests/test_metrics_bleu.py``). From a translator's raw output the chosen declaration is
-taken, proof included (:func:`transted.extraction.statement.declaration_text`): a bare
+taken, proof included (:func:`transted.pipeline.extraction.statement.declaration_text`): a bare
 statement is unchanged.
 
 References
@@ -20,12 +20,12 @@ from __future__ import annotations
 import warnings
 
 from transted.errors import InputError
-from transted.extraction.statement import EXTRACTION_VERSION
 from transted.metrics.base import Metric, PairScore
 from transted.metrics.identity import chosen_declaration, rename_theorem
-from transted.pairs import Pair
-from transted.verdict.conventions import convention_rule
-from transted.verdict.rules import verdict_field
+from transted.pipeline.extraction.statement import EXTRACTION_VERSION
+from transted.pipeline.verdict.conventions import convention_rule
+from transted.pipeline.verdict.rules import verdict_field
+from transted.reading.pairs import Pair
 
 __all__ = ["ProofNetBLEU"]
 
@@ -45,7 +45,7 @@ class ProofNetBLEU(Metric):
         The theorem to take from a candidate text with several (``--theorem NAME``).
     convention : {"strict", "lenient"}, default="strict"
         The label convention of the verdict's fallback threshold (the score does not change;
-        :mod:`transted.verdict.conventions`).
+        :mod:`transted.pipeline.verdict.conventions`).
     """
 
     name = "bleu"

@@ -12,7 +12,7 @@ from transted.errors import ParseError
 from transted.fol.bleu import fol_bleu
 from transted.fol.le import ATOM_CEILING, logical_equivalence, parse_le
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
+from transted.reading.pairs import Pair
 
 __all__ = ["FOLLogicalEquivalence", "FOLBLEU"]
 

@@ -8,7 +8,7 @@ from transted.fol.dnf import DNFOptions
 from transted.fol.embeddings import NodeSimilarity, make_node_similarity
 from transted.fol.sim import SimOptions, fol_sim
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
+from transted.reading.pairs import Pair
 
 __all__ = ["FOLSim"]
 

@@ -15,7 +15,7 @@ from transted.fol.text_metrics import (
     rouge_scorer_for,
 )
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
+from transted.reading.pairs import Pair
 
 __all__ = ["FOLRougeL", "FOLBERTScore"]
 

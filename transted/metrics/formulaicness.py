@@ -1,7 +1,7 @@
 """The ``formulaicness`` metric object (paper 004; library in :mod:`transted.fol.formulaicness`) and its text-file format.
 
 A text to score travels through transted's batch machinery (:func:`transted.api.score_formulaicness`
-→ :func:`transted.batch.score_pairs`: streamed output, resume, lock, validation of the output on
+→ :func:`transted.running.batch.score_pairs`: streamed output, resume, lock, validation of the output on
 resume) as a :class:`Pair` whose
 candidate is the text and whose reference is its formula ("" without one); the result line is a
 :class:`~transted.metrics.base.MetricResult` whose ``score`` is F(t) and whose ``details`` hold
@@ -37,7 +37,7 @@ from transted.fol.formulaicness.naturalness import (
 from transted.fol.formulaicness.optimised import verbalise_optimised
 from transted.fol.syntax import parse_formula
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair, Statement, iter_jsonl
+from transted.reading.pairs import Pair, Statement, iter_jsonl
 
 __all__ = ["Formulaicness", "TextItem", "read_texts", "text_pairs",
            "formulaicness", "VERBALISERS_VERSION"]

@@ -15,9 +15,13 @@ from __future__ import annotations
 import re
 
 from transted.errors import InputError
-from transted.extraction.statement import EXTRACTION_VERSION, declaration_text, empty_answer
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
+from transted.pipeline.extraction.statement import (
+    EXTRACTION_VERSION,
+    declaration_text,
+    empty_answer,
+)
+from transted.reading.pairs import Pair
 
 __all__ = ["IdentityMatch", "declared_name", "rename_theorem", "chosen_declaration"]
 
@@ -47,7 +51,7 @@ def rename_theorem(statement: str, new: str = "thm") -> str:
 
 def chosen_declaration(pair: Pair, side: str, theorem: str | None = None) -> str:
     """The declaration the string metrics compare on ``side``: the one extracted from the
-    text (:func:`transted.extraction.statement.declaration_text`; the candidate's is
+    text (:func:`transted.pipeline.extraction.statement.declaration_text`; the candidate's is
     ``theorem``, else the one named like the reference's), its proof as written included."""
     if side == "reference":
         return declaration_text(pair.reference.statement)

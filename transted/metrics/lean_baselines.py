@@ -13,7 +13,7 @@ an LLM.
 Assumed statements are declared as ``axiom`` so that ``#print axioms`` of a proof shows
 exactly what it used: a closure counts only with no error, no ``sorry`` (in the messages or
 as ``sorryAx``), only the standard axioms plus the other statement, and no reference to the
-statement being proved (USER_NEEDS 10; the rule lives in :mod:`transted.lean.closure`).
+statement being proved (USER_NEEDS 10; the rule lives in :mod:`transted.pipeline.lean.closure`).
 Metrics depend on the ``lean`` package, never the reverse. With no Lean, ``_score`` raises
 :class:`~transted.errors.LeanUnavailable` and the result is ``unavailable: ...``.
 """
@@ -23,9 +23,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from transted.errors import InputError, LeanTimeout, LeanUnavailable
-from transted.lean.backend import ReplBackend
-from transted.lean.closure import clean_closure
-from transted.lean.equality import (
+from transted.metrics.base import Metric, PairScore
+from transted.pipeline.lean.backend import ReplBackend
+from transted.pipeline.lean.closure import clean_closure
+from transted.pipeline.lean.equality import (
     CANDIDATE_NAME,
     REFERENCE_NAME,
     declaration,
@@ -33,12 +34,11 @@ from transted.lean.equality import (
     merged_imports,
     split_header,
 )
-from transted.lean.results import CommandResult
-from transted.lean.server import LeanInteractBackend, ServerConfig
-from transted.lean.session import ProofSession
-from transted.lean.versions import read_versions
-from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair, Statement
+from transted.pipeline.lean.results import CommandResult
+from transted.pipeline.lean.server import LeanInteractBackend, ServerConfig
+from transted.pipeline.lean.session import ProofSession
+from transted.pipeline.lean.versions import read_versions
+from transted.reading.pairs import Pair, Statement
 
 __all__ = ["Typecheck", "DefEq", "BEqCheck", "BEQ_CLOSERS"]
 

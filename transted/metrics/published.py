@@ -15,7 +15,7 @@ from typing import Any
 
 from transted.errors import InputError
 from transted.metrics.base import Metric, PairScore
-from transted.pairs import Pair
+from transted.reading.pairs import Pair
 
 __all__ = ["PublishedScore"]
 

@@ -2,7 +2,7 @@
 
 A configuration of the pair pipeline (:mod:`transted.pipeline`) without search or evidence:
 both sides read in their context, ``1 - TED / max(|T1|, |T2|)`` (unit-cost Zhang–Shasha,
-:mod:`transted.ted`), the residual edits between the trees and the verdict they force.
+:mod:`transted.pipeline.ted`), the residual edits between the trees and the verdict they force.
 """
 
 from __future__ import annotations
@@ -10,18 +10,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from transted.metrics.base import Metric, MetricResult, PairExplanation, PairScore
-from transted.opt import Node, OptOptions
-from transted.pairs import Pair
-from transted.pipeline import (
-    PairPipeline,
-    PipelineConfig,
-    distance_details,
-    explanation_lines,
-)
+from transted.pipeline.config import PipelineConfig
+from transted.pipeline.details import distance_details
+from transted.pipeline.explain import explanation_lines
+from transted.pipeline.opt import Node, OptOptions
+from transted.pipeline.run import PairPipeline
 from transted.pipeline.sides import Field
-from transted.ted import DEFAULT_BACKEND
-from transted.verdict.conventions import DEFAULT_CONVENTION
-from transted.verdict.rules import verdict_field
+from transted.pipeline.ted import DEFAULT_BACKEND
+from transted.pipeline.verdict.conventions import DEFAULT_CONVENTION
+from transted.pipeline.verdict.rules import verdict_field
+from transted.reading.pairs import Pair
 
 __all__ = ["TEDSimilarity"]
 
@@ -31,20 +29,20 @@ class TEDSimilarity(Metric):
 
     Parameters
     ----------
-    proposition, split_binders, canonical_names : tree shape, see :class:`~transted.opt.OptOptions`
+    proposition, split_binders, canonical_names : tree shape, see :class:`~transted.pipeline.opt.OptOptions`
     field : ``"statement"`` (as written, default), ``"pretty"`` (Lean's pretty-printed form) or
         ``"term"`` (each side is one term, e.g. a proposition)
     backend : TED backend name (all give identical distances; ``edist`` is fastest)
     theorem : the theorem to take from each candidate text with several (``--theorem NAME``);
         by default the one named like the reference's, else the last (docs/INPUTS.md)
-    normalize : elaboration-faithful normalisation (:mod:`transted.opt.normalize`)
-    cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.ted.semantic`: the cost
-        table and hypotheses/binders aligned as units, :mod:`transted.ted.hypotheses`)
+    normalize : elaboration-faithful normalisation (:mod:`transted.pipeline.opt.normalize`)
+    cost : ``"unit"`` (ASSESS) or ``"semantic"`` (:mod:`transted.pipeline.ted.semantic`: the cost
+        table and hypotheses/binders aligned as units, :mod:`transted.pipeline.ted.hypotheses`)
     convention : ``"strict"`` (mutual provability, default) or ``"lenient"``: which pairs
-        the verdict calls equivalent (:mod:`transted.verdict.conventions`; not the score)
+        the verdict calls equivalent (:mod:`transted.pipeline.verdict.conventions`; not the score)
 
     Every result carries ``details["residual"]``: the judged edits between the two trees
-    (:mod:`transted.verdict.residual`; no search, no hypothesis entailment here).
+    (:mod:`transted.pipeline.verdict.residual`; no search, no hypothesis entailment here).
     """
 
     name: ClassVar[str] = "ted"

@@ -7,21 +7,21 @@ goal ``T1 = T2`` is searched best-first with TED as heuristic, and the score is
 never below the ``ted`` score of the same pair.
 
 Moves come from the providers named in ``providers`` (registry:
-:mod:`transted.search.providers.registry`), in that order: ``offline`` (rule file,
+:mod:`transted.pipeline.search.providers.registry`), in that order: ``offline`` (rule file,
 congruence, numerals, definitional reductions; no Lean), ``lean`` (``rw?`` and Table 1 in a
 Lean REPL, starting from Lean's own elaboration of the equality; if the equality does not
 elaborate, Algorithm 1 line 3 falls back to the plain TED), their parts, or a third-party
 provider. This metric only composes them; their start-up lives in the providers. The
 default is ``offline,decide``: the offline rules plus closing moves by decision procedures
-(:mod:`transted.search.providers.procedures`).
+(:mod:`transted.pipeline.search.providers.procedures`).
 
 Semantic evidence (``evidence=True``, the default; docs/EVIDENCE.md): the pair is also given
-to :func:`transted.evidence.pair_evidence` (refutation by counterexample, then decision;
+to :func:`transted.pipeline.evidence.pair_evidence` (refutation by counterexample, then decision;
 ``assume_reference``: the reference is a theorem). Provider findings (e.g. the Lean
 provider's ``plausible`` counterexample) and a goal closed by the search are merged into the
 same result fields: ``details["evidence"]`` is ``"proved"``/``"refuted"``/``"none"`` and
 ``details["evidence_detail"]`` the evidence record. The score follows
-:func:`transted.evidence.apply_score_rule` (refuted → 0, proved → 1, none → graded); the
+:func:`transted.pipeline.evidence.apply_score_rule` (refuted → 0, proved → 1, none → graded); the
 graded score stays in ``details["graded_score"]``; the rule is in the signature.
 """
 
@@ -31,28 +31,26 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, ClassVar
 
-from transted.evidence import RefuteOptions, evidence_signature
 from transted.metrics.base import Metric, MetricResult, PairExplanation, PairScore
-from transted.opt import OptOptions
-from transted.pairs import Pair
-from transted.pipeline import (
-    Distance,
-    PairPipeline,
-    PipelineConfig,
-    explanation_lines,
-    search_details,
-)
-from transted.pipeline.sides import Field
-from transted.search.engine import SearchConfig, SearchResult
-from transted.search.explain import Explanation, explain
-from transted.search.providers.base import MoveProvider, provider_label
-from transted.search.providers.registry import (
+from transted.pipeline.config import PipelineConfig
+from transted.pipeline.details import search_details
+from transted.pipeline.evidence import RefuteOptions, evidence_signature
+from transted.pipeline.explain import explanation_lines
+from transted.pipeline.opt import OptOptions
+from transted.pipeline.records import Distance
+from transted.pipeline.run import PairPipeline
+from transted.pipeline.search.engine import SearchConfig, SearchResult
+from transted.pipeline.search.explain import Explanation, explain
+from transted.pipeline.search.providers.base import MoveProvider, provider_label
+from transted.pipeline.search.providers.registry import (
     ProviderContext,
     make_providers,
     parse_provider_names,
 )
-from transted.verdict.conventions import DEFAULT_CONVENTION
-from transted.verdict.rules import verdict_field
+from transted.pipeline.sides import Field
+from transted.pipeline.verdict.conventions import DEFAULT_CONVENTION
+from transted.pipeline.verdict.rules import verdict_field
+from transted.reading.pairs import Pair
 
 __all__ = ["TransTEDSimilarity", "PROVIDERS", "PROVIDER_ALIASES", "DEFAULT_PROVIDERS"]
 
@@ -78,23 +76,23 @@ class TransTEDSimilarity(Metric):
     field : ``statement`` or ``pretty`` (as for ``ted``)
     cost : ``"unit"`` (ASSESS: unit-cost TED as heuristic and score) or ``"semantic"`` (the
         semantic cost table with hypotheses and binders aligned as units,
-        :mod:`transted.ted.statement_distance`), used by the search and the score alike
+        :mod:`transted.pipeline.ted.statement_distance`), used by the search and the score alike
     project, timeout : Lean project directory and per-request timeout (Lean providers)
-    backend : a ready :class:`~transted.lean.backend.ReplBackend` (tests: a replay backend)
+    backend : a ready :class:`~transted.pipeline.lean.backend.ReplBackend` (tests: a replay backend)
     provider_options : further settings for third-party providers (their ``options()``
         put what matters into the signature)
     evidence : pair-level semantic evidence (refutation + decision) and its score rule
     assume_reference : the reference is taken as a theorem (a false candidate is refuted)
-    evidence_options : the engines' options (:class:`~transted.evidence.RefuteOptions`;
+    evidence_options : the engines' options (:class:`~transted.pipeline.evidence.RefuteOptions`;
         overrides ``assume_reference``)
     theorem : the theorem to take from candidate texts with several (as for ``ted``)
     convention : ``"strict"`` (default) or ``"lenient"``: which pairs the verdict calls
-        equivalent (:mod:`transted.verdict.conventions`; the score does not change)
+        equivalent (:mod:`transted.pipeline.verdict.conventions`; the score does not change)
 
     Every result carries ``details["residual"]``: the judged edits left between the best
-    goal's two sides (:mod:`transted.verdict.residual`), with hypotheses discharged by
-    entailment (:mod:`transted.evidence.entail`) when ``evidence`` is on; the verdict comes
-    from them (:mod:`transted.verdict.rules`).
+    goal's two sides (:mod:`transted.pipeline.verdict.residual`), with hypotheses discharged by
+    entailment (:mod:`transted.pipeline.evidence.entail`) when ``evidence`` is on; the verdict comes
+    from them (:mod:`transted.pipeline.verdict.rules`).
 
     Providers are opened on the first pair and closed by :meth:`close` (or ``with``).
     """

@@ -1,19 +1,12 @@
 """The pipeline of one Lean pair: stages that hand typed records forward.
 
-extraction and context → sides (parse, elaborate, normalise) → distance → search → evidence →
-residual edits → decision, each returning a frozen record, gathered in one
-:class:`PairAnalysis` (:mod:`transted.pipeline.run`). ``ted`` and ``transted``
-(:mod:`transted.metrics`) are two configurations (:class:`PipelineConfig`); a result line's
-``details`` are made from the analysis in :mod:`transted.pipeline.details`.
+The stages, each a package of its own: ``extraction`` (raw output → the statement and its
+context), ``opt`` (parse, elaborate, normalise: operator trees), ``ted`` (tree edit distance),
+``search`` (the TransTED search), ``evidence`` (refutation, decision, entailment), ``verdict``
+(residual edits and the decision). The modules beside them run the stages in order
+(:mod:`~transted.pipeline.run`: :class:`~transted.pipeline.run.PairPipeline`, configured by
+:class:`~transted.pipeline.config.PipelineConfig`), hand their records forward
+(:mod:`~transted.pipeline.records`, :mod:`~transted.pipeline.sides`,
+:mod:`~transted.pipeline.findings`) and make a result line's ``details`` from them
+(:mod:`~transted.pipeline.details`). Nothing is imported here: a stage is loaded when used.
 """
-
-from transted.pipeline.config import PipelineConfig, tree_fields
-from transted.pipeline.details import distance_details, input_details, search_details
-from transted.pipeline.explain import explanation_lines
-from transted.pipeline.records import Distance, PairAnalysis
-from transted.pipeline.run import PairPipeline
-from transted.pipeline.sides import PairSides, SideReading, read_sides
-
-__all__ = ["PairPipeline", "PipelineConfig", "PairAnalysis", "Distance", "PairSides",
-           "SideReading", "read_sides", "distance_details", "search_details", "input_details",
-           "explanation_lines", "tree_fields"]

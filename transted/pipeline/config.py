@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from transted.evidence import RefuteOptions
-from transted.extraction.statement import EXTRACTION_VERSION
-from transted.opt import PARSER_VERSION, OptOptions
-from transted.opt.elaborate import ELABORATION_VERSION, tables_version
-from transted.opt.normalize import NORMALIZE_VERSION, load_tables
-from transted.opt.notation import notation_fields
+from transted.pipeline.evidence import RefuteOptions
+from transted.pipeline.extraction.statement import EXTRACTION_VERSION
+from transted.pipeline.opt import PARSER_VERSION, OptOptions
+from transted.pipeline.opt.elaborate import ELABORATION_VERSION, tables_version
+from transted.pipeline.opt.normalize import NORMALIZE_VERSION, load_tables
+from transted.pipeline.opt.notation import notation_fields
+from transted.pipeline.search.engine import SearchConfig
 from transted.pipeline.sides import FIELDS, Field
-from transted.search.engine import SearchConfig
-from transted.ted.backends import DEFAULT_BACKEND
-from transted.ted.statement_distance import COSTS
-from transted.verdict.conventions import DEFAULT_CONVENTION, convention_rule
+from transted.pipeline.ted.backends import DEFAULT_BACKEND
+from transted.pipeline.ted.statement_distance import COSTS
+from transted.pipeline.verdict.conventions import DEFAULT_CONVENTION, convention_rule
 
 __all__ = ["PipelineConfig", "tree_fields"]
 
@@ -25,7 +25,7 @@ class PipelineConfig:
 
     Parameters
     ----------
-    tree : tree shape and normalisation (:class:`~transted.opt.OptOptions`)
+    tree : tree shape and normalisation (:class:`~transted.pipeline.opt.OptOptions`)
     field : ``"statement"`` (as written), ``"pretty"`` (Lean's pretty-printed form) or
         ``"term"`` (each side one term)
     theorem : the theorem to take from candidate texts with several

@@ -1,7 +1,7 @@
 """A result line's ``details``, made from a :class:`~transted.pipeline.records.PairAnalysis`.
 
 ``details`` is the on-disk contract of a result line (resume and ``eval`` read it back,
-:func:`transted.verdict.rules.forced_decision`); it is made here and nowhere else, when a metric
+:func:`transted.pipeline.verdict.rules.forced_decision`); it is made here and nowhere else, when a metric
 serialises its :class:`~transted.metrics.base.MetricResult`. Key order is part of the bytes
 of a line, so each form lists its keys in one place.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from transted.evidence import elaboration_details
-from transted.extraction.model import Extraction
+from transted.pipeline.evidence import elaboration_details
+from transted.pipeline.extraction.model import Extraction
 from transted.pipeline.records import PairAnalysis
 from transted.pipeline.sides import PairSides, SideReading
 

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from transted.errors import escape_control
-from transted.pairs import Pair
 from transted.pipeline.run import PairPipeline
-from transted.ted.edits import costed_edits, format_edits
-from transted.verdict.rules import format_residual
+from transted.pipeline.ted.edits import costed_edits, format_edits
+from transted.pipeline.verdict.rules import format_residual
+from transted.reading.pairs import Pair
 
 __all__ = ["explanation_lines"]
 

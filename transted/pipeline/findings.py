@@ -1,10 +1,10 @@
 """Stage 4 of the pipeline: one pair's evidence, from every source that can show something.
 
 The evidence engines' refutation and decision on the two elaborations
-(:func:`transted.evidence.pair_evidence`), the providers' definite findings (a Lean provider's
+(:func:`transted.pipeline.evidence.pair_evidence`), the providers' definite findings (a Lean provider's
 ``plausible`` counterexample) and the search's closed goal — ``proved`` only when neither side's
-elaboration says Lean rejects or re-reads it (:func:`transted.evidence.search_blocking_issues`)
-— are merged into one :class:`~transted.evidence.model.Evidence`. Definite findings that
+elaboration says Lean rejects or re-reads it (:func:`transted.pipeline.evidence.search_blocking_issues`)
+— are merged into one :class:`~transted.pipeline.evidence.model.Evidence`. Definite findings that
 contradict each other (a soundness bug somewhere) give ``none`` with both in the reason, never
 a definite answer.
 """
@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from transted.budget import Budget
-from transted.evidence import (
+from transted.pipeline.evidence import (
     RefuteOptions,
     pair_evidence,
     search_blocking_issues,
     search_evidence,
 )
-from transted.evidence.model import Evidence
+from transted.pipeline.evidence.model import Evidence
+from transted.pipeline.search.engine import SearchResult
+from transted.pipeline.search.providers.base import MoveProvider, collect_evidence
 from transted.pipeline.sides import PairSides
-from transted.search.engine import SearchResult
-from transted.search.providers.base import MoveProvider, collect_evidence
 
 __all__ = ["merged_evidence"]
 

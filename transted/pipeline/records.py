@@ -2,10 +2,10 @@
 
 Each stage returns a frozen record; nothing between stages is a dict. Stage 1's record,
 :class:`~transted.pipeline.sides.PairSides`, lives with its stage; the search's is
-:class:`~transted.search.engine.SearchResult`, the evidence's
-:class:`~transted.evidence.model.Evidence`, the residual's edits
-:class:`~transted.verdict.residual_edit.ResidualEdit` and the decision
-:class:`~transted.verdict.rules.Decision`. A result line's ``details`` are made from a
+:class:`~transted.pipeline.search.engine.SearchResult`, the evidence's
+:class:`~transted.pipeline.evidence.model.Evidence`, the residual's edits
+:class:`~transted.pipeline.verdict.residual_edit.ResidualEdit` and the decision
+:class:`~transted.pipeline.verdict.rules.Decision`. A result line's ``details`` are made from a
 :class:`PairAnalysis` in one place (:mod:`transted.pipeline.details`).
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from transted.evidence.model import Evidence
+from transted.pipeline.evidence.model import Evidence
+from transted.pipeline.search.engine import SearchResult
 from transted.pipeline.sides import PairSides
-from transted.search.engine import SearchResult
-from transted.verdict.residual_edit import ResidualEdit
-from transted.verdict.rules import Decision
+from transted.pipeline.verdict.residual_edit import ResidualEdit
+from transted.pipeline.verdict.rules import Decision
 
 __all__ = ["Distance", "PairAnalysis"]
 
@@ -29,7 +29,7 @@ class Distance:
     distance: float
     similarity: float
     norm: float
-    """The similarity's normaliser (:meth:`~transted.ted.statement_distance.StatementDistance.norm`)."""
+    """The similarity's normaliser (:meth:`~transted.pipeline.ted.statement_distance.StatementDistance.norm`)."""
     size_reference: int
     size_candidate: int
 

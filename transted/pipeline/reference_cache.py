@@ -5,7 +5,7 @@ reference is the same work for each of them.
 What is kept is a function of its key alone (the reference's text and header, the pair's
 ``meta.reference_helper``, the tree options and — for the parse — the definitions kept as
 shared constants), and every kept object is immutable in use (frozen dataclasses, trees of
-:class:`~transted.opt.node.Node`; nothing downstream writes into a context, an unfolding report
+:class:`~transted.pipeline.opt.node.Node`; nothing downstream writes into a context, an unfolding report
 or an elaboration), so a hit gives the very result a fresh computation would. Only successes
 are kept: a failure is recomputed, so its error names the pair at hand. The cache is bounded
 (least recently used entries go first) and never enters a signature: it changes no output.
@@ -17,9 +17,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from transted.extraction.statement import Prepared
-from transted.opt.context import Context
-from transted.opt.in_context import InContext
+from transted.pipeline.extraction.statement import Prepared
+from transted.pipeline.opt.context import Context
+from transted.pipeline.opt.in_context import InContext
 
 __all__ = ["BoundedCache", "PREPARED", "PARSED", "clear_reference_cache",
            "enable_reference_cache"]

@@ -5,16 +5,16 @@
 1. *sides* (:mod:`transted.pipeline.sides`): extraction, context, parse, elaborate, normalise
    → :class:`~transted.pipeline.sides.PairSides`;
 2. *distance*: the statement distance between the trees as read → :class:`Distance`;
-3. *search* (configurations with a :class:`~transted.search.engine.SearchConfig`): best-first
-   over the providers' moves → :class:`~transted.search.engine.SearchResult`;
+3. *search* (configurations with a :class:`~transted.pipeline.search.engine.SearchConfig`): best-first
+   over the providers' moves → :class:`~transted.pipeline.search.engine.SearchResult`;
 4. *evidence* (with a search): the engines' refutation and decision, the providers' findings and
-   the search's closed goal merged → :class:`~transted.evidence.model.Evidence`;
+   the search's closed goal merged → :class:`~transted.pipeline.evidence.model.Evidence`;
 5. *residual*: the judged edits between the best goal's sides (the trees as read without a
    search), hypotheses discharged by entailment when the engines are on;
-6. *decision* (:func:`transted.verdict.rules.decide_forced`): definite evidence, else the
-   residual edits → :class:`~transted.verdict.rules.Decision`, whose verdict is None where the
+6. *decision* (:func:`transted.pipeline.verdict.rules.decide_forced`): definite evidence, else the
+   residual edits → :class:`~transted.pipeline.verdict.rules.Decision`, whose verdict is None where the
    edits cannot tell (the metric's shipped fallback threshold then decides,
-   :func:`transted.verdict.rules.with_threshold`);
+   :func:`transted.pipeline.verdict.rules.with_threshold`);
 
 and gathers the records in one :class:`~transted.pipeline.records.PairAnalysis`. The per-pair
 budget (deterministic work units and the wall-clock deadline) is made here, before the sides
@@ -29,24 +29,24 @@ from functools import partial
 
 from transted.budget import Budget
 from transted.errors import PairTimeout
-from transted.evidence import RefuteOptions, apply_score_rule
-from transted.evidence.entail import entails
-from transted.evidence.model import Evidence
-from transted.opt.node import Node
-from transted.pairs import Pair
 from transted.pipeline.config import PipelineConfig, tree_fields
+from transted.pipeline.evidence import RefuteOptions, apply_score_rule
+from transted.pipeline.evidence.entail import entails
+from transted.pipeline.evidence.model import Evidence
 from transted.pipeline.findings import merged_evidence
+from transted.pipeline.opt.node import Node
 from transted.pipeline.records import Distance, PairAnalysis
+from transted.pipeline.search.distance import tree_distance
+from transted.pipeline.search.engine import SearchConfig, SearchResult, search_state
+from transted.pipeline.search.providers.base import MoveProvider, prepare_start
+from transted.pipeline.search.state import State
 from transted.pipeline.sides import PairSides, read_sides
-from transted.search.distance import tree_distance
-from transted.search.engine import SearchConfig, SearchResult, search_state
-from transted.search.providers.base import MoveProvider, prepare_start
-from transted.search.state import State
-from transted.ted.distance import similarity_from
-from transted.ted.statement_distance import StatementDistance, statement_distance
-from transted.verdict.residual import Entail, residual_edits
-from transted.verdict.residual_edit import ResidualEdit
-from transted.verdict.rules import decide_forced
+from transted.pipeline.ted.distance import similarity_from
+from transted.pipeline.ted.statement_distance import StatementDistance, statement_distance
+from transted.pipeline.verdict.residual import Entail, residual_edits
+from transted.pipeline.verdict.residual_edit import ResidualEdit
+from transted.pipeline.verdict.rules import decide_forced
+from transted.reading.pairs import Pair
 
 __all__ = ["PairPipeline"]
 

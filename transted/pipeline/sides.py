@@ -4,7 +4,7 @@ compared — or, for ``field="pretty"``/``"term"``, each side's own text (:func:
 
 :func:`pair_trees` reads text as written:
 
-1. the reference is extracted (:func:`transted.extraction.statement.prepare`) and parsed — if
+1. the reference is extracted (:func:`transted.pipeline.extraction.statement.prepare`) and parsed — if
    either fails the pair is an ``error``: a broken reference is the data set's problem, never
    an answer. ``meta.reference_helper`` (ProofNet-Verified's field: the problem's helper
    definitions) is read before each side's own declarations, on both sides: the candidate was
@@ -14,7 +14,7 @@ compared — or, for ``field="pretty"``/``"term"``, each side's own text (:func:
    candidate the extractor finds confidently invalid raises
    :class:`~transted.errors.InvalidCandidate` (status ``invalid``: an answer, not equivalent);
    any other failure, including one of our own parser, is an ``error``;
-3. the definitions of the two contexts are compared (:func:`transted.opt.unfold.
+3. the definitions of the two contexts are compared (:func:`transted.pipeline.opt.unfold.
    definition_tree`, up to the names of their parameters, transitively through the definitions
    they use). One defined alike on both sides and named in both trees is one constant: kept as
    its name on both sides (unfolding it on both would only add the same subtree twice, which
@@ -32,24 +32,24 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from transted.errors import InputError, InvalidCandidate, ParseError, TooDeep
-from transted.extraction.model import Extraction
-from transted.extraction.statement import Prepared, prepare
-from transted.opt import (
+from transted.pipeline.extraction.model import Extraction
+from transted.pipeline.extraction.statement import Prepared, prepare
+from transted.pipeline.opt import (
     Normalized,
     OptOptions,
     header_opens,
     parse_statement_normalized,
     parse_term,
 )
-from transted.opt.canonical import canonicalize
-from transted.opt.context import Context, Definition, read_context
-from transted.opt.elaborate import Elaboration
-from transted.opt.in_context import InContext, parse_in_context
-from transted.opt.node import Node
-from transted.opt.scope import free_names
-from transted.opt.unfold import Unfolding, definition_tree, rename_constants
-from transted.pairs import Pair, Statement
+from transted.pipeline.opt.canonical import canonicalize
+from transted.pipeline.opt.context import Context, Definition, read_context
+from transted.pipeline.opt.elaborate import Elaboration
+from transted.pipeline.opt.in_context import InContext, parse_in_context
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.scope import free_names
+from transted.pipeline.opt.unfold import Unfolding, definition_tree, rename_constants
 from transted.pipeline.reference_cache import PARSED, PREPARED
+from transted.reading.pairs import Pair, Statement
 
 __all__ = ["Field", "FIELDS", "SideReading", "DefinitionComparison", "PairSides", "read_sides",
            "pair_trees", "statement_normalized", "REFERENCE_HELPER", "PRIME"]
@@ -145,7 +145,7 @@ def read_sides(pair: Pair, options: OptOptions, *, field: Field = "statement",
 
 def statement_normalized(statement: Statement, options: OptOptions, *,
                          field: Field = "statement", source: str | None = None) -> Normalized:
-    """One side's own text as a :class:`~transted.opt.Normalized`: tree, auto-bound names and
+    """One side's own text as a :class:`~transted.pipeline.opt.Normalized`: tree, auto-bound names and
     the elaboration of the text as written (none for ``field="term"``)."""
     text = statement.pretty if field == "pretty" else statement.statement
     if text is None:

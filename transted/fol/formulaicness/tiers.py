@@ -32,7 +32,7 @@ from transted.errors import ParseError, ResourceLimitError
 from transted.fol.formulaicness.literal import verbalise_literal
 from transted.fol.formulaicness.optimised import verbalise_optimised
 from transted.fol.syntax import format_formula, parse_formula
-from transted.pairs import iter_jsonl
+from transted.reading.pairs import iter_jsonl
 
 __all__ = ["Tier", "TIERS", "TIER_BINS", "SPLIT_FOLDS", "NEAR_DUPLICATE", "SourcePair",
            "TieredText", "Dataset", "read_folio", "build_dataset", "tier_ceiling",

@@ -1,3 +1,0 @@
-"""The report folder of ``transted eval``: Markdown and CSV (:mod:`~.markdown`), the kappa curve
-(:mod:`~.plot`), ``report.html`` (:mod:`~.html`), and each pair's trees computed once for all
-of them (:mod:`~.trees`); :func:`~transted.evaluation.reports.writer.write_reports` writes them."""

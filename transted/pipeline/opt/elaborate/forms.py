@@ -1,0 +1,106 @@
+"""Notations that elaborate as applications of a fixed function with a fixed argument order.
+
+Each follows the Lean/Mathlib definition behind the notation (docs/ELABORATION.md):
+
+* ``↑e``: ``e`` is elaborated alone, then coerced to the type expected here; with none in sight
+  the target is a metavariable that the enclosing ``binop%`` tree fills (Lean postpones it);
+* ``if c then t else e`` is ``ite c t e`` (``Init/Notation.lean``, ``termIfThenElse``):
+  ``ite {α} (c : Prop) [Decidable c] (t e : α)``, so an expected type reaches both branches
+  (``propagateExpectedType``), else the first branch fixes ``α`` and the second is coerced;
+* ``∑ x ∈ s, f`` is ``Finset.sum s (fun x ↦ f)`` (Mathlib ``BigOperators/Group/Finset/Defs``,
+  ``macro_rules (kind := bigsum)``): ``s`` first (its element type types ``x``), then the body
+  with the expected type of the whole sum, if any;
+* ``a ∣ b`` is plain ``Dvd.dvd a b`` (``infix:50 " ∣ "``, not ``binrel%``): the first argument
+  fixes the type, the second is coerced to it (or fails: ``(n : ℕ) ∣ (m : ℤ)``);
+* ``a ∈ s`` is ``Membership.mem s a`` (``notation:50 a:50 " ∈ " b:50 => Membership.mem b a``):
+  the collection fixes the element type.
+"""
+
+from __future__ import annotations
+
+from transted.pipeline.opt.elaborate.result import Path
+from transted.pipeline.opt.elaborate.state import ElaborationState, Env
+from transted.pipeline.opt.elaborate.types import PROP, Ty, Type_, coe_known, show
+from transted.pipeline.opt.node import SLOT, Node
+from transted.pipeline.opt.scope import binder_names
+
+__all__ = ["BIG", "LAMBDA", "coe", "ite", "big", "dvd", "mem", "lam"]
+
+S = SLOT
+BIG = {f"∑ {S} ∈ {S}, {S}": "AddCommMonoid", f"∏ {S} ∈ {S}, {S}": "CommMonoid"}
+LAMBDA = f"fun {S} => {S}"
+
+
+def coe(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+    inner = el.elab(node.children[0], (*path, 0), env, None)
+    target: Type_ = el.known(expected) or el.metas.fresh()
+    el.arrows.append(((*path, 0), inner, target))
+    return target
+
+
+def ite(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+    cond, then, other = node.children
+    el.ensure((*path, 0), el.elab(cond, (*path, 0), env, PROP), PROP)
+    alpha: Type_ = el.known(expected) or el.metas.fresh()
+    for i, branch in ((1, then), (2, other)):
+        el.ensure((*path, i), el.elab(branch, (*path, i), env, alpha), alpha)
+    return alpha
+
+
+def big(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+    binder, collection, body = node.children
+    coll = el.metas.zonk(el.elab(collection, (*path, 1), env, None))
+    elem: Type_ = el.metas.fresh()
+    if isinstance(coll, Ty) and coll.head == "Finset":
+        elem = coll.args[0]
+    else:
+        el.issue("unsupported", (*path, 1), f"big operator over {show(coll)} "
+                 "(only a Finset is modelled)")
+    inner = el.bind(binder, (*path, 0), env)
+    for name in binder_names(binder):
+        el.ensure((*path, 0), inner[name], elem)
+    result = el.elab(body, (*path, 2), inner, el.known(expected))
+    el.ensure((*path, 2), result, el.known(expected))
+    out = el.known(expected) or result
+    el.require(BIG[node.label], out, path)
+    return out
+
+
+def dvd(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
+    alpha = el.metas.fresh()
+    for i, c in enumerate(node.children):
+        el.ensure((*path, i), el.elab(c, (*path, i), env, alpha), alpha)
+    el.require("Dvd", alpha, path)
+    return PROP
+
+
+def mem(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
+    elem_node, coll_node = node.children
+    coll = el.metas.zonk(el.elab(coll_node, (*path, 1), env, None))
+    if isinstance(coll, Ty) and coll.head in ("Finset", "Set") and coll.args:
+        elem: Type_ | None = coll.args[0]
+    else:
+        elem = None
+        closed = isinstance(coll, Ty) and coe_known(coll, coll) is False
+        el.issue("missing-instance" if closed else "undecided-instance", (*path, 1),
+                 f"membership in {show(coll)}")
+    el.ensure((*path, 0), el.elab(elem_node, (*path, 0), env, elem), elem)
+    return PROP
+
+
+def lam(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+    """``fun x => body``: with an expected function type its domain types ``x`` and its
+    codomain is expected of the body (``elabFunBinders``); else ``x`` is a metavariable."""
+    binder, body = node.children
+    goal = el.known(expected)
+    inner = el.bind(binder, (*path, 0), env)
+    names = binder_names(binder)
+    if goal is not None and goal.head == "→" and len(names) == 1:
+        el.ensure((*path, 0), inner[names[0]], goal.args[0])
+    codomain = goal.args[1] if goal is not None and goal.head == "→" else None
+    result = el.elab(body, (*path, 1), inner, codomain)
+    el.ensure((*path, 1), result, codomain)
+    out: Type_ = codomain or result
+    for name in reversed(names):
+        out = Ty("→", (inner[name], out))
+    return out

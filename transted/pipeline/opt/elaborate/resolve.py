@@ -1,0 +1,251 @@
+"""Names as Lean resolves them: locals, notations, the header's namespaces, overloads, fields.
+
+Lean core ``src/Lean/Elab/App.lean`` / ``BuiltinNotation.lean`` and the name table's port of
+``ResolveName.resolveGlobalName`` (docs/NAMES.md), step by step:
+
+* a notation written as a name (``π``, ``rexp``) is the constant it abbreviates when the
+  header makes it active (``scoped notation "π" => Real.pi`` needs ``open Real`` or
+  ``open scoped Real``); otherwise Lean reads an identifier;
+* a Mathlib notation symbol the parser reads as a name (``𝓝``, ``∞``) is a notation the model
+  does not type (``unsupported``), never an auto-bound variable;
+* an identifier resolves through the header (current namespace, ``open`` lines, exports;
+  ``protected`` names are never reached by a short name); a structure, class or inductive
+  applied to types is a type;
+* several candidates are an overload: Lean elaborates each and keeps the ones that succeed
+  (``elabAppAux``: one → it, several → "ambiguous, possible interpretations", none → error).
+  The model keeps a candidate when its trial has no issue, rejects it when the trial says it
+  does not elaborate, and otherwise cannot settle (``ambiguous``: abstain);
+* an unknown atomic identifier is an auto-bound implicit when ``autoImplicit`` is on (any name
+  with ``relaxedAutoImplicit``, else one letter then digits/subscripts/``_``/``'``:
+  ``isValidAutoBoundImplicitName``, ``src/Lean/Elab/AutoBound.lean``), else an error;
+* ``x.f a`` (generalized field notation, label ``<SLOT>.f <SLOT>``) is ``T.f`` with ``x`` as its
+  first explicit argument of type ``T`` when ``x : T …``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from transted.pipeline.opt.elaborate.checks import finish
+from transted.pipeline.opt.elaborate.result import MEANING_KINDS, Path
+from transted.pipeline.opt.elaborate.signatures import NAMED_NOTATIONS
+from transted.pipeline.opt.elaborate.state import ElaborationState, Env
+from transted.pipeline.opt.elaborate.tables import is_identifier
+from transted.pipeline.opt.elaborate.type_nodes import type_of_node
+from transted.pipeline.opt.elaborate.types import Ty, Type_, show
+from transted.pipeline.opt.labels import FIELD_APPLICATION, SLOT
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.scope import head_name
+
+__all__ = ["FIELD", "name", "field", "instance_binder", "structure_type", "TYPE_NAMESPACES"]
+
+FIELD = FIELD_APPLICATION
+"""Generalized field notation ``x.f a …`` as the parser labels it: ``<SLOT>.f <SLOT> …``."""
+_AUTO_SUFFIX = re.compile(r"^[0-9₀-₉ₐ-ₜ_']*$")
+TYPE_NAMESPACES = {"ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ": "Complex",
+                   "Finset": "Finset", "Set": "Set", "ℕ+": "PNat", "NNReal": "NNReal",
+                   "List": "List", "Multiset": "Multiset", "Polynomial": "Polynomial"}
+_TYPE_KINDS = frozenset({"structure", "class", "inductive"})
+
+
+def name(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None,
+         head: str | None = None) -> Type_:
+    """A leaf name (``head`` None) or an application ``head a …`` of a name not bound locally."""
+    ident = node.label if head is None else head
+    notation = NAMED_NOTATIONS.get(ident)
+    if notation is not None and el.scope.notation_active(notation.scope):
+        return el.constant(notation.function, node, path, env, expected)
+    if ident in el.auto_bound:
+        return _apply_unknown(el, node, path, env, el.auto_bound[ident])
+    if not is_identifier(ident):
+        el.issue("unsupported", path, f"{ident!r} is not modelled", ident)
+        el.elab_children(node, path, env)
+        return el.metas.fresh()
+    if el.tables.names.notation_symbol(ident, el.scope):
+        el.issue("unsupported", path, f"{ident} is a Mathlib notation the model does not type",
+                 ident)
+        el.elab_children(node, path, env)
+        return el.metas.fresh()
+    found = el.tables.names.resolve(ident, el.scope)
+    if found.status == "resolved":
+        return _resolved(el, found.candidates[0], found.kinds[0] if found.kinds else "",
+                         found.fields, node, path, env, expected)
+    if found.status == "ambiguous":
+        return _overloaded(el, ident, found.candidates, node, path, env, expected)
+    why = found.reason
+    if notation is not None:  # an inactive scoped notation: Lean reads an identifier
+        why = (f"{ident} is notation scoped in {notation.scope}, which the header does not "
+               "open")
+    el.elab_children(node, path, env)
+    return _unresolved(el, ident, path, why)
+
+
+def _resolved(el: ElaborationState, full: str, kind: str, fields: tuple[str, ...], node: Node,
+              path: Path, env: Env, expected: Type_ | None) -> Type_:
+    if fields:
+        el.constants[path] = full
+        if kind in _TYPE_KINDS:  # `Nat.prime`: no such constant, and a type has no fields
+            el.issue("unknown-name", path, f"unknown constant {full}.{'.'.join(fields)}",
+                     f"{full}.{'.'.join(fields)}")
+        else:
+            el.issue("unsupported", path, f"field access .{'.'.join(fields)} on {full}", full)
+        el.elab_children(node, path, env)
+        return el.metas.fresh()
+    if kind in _TYPE_KINDS and el.tables.signatures.signature(full) is None:
+        # a structure/class/inductive applied: a type (`Subgroup G`) or a proposition
+        # (`Continuous f`, `Irreducible p` are Prop-valued structures); the table cannot say
+        el.constants[path] = full
+        el.issue("unsupported", path, f"{full} is a {kind} whose type is not in the "
+                 "signature table", full)
+        el.elab_children(node, path, env)
+        return el.metas.fresh()
+    return el.constant(full, node, path, env, expected)
+
+
+def _apply_unknown(el: ElaborationState, node: Node, path: Path, env: Env, ty: Type_) -> Type_:
+    """An auto-bound name (already reported) applied to arguments: the arguments elaborate,
+    the result is not known."""
+    if node.children:
+        el.elab_children(node, path, env)
+        return el.metas.fresh()
+    return ty
+
+
+def _unresolved(el: ElaborationState, ident: str, path: Path, why: str) -> Type_:
+    valid = "." not in ident and (el.scope.relaxed_auto_implicit
+                                  or (ident[:1].isalpha() and bool(_AUTO_SUFFIX.match(ident[1:]))))
+    if el.scope.auto_implicit and valid:
+        el.auto_bound[ident] = el.metas.fresh()
+        el.issue("auto-bound", path, f"{ident} is not a known constant ({why}): Lean binds it "
+                 "as an implicit argument of unknown meaning", ident)
+        return el.auto_bound[ident]
+    el.issue("unknown-name", path, f"unknown identifier {ident} ({why})", ident)
+    return el.metas.fresh()
+
+
+def _overloaded(el: ElaborationState, ident: str, candidates: tuple[str, ...], node: Node, path: Path,
+                env: Env, expected: Type_ | None) -> Type_:
+    """``elabAppAux``: keep the alternatives that elaborate; decide only when every other one
+    certainly fails."""
+    fits, fails = [], []
+    for full in candidates:
+        issues = _trial(el, full, node, path, env, expected)
+        if not issues:
+            fits.append(full)
+        elif any(i.kind in MEANING_KINDS for i in issues):
+            fails.append(full)
+    if len(fits) == 1 and len(fits) + len(fails) == len(candidates):
+        return el.constant(fits[0], node, path, env, expected)
+    if len(fits) > 1:
+        what = f"ambiguous, possible interpretations {', '.join(fits)}"
+    elif not fits and len(fails) == len(candidates):
+        what = f"no interpretation elaborates ({', '.join(candidates)})"
+    else:
+        what = f"overloaded ({', '.join(candidates)}) and the types cannot settle it"
+    el.issue("ambiguous", path, f"{ident}: {what}", ident)
+    el.elab_children(node, path, env)
+    return el.metas.fresh()
+
+
+def _trial(el: ElaborationState, full: str, node: Node, path: Path, env: Env,
+           expected: Type_ | None) -> list:
+    trial = el.spawn()
+    trial.ensure(path, trial.constant(full, node, path, env, expected), el.known(expected))
+    finish(trial)
+    return trial.issues
+
+
+def field(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+    """``x.f a …``: ``T.f`` with ``x`` as its first explicit argument of type ``T``."""
+    m = FIELD.match(node.label)
+    assert m is not None
+    fname = m.group(1)
+    receiver = el.metas.zonk(el.elab(node.children[0], (*path, 0), env, None))
+    namespace = TYPE_NAMESPACES.get(receiver.head) if isinstance(receiver, Ty) else None
+    if isinstance(receiver, Ty) and namespace is None and is_identifier(receiver.head):
+        namespace = receiver.head  # an opaque structure type (`Subgroup G` → Subgroup)
+    if namespace is None:
+        el.issue("unsupported", path, f"field {fname} of a value of type {show(receiver)}",
+                 fname)
+        el.elab_children(node, path, env, 1)
+        return el.metas.fresh()
+    full = f"{namespace}.{fname}"
+    sig = el.tables.signatures.signature(full)
+    if sig is None:
+        known = el.tables.names.resolve(full, el.scope)
+        if known.status == "resolved" and not known.fields:
+            el.constants[path] = full
+        el.issue("unsupported", path, f"the type of {full} is not in the signature table "
+                 "(dot notation on a type the model reads only by name)", full)
+        el.elab_children(node, path, env, 1)
+        return el.metas.fresh()
+    assert isinstance(receiver, Ty)
+    slot = next((i for i, a in enumerate(sig.args) if a.split()[0] == receiver.head), 0)
+    args = list(node.children[1:])
+    args.insert(slot, node.children[0])
+    # the receiver's path stays (…, 0): the reordered call is typed, then its types are
+    # recorded at the original children's paths
+    trial = Node(full + f" {SLOT}" * len(args), tuple(args))
+    order = list(range(1, len(node.children)))
+    order.insert(slot, 0)
+    return _reordered(el, full, trial, order, path, env, expected)
+
+
+def _reordered(el: ElaborationState, full: str, call: Node, order: list[int], path: Path, env: Env,
+               expected: Type_ | None) -> Type_:
+    """Elaborate ``call`` (the children of the field node reordered by ``order``) and file
+    each argument's type and coercion under its path in the original node."""
+    scratch = el.spawn()
+    result = scratch.constant(full, call, path, env, expected)
+    el.metas = scratch.metas
+    el.auto_bound = scratch.auto_bound
+    renumber = {i: order[i] for i in range(len(order))}
+    for p, t in scratch.types.items():
+        el.types[_moved(p, path, renumber)] = t
+    for p, t in scratch.coercions.items():
+        el.coercions[_moved(p, path, renumber)] = t
+    for p, c in scratch.constants.items():
+        el.constants[_moved(p, path, renumber)] = c
+    el.issues += [type(i)(i.kind, _moved(i.path, path, renumber), i.message, i.name)
+                  for i in scratch.issues]
+    el.obligations += [(c, t, _moved(p, path, renumber)) for c, t, p in scratch.obligations]
+    el.pow_obligations += [(b, e, _moved(p, path, renumber))
+                           for b, e, p in scratch.pow_obligations]
+    el.arrows += [(_moved(p, path, renumber), a, b) for p, a, b in scratch.arrows]
+    el.binder_metas += [(_moved(p, path, renumber), n, m) for p, n, m in scratch.binder_metas]
+    return result
+
+
+def _moved(p: Path, base: Path, renumber: dict[int, int]) -> Path:
+    if len(p) > len(base) and p[:len(base)] == base:
+        return (*base, renumber.get(p[len(base)], p[len(base)]), *p[len(base) + 1:])
+    return p
+
+
+def instance_binder(el: ElaborationState, cls_node: Node, env: Env) -> bool:
+    """``[C α]`` (or the premise ``C α →`` of the proposition form) when ``C`` is a class:
+    record the local instance; True if it was one."""
+    head = head_name(cls_node.label, len(cls_node.children)) if cls_node.children else None
+    if head is None:
+        return False
+    found = el.tables.names.resolve(head, el.scope)
+    if found.status != "resolved" or not found.kinds or found.kinds[0] != "class":
+        return False
+    arg = type_of_node(cls_node.children[0], env)
+    if arg is not None:
+        el.local_instances.append((found.candidates[0].rsplit(".", 1)[-1], arg))
+    return True
+
+
+def structure_type(el: ElaborationState, node: Node, path: Path, env: Env) -> Ty | None:
+    """``Subgroup G``, ``Polynomial ℝ`` written as a type: a structure/class/inductive of the
+    name table applied to types, as an opaque :class:`Ty` (None if it is not one)."""
+    head = node.label if node.is_leaf else head_name(node.label, len(node.children))
+    if head is None or not is_identifier(head):
+        return None
+    found = el.tables.names.resolve(head, el.scope)
+    if found.status != "resolved" or not found.kinds or found.kinds[0] not in _TYPE_KINDS:
+        return None
+    args = [type_of_node(c, env) or Ty(str(c)) for c in node.children]
+    el.constants[path] = found.candidates[0]
+    return Ty(found.candidates[0], tuple(args))

@@ -1,0 +1,165 @@
+"""Discharging residual meaning edits with hypothesis entailment (proofs only).
+
+Given the judged residual edits of a pair (:mod:`transted.pipeline.verdict.residual`) and an ``entail``
+function (:func:`transted.pipeline.evidence.entail.entails` bound to the pair's options and budget):
+
+* a hypothesis **only in the candidate** is discharged when the reference's hypotheses imply
+  it; one **only in the reference** when the candidate's imply it; a **changed** hypothesis
+  when both implications hold (its reference version from the candidate's hypotheses, its
+  candidate version from the reference's). Every hypothesis of each side is then implied by the
+  other side's, so the two hypothesis sets hold at exactly the same points;
+* the **conclusion** is discharged when its differences are number terms at the same positions
+  that the hypotheses prove equal (``(h : x = 2) : f x = 0`` vs ``f 2 = 0``: substitution of
+  equals, ``Eq.subst``), once no hypothesis difference is left.
+
+Preconditions, or nothing is discharged: the binders agree (no binder edit but presentational
+ones: the two sides talk about the same variables) and the group has no untrusted edit. A
+difference between two propositions in the conclusion is never "decided by the hypotheses":
+under its hypotheses a true theorem's conclusion always holds, so ``H → (C₁ ↔ C₂)`` would call
+any two true theorems equivalent (the vacuity rule of docs/EVIDENCE.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from transted.pipeline.evidence.entail import number_variables
+from transted.pipeline.opt.labels import EQ
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.parts import Part, StatementParts
+from transted.pipeline.verdict.edit_kinds import label_kind
+from transted.pipeline.verdict.residual_edit import Entail, ResidualEdit
+
+__all__ = ["discharge", "term_differences"]
+
+_PROP_KINDS = frozenset({"relation", "logic", "quantifier"})
+
+
+def _groups(edits: Sequence[ResidualEdit]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for k, e in enumerate(edits):
+        out.setdefault(e.where, []).append(k)
+    return out
+
+
+def _variables(binders: Sequence[Part]) -> dict[str, str]:
+
+    return number_variables([p.node for p in binders])
+
+
+def _tactics(proof: object) -> str:
+    tactics = getattr(proof, "tactics", ())
+    return "+".join(dict.fromkeys(tactics)) or "decided"
+
+
+def _numbers(indices: Sequence[int]) -> str:
+    return ", ".join(str(i + 1) for i in indices)
+
+
+def discharge(edits: list[ResidualEdit], reference: StatementParts,
+              candidate: StatementParts, entail: Entail) -> list[ResidualEdit]:
+    """The edits with ``discharged_by`` set where entailment proves them immaterial."""
+    if any(e.where.startswith("binder") and e.role != "presentational" for e in edits):
+        return edits
+    rb, rh, rc = reference.binders, reference.hypotheses, reference.conclusion
+    ch, cc = candidate.hypotheses, candidate.conclusion
+    variables = _variables(rb)
+    if not variables or not any(e.counts for e in edits):
+        return edits
+    ref_h, cand_h = [p.node for p in rh], [p.node for p in ch]
+    out = list(edits)
+    for where, members in _groups(edits).items():
+        if not where.startswith("hypothesis") or not any(out[k].counts for k in members):
+            continue
+        if any(out[k].role == "untrusted" for k in members):
+            continue
+        note = _hypothesis_proof(where, [out[k] for k in members], ref_h, cand_h, variables,
+                                 entail)
+        if note is not None:
+            for k in members:
+                if out[k].counts:
+                    out[k] = replace(out[k], discharged_by=note)
+    hypotheses_clean = not any(e.where.startswith("hypothesis") and
+                               (e.counts or e.role == "untrusted") for e in out)
+    members = _groups(out).get("conclusion", [])
+    if hypotheses_clean and any(out[k].counts for k in members) and \
+            not any(out[k].role == "untrusted" for k in members):
+        note = _conclusion_proof(rc.node, cc.node, ref_h, variables, entail)
+        if note is not None:
+            for k in members:
+                if out[k].counts:
+                    out[k] = replace(out[k], discharged_by=note)
+    return out
+
+
+def _hypothesis_proof(where: str, group: list[ResidualEdit], ref_h: list[Node],
+                      cand_h: list[Node], variables: dict[str, str], entail: Entail
+                      ) -> str | None:
+    """Why a hypothesis group is immaterial, or None (no proof)."""
+    index = int(where.split()[1]) - 1
+    if where.endswith("(candidate)"):  # only in the candidate: implied by the reference's
+        proof = entail(ref_h, cand_h[index], variables)
+        return None if not proof else \
+            f"implied by the reference's hypotheses {_premises(proof, len(ref_h))} " \
+            f"({_tactics(proof)})"
+    if group[0].op == "unmatched":  # only in the reference: implied by the candidate's
+        proof = entail(cand_h, ref_h[index], variables)
+        return None if not proof else \
+            f"implied by the candidate's hypotheses {_premises(proof, len(cand_h))} " \
+            f"({_tactics(proof)})"
+    j = _partner(group)
+    if j is None:
+        return None
+    there = entail(ref_h, cand_h[j], variables)
+    back = entail(cand_h, ref_h[index], variables) if there else None
+    if not (there and back):
+        return None
+    return f"equivalent given the other hypotheses: the candidate's from the reference's " \
+           f"{_premises(there, len(ref_h))}, the reference's from the candidate's " \
+           f"{_premises(back, len(cand_h))} ({_tactics(there)})"
+
+
+def _partner(group: list[ResidualEdit]) -> int | None:
+    """The candidate index a changed reference hypothesis is matched with (carried in the
+    edits' ``partner`` field)."""
+    partners = {e.partner for e in group if e.partner is not None}
+    return partners.pop() if len(partners) == 1 else None
+
+
+def _premises(proof: object, n: int) -> str:
+    used = getattr(proof, "premises", tuple(range(n)))
+    return _numbers(list(used))
+
+
+def term_differences(a: Node, b: Node) -> list[tuple[Node, Node]] | None:
+    """The maximal differing subterm pairs at the same positions of ``a`` and ``b`` (same
+    labels above them), or None when a difference is not between two terms (a relation,
+    connective or quantifier differs)."""
+    out: list[tuple[Node, Node]] = []
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x == y:
+            continue
+        if x.label == y.label and len(x.children) == len(y.children) and x.children:
+            stack.extend(zip(x.children, y.children, strict=True))
+            continue
+        if {label_kind(x.label)[0], label_kind(y.label)[0]} & _PROP_KINDS:
+            return None
+        out.append((x, y))
+    return out
+
+
+def _conclusion_proof(ref: Node, cand: Node, hyps: list[Node], variables: dict[str, str],
+                      entail: Entail) -> str | None:
+    pairs = term_differences(ref, cand)
+    if not pairs or not hyps:
+        return None
+    tactics = []
+    for x, y in pairs:
+        proof = entail(hyps, Node(EQ, (x, y)), variables)
+        if not proof:
+            return None
+        tactics.append(_tactics(proof))
+    return f"the differing terms are equal under the hypotheses ({'+'.join(dict.fromkeys(tactics))})"

@@ -1,0 +1,329 @@
+"""The residual of a pair: the edits left between the best goal's two sides, each judged.
+
+After normalisation, search and evidence, :func:`residual_edits` lists what still differs
+between the reference and the candidate, whatever the metric's ``cost`` option:
+
+1. **Universes and renaming** (:mod:`transted.pipeline.verdict.parts`). ``Type u`` (a universe variable
+   used once) and ``Type _`` become ``Type*``; the candidate's variables are renamed onto the
+   reference's by one bijection and inner bound variables by their de Bruijn levels, so a
+   consistent renaming of the variables leaves no edit, while two renames that swap variables
+   (``x + 1 ≤ y`` vs ``y + 1 ≤ x``) leave bound-variable edits, which change the claim.
+2. **Alignment.** The statements split into binders, hypotheses and conclusion; binders and
+   hypotheses are matched as units (the semantic cost's Hungarian assignment,
+   :mod:`transted.pipeline.ted.hypotheses`), each matched part and the conclusions are aligned node by
+   node (:func:`transted.pipeline.ted.edits.node_alignment`; free renames such as ``2`` → ``2.0`` are
+   kept: they are typed edits).
+3. **Judgement.** Each edit gets a kind and a role from ``residual.yaml``
+   (:mod:`transted.pipeline.verdict.edit_kinds`): meaning, presentational or untrusted; typed edits are
+   settled by the elaboration (:mod:`transted.pipeline.verdict.typed_checks`). A meaning edit in a part
+   that also holds an untrusted edit is untrusted (a cluster, ``residual.yaml``).
+4. **Discharge** (with an ``entail`` function, :mod:`transted.pipeline.evidence.entail`): a hypothesis on
+   one side only, or changed, is discharged when the other side's hypotheses imply it (both
+   ways for a changed one); a conclusion whose differences are number terms the hypotheses
+   prove equal is discharged too (:mod:`transted.pipeline.verdict.discharge`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from transted.pipeline.opt.elaborate import scope_from_header
+from transted.pipeline.opt.labels import SLOT
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.parts import Part, PartPath, statement_parts
+from transted.pipeline.opt.render import to_lean
+from transted.pipeline.ted.distance import TreeEditDistance
+from transted.pipeline.ted.edits import NodeOp, node_alignment, preorder_paths
+from transted.pipeline.ted.hypotheses import align, load_unit_costs
+from transted.pipeline.ted.semantic import SemanticCost
+from transted.pipeline.verdict.discharge import discharge
+from transted.pipeline.verdict.edit_kinds import (
+    BINDER_FORMS,
+    is_annotation,
+    label_kind,
+    load_kind_table,
+    node_kind,
+    rename_kind,
+)
+from transted.pipeline.verdict.header_names import Headers
+from transted.pipeline.verdict.parts import (
+    bijection,
+    binder_name,
+    canonical_parts,
+    normalise_universes,
+)
+from transted.pipeline.verdict.residual_edit import Entail, FinalRole, ResidualEdit
+from transted.pipeline.verdict.typed_checks import Judgement, TypedSides
+
+__all__ = ["ResidualEdit", "residual_edits", "Entail", "FinalRole"]
+# -- judging one aligned part -------------------------------------------------------------------
+@dataclass
+class _Aligned:
+    """One aligned part pair: the shown (non-canonical) subtrees, paths and node maps."""
+
+    where: str
+    ref: Part
+    cand: Part
+    shown_ref: Node
+    shown_cand: Node
+    ops: list[NodeOp]
+    typed: TypedSides
+
+    def __post_init__(self) -> None:
+        self.ref_paths = preorder_paths(self.ref.node)
+        self.cand_paths = preorder_paths(self.cand.node)
+        self.ref_labels = _labels(self.shown_ref)
+        self.cand_labels = _labels(self.shown_cand)
+        self.c2r = {o.cand: o.ref for o in self.ops if o.cand is not None and o.ref is not None}
+        self.r2c = {o.ref: o.cand for o in self.ops if o.cand is not None and o.ref is not None}
+
+    def ref_path(self, i: int) -> PartPath:
+        return (*self.ref.path, *self.ref_paths[i])
+
+    def cand_path(self, j: int) -> PartPath:
+        return (*self.cand.path, *self.cand_paths[j])
+
+
+def _labels(tree: Node) -> list[str]:
+    return [n.label for n in _preorder(tree)]
+
+
+def _preorder(tree: Node) -> list[Node]:
+    out, stack = [], [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _covered(nodes: list[Node], added: set[int]) -> set[int]:
+    """Indices inside the type child of an annotation whose whole type is only on this side
+    (the annotation added, or renamed from a ``↑``): they are part of that annotation's edit."""
+    sizes = [n.size() for n in nodes]
+    out: set[int] = set()
+    for k, node in enumerate(nodes):
+        if not is_annotation(node.label) or len(node.children) < 2:
+            continue
+        last = k + 1 + sum(sizes[k + 1 + s] for s in _child_offsets(nodes, k)[:-1])
+        block = set(range(last, last + sizes[last]))
+        if block <= added:
+            out |= block
+    return out
+
+
+def _child_offsets(nodes: list[Node], k: int) -> list[int]:
+    """Offsets (from ``k + 1``) of node ``k``'s children in preorder."""
+    offsets, at = [], 0
+    for child in nodes[k].children:
+        offsets.append(at)
+        at += child.size()
+    return offsets
+
+
+def _judge_wrap(a: _Aligned, side: str, k: int, label: str, kind: str) -> Judgement:
+    """A ``↑``/``⇑``/``↥``/annotation written on ``side`` only, at preorder index ``k``."""
+    other_map = a.c2r if side == "candidate" else a.r2c
+    anchor = k + 1
+    counterpart = other_map.get(anchor)
+    if counterpart is None:
+        return "presentational", "annotates a term that is itself new (its own edits count)"
+    shown = a.shown_cand if side == "candidate" else a.shown_ref
+    if kind == "sort-coercion":
+        if _preorder(shown)[anchor].is_leaf:
+            return "presentational", load_kind_table().why[kind]
+        return "untrusted", "a sort/function coercion on a compound term"
+    here, there = ((a.cand_path, a.ref_path) if side == "candidate" else (a.ref_path, a.cand_path))
+    ref_anchor, cand_anchor = ((there(counterpart), here(anchor)) if side == "candidate"
+                               else (here(anchor), there(counterpart)))
+    wrapper = None if label in BINDER_FORMS else (side, here(k))
+    return a.typed.same_type(ref_anchor, cand_anchor, wrapper=wrapper)  # type: ignore[arg-type]
+
+
+def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
+    table = load_kind_table()
+    if op.ref is not None and op.cand is not None:
+        ra, cb = a.ref_labels[op.ref], a.cand_labels[op.cand]
+        kind = rename_kind(op.ref_label or "", op.cand_label or "")
+        role, why = table.roles[kind], table.why[kind]
+        if kind == "namespace":
+            role, why = a.typed.same_constant(a.ref_path(op.ref), a.cand_path(op.cand))
+        elif role == "typed":
+            role, why = a.typed.same_type(a.ref_path(op.ref), a.cand_path(op.cand))
+        return ResidualEdit("rename", a.where, kind, _show(ra), _show(cb), role, why,  # type: ignore[arg-type]
+                            op.cost)
+    side = "candidate" if op.cand is not None else "reference"
+    k = op.cand if op.cand is not None else op.ref
+    assert k is not None
+    label = (op.cand_label if op.cand is not None else op.ref_label) or ""
+    kind = node_kind(label)
+    role, why = table.roles[kind], table.why[kind]
+    if kind in ("annotation", "coercion", "sort-coercion"):
+        role, why = _judge_wrap(a, side, k, label, kind)
+    elif role == "typed":
+        role, why = "untrusted", "a typed node added or dropped alone"
+    shown = (a.cand_labels if op.cand is not None else a.ref_labels)[k]
+    if op.cand is not None:
+        return ResidualEdit("insert", a.where, kind, None, _show(shown), role, why, op.cost)  # type: ignore[arg-type]
+    return ResidualEdit("delete", a.where, kind, _show(shown), None, role, why, op.cost)  # type: ignore[arg-type]
+
+
+def _show(label: str) -> str:
+    return label.replace(SLOT, "·")
+
+
+def _part_edits(a: _Aligned) -> list[ResidualEdit]:
+    """The part's judged edits, and names the two headers resolve apart."""
+    inserted = {o.cand for o in a.ops if o.ref is None and o.cand is not None}
+    deleted = {o.ref for o in a.ops if o.cand is None and o.ref is not None}
+    skip_c = _covered(_preorder(a.cand.node), inserted)  # type: ignore[arg-type]
+    skip_r = _covered(_preorder(a.ref.node), deleted)  # type: ignore[arg-type]
+    out = []
+    for op in a.ops:
+        if not op.changed or op.cand in skip_c or (op.cand is None and op.ref in skip_r):
+            continue
+        out.append(_judge(a, op))
+    if a.typed.headers is not None and a.typed.headers.differ:
+        out += _header_edits(a, a.typed.headers)
+    return _cluster(out)
+
+
+def _header_edits(a: _Aligned, headers: Headers) -> list[ResidualEdit]:
+    """Names written alike on both sides that the two headers make different constants
+    (``sqrt`` under ``open Nat`` vs ``open Real``): untrusted — the trees cannot tell whether
+    two constants agree."""
+    out = []
+    for op in a.ops:
+        if op.changed or op.ref is None or op.cand is None:
+            continue
+        kind, name = label_kind(op.ref_label or "")
+        why = headers.resolved_apart(name) if kind == "constant" else None
+        if why is not None:
+            shown = _show(a.ref_labels[op.ref])
+            out.append(ResidualEdit("rename", a.where, "namespace", shown, shown, "untrusted", why))
+    return out
+
+
+def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
+    """Meaning edits beside an untrusted edit of the same part become untrusted."""
+    opaque = next((e for e in edits if e.role == "untrusted"), None)
+    if opaque is None:
+        return edits
+    note = f"beside an untrusted edit in the same part ({opaque.kind}: " \
+           f"{opaque.reference or ''}{' → ' if opaque.op == 'rename' else ''}" \
+           f"{opaque.candidate or ''})"
+    return [replace(e, role="untrusted", why=f"{e.why}; {note}") if e.role == "meaning" else e
+            for e in edits]
+
+
+# -- the pair ------------------------------------------------------------------------------------
+def residual_edits(reference: Node, candidate: Node, *, reference_header: str | None = None,
+                   candidate_header: str | None = None, entail: Entail | None = None,
+                   redefined: Mapping[str, str] | None = None) -> list[ResidualEdit]:
+    """The judged residual edits between two proposition-form trees (the best goal's sides),
+    each elaborated under its header; ``entail`` discharges hypotheses
+    (:mod:`transted.pipeline.verdict.discharge`), None: no discharge. Under two different headers,
+    names written alike must resolve alike (:mod:`transted.pipeline.verdict.header_names`).
+    ``redefined`` maps each definition of the pair's own text that the two sides define
+    differently to the candidate's renamed constant (``f`` → ``f′``,
+    :mod:`transted.pipeline.sides`): an edit between those is untrusted for that reason."""
+    compared = _Compared(TypedSides(normalise_universes(reference),
+                                    normalise_universes(candidate),
+                                    scope_from_header(reference_header),
+                                    scope_from_header(candidate_header),
+                                    Headers(reference_header, candidate_header)))
+    edits = compared.edits()
+    if entail is not None:
+        edits = discharge(edits, compared.reference, compared.candidate, entail)
+    if redefined:
+        edits = [_redefinition_why(e, redefined) for e in edits]
+    return edits
+
+
+def _redefinition_why(edit: ResidualEdit, renamed: Mapping[str, str]) -> ResidualEdit:
+    """A constant edit on a definition of the pair's text that the two sides define
+    differently (``f`` vs ``f′``) is untrusted for that reason, not for being a Mathlib name:
+    the definitions may still agree as functions, which the trees cannot tell."""
+    names = {*renamed, *renamed.values()}
+    heads = {str(t).split(" ")[0] for t in (edit.reference, edit.candidate) if t}
+    if edit.kind == "constant" and heads & names:
+        return replace(edit, why="a definition of the pair's text, defined differently on the "
+                       "two sides (kept, not unfolded: see details.context): whether the two "
+                       "definitions agree is not decided offline")
+    return edit
+
+
+class _Compared:
+    """Two statements split, renamed by one bijection and aligned part by part."""
+
+    def __init__(self, typed: TypedSides):
+        self.typed = typed
+        shown = typed.reference, typed.candidate
+        self.shown = statement_parts(shown[0]), statement_parts(shown[1])
+        names = {n: "#" + n for n in (binder_name(p) for p in self.shown[0].binders)
+                 if n is not None}
+        sigma = bijection(self.shown[0], self.shown[1])
+        self.reference = canonical_parts(shown[0], names)
+        self.candidate = canonical_parts(shown[1], {k: "#" + v for k, v in sigma.items()})
+
+    def edits(self) -> list[ResidualEdit]:
+        ref, cand = self.reference, self.candidate
+        rb, rh, rc = ref.binders, ref.hypotheses, ref.conclusion
+        cb, ch, cc = cand.binders, cand.hypotheses, cand.conclusion
+        (shown_ref, shown_cand) = self.shown
+        sb, sh, sc = shown_ref.binders, shown_ref.hypotheses, shown_ref.conclusion
+        tb, th, tc = shown_cand.binders, shown_cand.hypotheses, shown_cand.conclusion
+        model, ted = _aligner()
+        units = load_unit_costs()
+        out: list[ResidualEdit] = []
+
+        def part(where: str, r: Part, c: Part, sr: Node, sc_: Node) -> list[ResidualEdit]:
+            headers = self.typed.headers is not None and self.typed.headers.differ
+            if r.node == c.node and not headers:
+                return []
+            return _part_edits(_aligned(where, r, c, sr, sc_, model, self.typed))
+
+        for name, ref_parts, cand_parts, shown_r, shown_c, unit in (
+                ("binder", rb, cb, sb, tb, units.binder),
+                ("hypothesis", rh, ch, sh, th, units.hypothesis)):
+            _, pairs = align([p.node for p in ref_parts], [p.node for p in cand_parts], ted, unit)
+            for i, j, _cost in sorted(pairs, key=_pair_order):
+                if i is not None and j is not None:
+                    out += [replace(e, partner=j) for e in part(
+                        f"{name} {i + 1}", ref_parts[i], cand_parts[j], shown_r[i].node,
+                        shown_c[j].node)]
+                elif i is not None:
+                    out.append(_unmatched(name, f"{name} {i + 1}", to_lean(shown_r[i].node), None,
+                                          unit))
+                else:
+                    assert j is not None
+                    out.append(_unmatched(name, f"{name} {j + 1} (candidate)", None,
+                                          to_lean(shown_c[j].node), unit))
+        return out + part("conclusion", rc, cc, sc.node, tc.node)
+
+
+@lru_cache(maxsize=1)
+def _aligner() -> tuple[SemanticCost, TreeEditDistance]:
+    """The semantic cost and its distance, shared (both memoise labels and distances)."""
+    model = SemanticCost()
+    return model, TreeEditDistance(cost=model)
+
+
+def _pair_order(pair: tuple[int | None, int | None, float]) -> tuple[int, int]:
+    i, j, _ = pair
+    return (i if i is not None else 10**6 + (j or 0), j if j is not None else -1)
+
+
+def _aligned(where: str, ref: Part, cand: Part, shown_ref: Node, shown_cand: Node,
+             model: SemanticCost, typed: TypedSides) -> _Aligned:
+    return _Aligned(where, ref, cand, shown_ref, shown_cand,
+                    node_alignment(ref.node, cand.node, model), typed)
+
+
+def _unmatched(kind: str, where: str, ref: str | None, cand: str | None, cost: float
+               ) -> ResidualEdit:
+    table = load_kind_table()
+    return ResidualEdit("unmatched", where, kind, ref, cand, table.roles[kind],  # type: ignore[arg-type]
+                        table.why[kind], cost)

@@ -1,0 +1,140 @@
+"""Settling *typed* residual edits with the offline elaboration (:mod:`transted.pipeline.opt.elaborate`).
+
+A coercion, an ascription, a binder's written type, a numeral's spelling or a namespace is
+presentational only when Lean reads both sides the same way there. :class:`TypedSides`
+elaborates the two sides of the best goal (once each, only when a typed edit needs it) and
+compares, at aligned nodes:
+
+* the **type** each side gives the anchor term (the coerced or annotated term, the bound
+  variable, the numeral), and, for a coercion or ascription written on one side, the type the
+  wrapper produces against the other side's *effective* type (its type after the ``↑`` Lean
+  inserts): ``↑n`` (ℕ → ℝ) against ``n`` that Lean coerces to ℝ agree; ``↑(a - b)`` against
+  ``↑a - ↑b`` do not (the subtraction is in ℕ on one side, in ℝ on the other);
+* the **constant** a name resolved to (namespace variants).
+
+Anything the elaboration cannot settle — no type at a node, an unsolved metavariable, an issue
+(unknown name, ambiguous overload, missing instance …) at the node, inside it or on its path
+from the root — makes the edit *untrusted*: the verdict falls back to the threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from transted.pipeline.opt.elaborate import Elaboration, Scope, elaborate, show
+from transted.pipeline.opt.elaborate.result import NodeType, Path
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.scope import binder_names
+from transted.pipeline.verdict.edit_kinds import is_annotation
+from transted.pipeline.verdict.header_names import Headers
+from transted.reading.pairs import Side
+
+__all__ = ["TypedSides", "Judgement"]
+
+Judgement = tuple[Literal["meaning", "presentational", "untrusted"], str]
+
+
+@dataclass
+class TypedSides:
+    """The best goal's two sides, elaborated on demand under their headers' scopes."""
+
+    reference: Node
+    candidate: Node
+    reference_scope: Scope | None = None
+    candidate_scope: Scope | None = None
+    headers: Headers | None = None
+    """The two headers as written (names written alike must resolve alike under them)."""
+    _done: dict[str, Elaboration | str] = field(default_factory=dict)
+    _names: dict[str, set[str]] = field(default_factory=dict)
+
+    def elaboration(self, side: Side) -> Elaboration | str:
+        """The side's elaboration, or the reason it failed."""
+        if side not in self._done:
+            tree, scope = ((self.reference, self.reference_scope) if side == "reference"
+                           else (self.candidate, self.candidate_scope))
+            try:
+                self._done[side] = elaborate(tree, scope)
+            except Exception as e:  # noqa: BLE001 — a model failing abstains, never claims
+                self._done[side] = f"elaboration failed: {type(e).__name__}: {e}"
+        return self._done[side]
+
+    def _typed(self, side: Side, path: Path) -> NodeType | str:
+        el = self.elaboration(side)
+        if isinstance(el, str):
+            return el
+        # an issue on the node's path from the root, inside it, or (for a binder's name) in
+        # the binder's type makes its type unreliable
+        scope = path[:-1] if path and is_annotation(el.node_at(path[:-1]).label) else path
+        blocking = [i for i in el.issues
+                    if i.path[:len(scope)] == scope or path[:len(i.path)] == i.path]
+        if blocking:
+            return f"{side}: {blocking[0]}"
+        info = el.nodes.get(path)
+        where = "/".join(map(str, path)) or "root"
+        if info is None:
+            return f"{side}: no type at {where}"
+        shown = show(info.type) + " " + (show(info.coerced_to) if info.coerced_to else "")
+        words = set(shown.replace("(", " ").replace(")", " ").split())
+        if side not in self._names:
+            self._names[side] = _unsettled(el)
+        if "?" in shown or words & self._names[side]:
+            return f"{side}: type not settled at {where} ({shown.strip()})"
+        return info
+
+    def same_type(self, ref_path: Path, cand_path: Path, *,
+                  wrapper: tuple[Side, Path] | None = None) -> Judgement:
+        """Whether the anchors at ``ref_path``/``cand_path`` have the same type on both sides,
+        and (``wrapper``: a ``↑``/``(e : T)`` written on that side above its anchor) whether
+        the wrapper's type is the other anchor's effective type."""
+        ref, cand = self._typed("reference", ref_path), self._typed("candidate", cand_path)
+        for got in (ref, cand):
+            if isinstance(got, str):
+                return "untrusted", got
+        assert isinstance(ref, NodeType) and isinstance(cand, NodeType)
+        if show(ref.type) != show(cand.type):
+            return "meaning", f"the term has type {show(ref.type)} in the reference, " \
+                              f"{show(cand.type)} in the candidate"
+        if wrapper is None:
+            if _effective(ref) != _effective(cand):
+                return "meaning", f"Lean casts it to {_effective(ref)} in the reference, " \
+                                  f"to {_effective(cand)} in the candidate"
+            return "presentational", f"same elaborated type {show(ref.type)} on both sides"
+        side, path = wrapper
+        outer = self._typed(side, path)
+        if isinstance(outer, str):
+            return "untrusted", outer
+        other = cand if side == "reference" else ref
+        if _effective(outer) != _effective(other):
+            return "meaning", f"the written cast gives {_effective(outer)}, the other side " \
+                              f"has {_effective(other)}"
+        return "presentational", f"Lean elaborates both sides to {_effective(other)} here"
+
+    def same_constant(self, ref_path: Path, cand_path: Path) -> Judgement:
+        """Whether two names resolve to the same constant under their headers."""
+        ref, cand = self._typed("reference", ref_path), self._typed("candidate", cand_path)
+        for got in (ref, cand):
+            if isinstance(got, str):
+                return "untrusted", got
+        assert isinstance(ref, NodeType) and isinstance(cand, NodeType)
+        if ref.constant is None or cand.constant is None:
+            return "untrusted", "a name was not resolved to a constant"
+        if ref.constant != cand.constant:
+            return "untrusted", f"{ref.constant} vs {cand.constant}: different constants the " \
+                                "tool has no definitions for"
+        return "presentational", f"both resolve to {ref.constant}"
+
+
+def _unsettled(el: Elaboration) -> set[str]:
+    """Names whose own binder or occurrence carries an issue (an uninferred type …): a type
+    that mentions one is not known."""
+    out: set[str] = set()
+    for issue in el.issues:
+        node = el.node_at(issue.path)
+        out |= {node.label} if node.is_leaf else set(binder_names(node))
+    return out
+
+
+def _effective(info: NodeType) -> str:
+    return show(info.coerced_to if info.coerced_to is not None else info.type)
+

@@ -1,8 +1,0 @@
-"""The sensitivity suite: pairs labelled by construction and what each metric makes of them.
-
-:mod:`~transted.sensitivity.lean` builds Lean 4 perturbations (faithful rewrites and one-symbol
-meaning changes, paper 001 §3.1 in Lean), :mod:`~transted.sensitivity.validator` checks their
-labels with the semantic-evidence engine, :mod:`~transted.sensitivity.suite` scores them
-(``transted sensitivity``) and :mod:`~transted.sensitivity.fol` builds paper 001's FOL
-perturbation tables (``transted fol perturb``).
-"""
