@@ -21,7 +21,7 @@ from transted.extraction.model import ContextDeclaration, Extraction
 
 __all__ = ["Prepared", "prepare", "header_context", "declaration_text", "EXTRACTION_VERSION"]
 
-EXTRACTION_VERSION = "1"
+EXTRACTION_VERSION = "2"  # 2: a named theorem is chosen over a later `example`; 1: the last
 """Bump when the extraction or the invalid-output rules change which text is scored (it goes
 into the signature as ``extract``)."""
 

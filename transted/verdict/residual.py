@@ -231,7 +231,7 @@ def residual_edits(reference: Node, candidate: Node, *, reference_header: str | 
                                     Headers(reference_header, candidate_header)))
     edits = compared.edits()
     if entail is not None:
-        edits = discharge(edits, compared.reference, compared.candidate, entail)
+        edits = discharge(edits, compared.reference, compared.candidate, entail, compared.typed)
     if redefined:
         edits = [_redefinition_why(e, redefined) for e in edits]
     return edits

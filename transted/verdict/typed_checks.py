@@ -110,6 +110,12 @@ class TypedSides:
                               f"has {_effective(other)}"
         return "presentational", f"Lean elaborates both sides to {_effective(other)} here"
 
+    def effective_type_at(self, side: Side, path: Path) -> str | None:
+        """The type the node at ``path`` is used at (after the coercion Lean inserts above
+        it, if any), or None where the elaboration cannot settle it."""
+        got = self._typed(side, path)
+        return None if isinstance(got, str) else _effective(got)
+
     def same_constant(self, ref_path: Path, cand_path: Path) -> Judgement:
         """Whether two names resolve to the same constant under their headers."""
         ref, cand = self._typed("reference", ref_path), self._typed("candidate", cand_path)
