@@ -31,11 +31,12 @@ from transted.budget import Budget
 from transted.errors import PairTimeout
 from transted.evidence import RefuteOptions, apply_score_rule
 from transted.evidence.entail import entails
+from transted.opt.elaborate import Issue
 from transted.opt.node import Node
 from transted.pairs import Pair
 from transted.pipeline.config import PipelineConfig, tree_fields
 from transted.pipeline.findings import Findings, merged_evidence
-from transted.pipeline.records import Distance, PairAnalysis
+from transted.pipeline.records import Distance, PairAnalysis, rejected_details
 from transted.pipeline.sides import PairSides, read_sides
 from transted.search.distance import tree_distance
 from transted.search.engine import SearchConfig, SearchResult, search_state
@@ -43,6 +44,7 @@ from transted.search.providers.base import MoveProvider, prepare_start
 from transted.search.state import State
 from transted.ted.distance import similarity_from
 from transted.ted.statement_distance import StatementDistance, statement_distance
+from transted.verdict.rejection import rejection
 from transted.verdict.residual import Entail, residual_edits
 from transted.verdict.residual_edit import ResidualEdit
 from transted.verdict.rules import Decision, decide_forced
@@ -144,24 +146,27 @@ class PairPipeline:
         budget = self.budget()  # the per-pair deadline starts before the sides are read
         sides = self.read(pair)
         distance = self.measure(sides)
+        rejected = self.rejected(sides)
         if self.config.search is None or budget is None:
             residual = self.residual(sides, sides.trees)
             return PairAnalysis(sides, distance, None, None, residual, distance.similarity,
-                                distance.similarity, self._decision(None, residual))
+                                distance.similarity, self._decision(None, residual, rejected),
+                                rejected)
         result = self.search(pair, sides, distance, budget)
         self._check_deadline(budget)
         graded = similarity_from(result.distance, distance.norm, distance.norm)
         findings = self.evidence(sides, result, budget)
         evidence = findings.evidence
         self._check_deadline(budget)
-        residual, decision = self.judged(sides, result, findings, budget)
+        residual, decision = self.judged(sides, result, findings, budget, rejected)
         self._check_deadline(budget)  # entailment runs under the same deadline
         scored = apply_score_rule(graded, evidence)
         return PairAnalysis(sides, distance, result, evidence, residual,
-                            graded if scored is None else scored, graded, decision)
+                            graded if scored is None else scored, graded, decision, rejected)
 
     def judged(self, sides: PairSides, result: SearchResult, findings: Findings,
-               budget: Budget) -> tuple[tuple[ResidualEdit, ...], Decision]:
+               budget: Budget, rejected: Issue | None = None
+               ) -> tuple[tuple[ResidualEdit, ...], Decision]:
         """Stages 5 and 6 after a search: the residual edits and the decision they force.
 
         The edits of the best goal decide, except where the search's own moves took away
@@ -175,18 +180,26 @@ class PairPipeline:
         goal = (result.best.lhs, result.best.rhs)
         if findings.conflict or goal == start:
             residual = self.residual(sides, start, entail)
-            return residual, self._decision(kind, residual)
+            return residual, self._decision(kind, residual, rejected)
         residual = self.residual(sides, goal, entail)
-        decision = self._decision(kind, residual)
+        decision = self._decision(kind, residual, rejected)
         if decision.verdict is None:
             as_read = self.residual(sides, start, entail)
-            decided = self._decision(kind, as_read)
+            decided = self._decision(kind, as_read, rejected)
             if decided.verdict is not None:
                 return as_read, decided
         return residual, decision
 
-    def _decision(self, evidence: str | None, residual: tuple[ResidualEdit, ...]) -> Decision:
-        return decide_forced(evidence, residual, convention=self.config.convention)
+    def _decision(self, evidence: str | None, residual: tuple[ResidualEdit, ...],
+                  rejected: Issue | None) -> Decision:
+        return decide_forced(evidence, residual, convention=self.config.convention,
+                             rejected=rejected_details(rejected))
+
+    @staticmethod
+    def rejected(sides: PairSides) -> Issue | None:
+        """The issue that makes Lean reject the candidate, when the reference elaborates."""
+        ref, cand = sides.elaborations
+        return rejection(cand) if rejection(ref) is None else None
 
     def _check_deadline(self, budget: Budget) -> None:
         """A wall-clock deadline reached anywhere in the pair (the search, a decision inside
