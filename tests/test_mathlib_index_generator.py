@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from scripts.mathlib_index.additive_terms import AdditiveTranslator, Untranslatable
 from scripts.mathlib_index.build import main
+from scripts.mathlib_index.declarations import read_file
 from scripts.mathlib_index.signature import cut
 from scripts.mathlib_index.sources import open_source
 from transted.opt.mathlib import MathlibIndex
@@ -124,6 +126,9 @@ def test_to_additive_generates_name_and_statement(index: MathlibIndex) -> None:
     assert generated.type is not None and generated.type.tree == term("0 + a = a")
     assert [b.type.tree for b in generated.binders if b.kind == "instance"] == [
         term("ToyAddMonoid M")]
+    add_monoid = index.declaration("ToyAddMonoid")  # a generated class: its fields translated
+    assert add_monoid is not None and add_monoid.generated is not None
+    assert [(f.name, f.type.tree) for f in add_monoid.fields] == [("zero_add'", term("0 + a = a"))]
 
 
 def test_hierarchy_from_extends_and_instances(index: MathlibIndex) -> None:
@@ -170,3 +175,49 @@ def test_cut_finds_the_signature_end() -> None:
 def test_a_directory_needs_a_commit() -> None:
     with pytest.raises(ValueError, match="give the commit"):
         open_source("mathlib", DATA / "mathlib", "Mathlib", "x", None)
+
+
+def _translator(binders: dict[str, str]) -> AdditiveTranslator:
+    t = AdditiveTranslator(lambda name: {"Monoid": "AddMonoid"}.get(name), {"prod": "sum"})
+    for name, ty in binders.items():
+        t.bind(name, term(ty))
+    return t
+
+
+def test_additive_operations_follow_their_type() -> None:
+    # Mathlib/Tactic/Translate/ToAdditive.lean, "Heuristics": an operation on a fixed type
+    # (its type argument has an unapplied constant such as ℕ) is not translated
+    t = _translator({"M": "Type*", "ι": "Type*", "s": "Finset ι", "n": "ℕ", "f": "ι → M",
+                     "a": "M"})
+    assert t.term(term("∏ i ∈ s, f i ^ n = (∏ i ∈ s, f i) ^ n")) == term(
+        "∑ i ∈ s, n • f i = n • ∑ i ∈ s, f i")
+    assert t.term(term("a ^ (n * 2) * 1 = a⁻¹")) == term("(n * 2) • a + 0 = -a")
+    assert t.term(term("n * 2 = n / 1")) == term("n * 2 = n / 1")  # ℕ stays multiplicative
+
+
+def test_additive_translation_refuses_an_undecided_operation() -> None:
+    t = _translator({"x": "M", "M": "Type*"})
+    with pytest.raises(Untranslatable):
+        t.term(term("g x * g x = 1"))  # `g` is not bound: its result type is unknown
+
+
+def test_context_variables_rekind_include_and_omit() -> None:
+    text = """
+namespace N
+variable {α : Type*} [Preorder α] (a b : α) {h : a ≤ b}
+variable {a}
+include h in
+theorem t1 : b = b := rfl
+omit [Preorder α] in
+theorem t2 : a = a := rfl
+theorem t3 : a = b := rfl
+end N
+"""
+    decls = {d.name: d for d in read_file(text, "mathlib:T.lean").declarations}
+    t1, t2, t3 = decls["N.t1"], decls["N.t2"], decls["N.t3"]
+    assert [(b.names, b.kind) for b in t1.binders] == [
+        (("α",), "implicit"), ((), "instance"), (("a",), "implicit"), (("b",), "explicit"),
+        (("h",), "implicit")]  # `h` included, with what its type mentions
+    assert [(b.names, b.kind) for b in t2.binders] == [(("α",), "implicit"), (("a",), "implicit")]
+    assert [(b.names, b.kind) for b in t3.binders] == [
+        (("α",), "implicit"), ((), "instance"), (("a",), "implicit"), (("b",), "explicit")]

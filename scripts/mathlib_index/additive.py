@@ -18,7 +18,14 @@ from scripts.mathlib_index.additive_terms import AdditiveTranslator, Untranslata
 from scripts.mathlib_index.attributes import TranslationRequest
 from scripts.mathlib_index.resolution import Resolver
 from scripts.name_table.translate import GuessData, target_name
-from transted.opt.mathlib.records import Body, Declaration, InstanceOf, Term, Translation
+from transted.opt.mathlib.records import (
+    Body,
+    Declaration,
+    InstanceOf,
+    StructureField,
+    Term,
+    Translation,
+)
 from transted.opt.node import Node
 from transted.opt.render import to_lean
 
@@ -89,19 +96,33 @@ def _generated(source: Declaration, target: str, r: Request, maps: dict[str, dic
                    parents=tuple(replace(p, name=mapping.get(p.name, p.name))
                                  for p in source.parents))
     if r.request.attribute != "to_additive":
-        return replace(base, body=None, generated=Translation(
-            r.request.attribute, source.name, None, "to_dual statements are not translated"))
+        return _name_only(base, Translation(r.request.attribute, source.name, None,
+                                            "to_dual statements are not translated"))
     if source.parse_error is not None:
-        return replace(base, generated=Translation("to_additive", source.name, None,
-                                                   "the source's signature does not parse"))
+        return _name_only(base, Translation("to_additive", source.name, None,
+                                            "the source's signature does not parse"))
     def names(written: str) -> str | None:
         full = resolver.resolve(written, source.scope)
         return mapping.get(full) if full is not None else None
     try:
-        return _translated(base, source, AdditiveTranslator(names, field_map))
+        translated = _translated(base, source, AdditiveTranslator(names, field_map))
     except Untranslatable as e:
-        return replace(base, binders=source.binders, type=source.type, body=None,
-                       generated=Translation("to_additive", source.name, None, str(e)))
+        return _name_only(base, Translation("to_additive", source.name, None, str(e)))
+
+    def member(short: str) -> str:  # the generated member's last name component
+        return mapping.get(f"{source.name}.{short}", short).rsplit(".", 1)[-1]
+    return replace(translated, fields=tuple(replace(f, name=member(f.name))
+                                            for f in translated.fields),
+                   parents=tuple(replace(p, projection=member(p.projection))
+                                 for p in translated.parents),
+                   constructors=tuple(member(c) for c in translated.constructors))
+
+
+def _name_only(base: Declaration, why: Translation) -> Declaration:
+    """A generated declaration whose statement is not known: its name, kind, source and
+    attributes only (the source's binders and type would state the other declaration)."""
+    return replace(base, binders=(), type=None, body=None, parents=(), fields=(), instance=None,
+                   parse_error=None, generated=why)
 
 
 def _translated(base: Declaration, source: Declaration, t: AdditiveTranslator) -> Declaration:
@@ -121,9 +142,23 @@ def _translated(base: Declaration, source: Declaration, t: AdditiveTranslator) -
     if instance is not None:
         instance = InstanceOf(t.names(instance.class_name) or instance.class_name,
                               tuple(t.term(a) for a in instance.arguments))
-    return replace(base, binders=tuple(binders), type=ty_term, body=body,
-                   instance=instance, generated=Translation("to_additive", source.name,
-                                                            "translated"))
+    parents = tuple(replace(p, term=_term(p.term, t) or p.term) for p in base.parents)
+    fields = tuple(_field(f, t) for f in source.fields)
+    return replace(base, binders=tuple(binders), type=ty_term, body=body, parents=parents,
+                   fields=fields, instance=instance,
+                   generated=Translation("to_additive", source.name, "translated"))
+
+
+def _field(f: StructureField, t: AdditiveTranslator) -> StructureField:
+    saved = dict(t.types)
+    binders = []
+    for b in f.binders:
+        binders.append(replace(b, type=_term(b.type, t) or b.type))
+        for n in b.names:
+            t.bind(n, b.type.tree)
+    field = replace(f, binders=tuple(binders), type=_term(f.type, t) or f.type)
+    t.types = saved
+    return field
 
 
 def _term(term: Term | None, t: AdditiveTranslator) -> Term | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from transted.opt.labels import (
     ARROW,
+    ASCRIPTION,
     DIV,
     EQ,
     GE,
@@ -80,6 +81,17 @@ class AdditiveTranslator:
             found = [t for c in node.children[:1 if node.label == POW else 2]
                      if (t := self.type_of(c)) is not None]
             return found[0] if found else None
+        if node.label == ASCRIPTION:
+            return node.children[1]
+        index = body_index(node.label)
+        if index is not None and node.label.split(" ", 1)[0] in (*_BIG, *_BIG.values()):
+            saved = dict(self.types)  # ∏ x ∈ s, f x has the type of f x, x bound
+            for name in binder_names(node.children[0]):
+                self.bind(name, binder_type(node.children[0]))
+            try:
+                return self.type_of(node.children[index])
+            finally:
+                self.types = saved
         return None
 
     def translated_type(self, ty: Node | None) -> bool:

@@ -35,10 +35,11 @@ from scripts.mathlib_index.resolution import (
     rewrite_head,
 )
 from scripts.mathlib_index.sources import Source, open_source
-from scripts.mathlib_index.store import Meta, write_index
+from scripts.mathlib_index.store import Meta, RewriteRow, write_index
 from scripts.name_table.translate import parse_dictionaries
 from transted.opt import PARSER_VERSION
 from transted.opt.mathlib.records import Declaration
+from transted.opt.mathlib.statements import statement_of
 
 GENERATOR_VERSION = 1
 DEFAULT_OUT = Path("transted/opt/data/mathlib_index.sqlite")
@@ -61,7 +62,7 @@ def read_sources(sources: list[Source], jobs: int) -> list[FileIndex]:
 
 def assemble(files: list[FileIndex], core: list[FileIndex], dictionaries: dict) -> tuple:
     """Records (first declaration of a name wins; core entries only where Mathlib and
-    Batteries have none), hierarchy edges, rewrite keys, and coverage extras."""
+    Batteries have none), hierarchy edges, rewrite rows, theorem statements, coverage extras."""
     records: dict[str, Declaration] = {}
     duplicates = 0
     for f in [*files, *core]:
@@ -81,13 +82,15 @@ def assemble(files: list[FileIndex], core: list[FileIndex], dictionaries: dict) 
             records[g.name] = g
     resolver = Resolver(records)
     edges = hierarchy_edges(records, resolver)
-    heads = {name: h for name, r in records.items()
-             if (h := rewrite_head(r, resolver)) is not None}
+    statements = {name: s for name, r in records.items() if (s := statement_of(r)) is not None}
+    rewrites = [RewriteRow(h, name, s.relation, records[name].simp)
+                for name, s in statements.items()
+                if s.relation is not None and (h := rewrite_head(records[name], s, resolver))]
     extra = {"duplicates_dropped": duplicates, "files": len(files),
              "private_skipped": sum(f.private_skipped for f in files),
              "attribute_names_unresolved": unresolved_attributes,
              "hierarchy_edges": len(edges)}
-    return list(records.values()), edges, heads, extra
+    return list(records.values()), edges, rewrites, statements, extra
 
 
 def _requests(files: list[FileIndex], commands: list, records: dict[str, Declaration],
@@ -123,11 +126,12 @@ def main(argv: list[str] | None = None) -> int:
         for attr, file in (("to_additive", "ToAdditive.lean"), ("to_dual", "ToDual.lean"))}
     files = read_sources([mathlib, batteries], args.jobs)
     read_seconds = time.perf_counter() - started
-    records, edges, heads, extra = assemble(files, read_core(args.core), dictionaries)
-    coverage = {**coverage_counts(records), **extra}
+    records, edges, rewrites, statements, extra = assemble(files, read_core(args.core),
+                                                           dictionaries)
+    coverage = {**coverage_counts(records, statements), **extra}
     meta = Meta(mathlib.commit, batteries.commit, mathlib.read("lean-toolchain").strip(),
                 GENERATOR_VERSION, PARSER_VERSION, coverage, LICENCE)
-    content = write_index(args.out, records, edges, heads, meta)
+    content = write_index(args.out, records, edges, rewrites, meta)
     total = time.perf_counter() - started
     print(json.dumps(coverage, indent=1), file=sys.stderr)
     print(f"{args.out}: {args.out.stat().st_size} bytes, content {content[:16]}; read "

@@ -6,26 +6,27 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from transted.opt.mathlib.records import KINDS, Declaration
-from transted.opt.mathlib.statements import statement_of
+from transted.opt.mathlib.records import KINDS, Declaration, Statement
 
-__all__ = ["coverage_counts", "body_parsed", "failure_reason"]
+__all__ = ["coverage_counts", "signature_known", "body_parsed", "failure_reason"]
 
 BODY_KINDS = ("def", "abbrev", "irreducible_def", "instance")
 
 
-def coverage_counts(records: Iterable[Declaration]) -> dict:
+def coverage_counts(records: Iterable[Declaration], statements: dict[str, Statement]) -> dict:
+    """``statements``: the theorems' statements (:func:`statement_of`), by name."""
     kinds: dict[str, Counter] = {k: Counter() for k in KINDS}
     extra: Counter = Counter()
     for r in records:
         c = kinds[r.kind]
         c["declarations"] += 1
-        c["signatures_parsed"] += r.parse_error is None
+        c["signatures_parsed"] += signature_known(r)
         if r.body is not None and r.kind in BODY_KINDS:
             c["bodies"] += 1
             c["bodies_parsed"] += body_parsed(r)
             c["bodies_unfoldable"] += r.body.unfoldable
-        if (st := statement_of(r)) is not None and st.relation is not None:
+        st = statements.get(r.name)
+        if st is not None and st.relation is not None:
             c["equations"] += 1
             extra["rewrite_simp"] += r.simp
         if r.generated is not None:
@@ -35,6 +36,11 @@ def coverage_counts(records: Iterable[Declaration]) -> dict:
         extra["deprecated"] += r.deprecated is not None
     return {"kinds": {k: dict(sorted(c.items())) for k, c in kinds.items() if c},
             **dict(sorted(extra.items()))}
+
+
+def signature_known(r: Declaration) -> bool:
+    """Its signature parsed (a generated declaration: its statement was translated)."""
+    return r.parse_error is None and (r.generated is None or r.generated.statement is not None)
 
 
 def body_parsed(r: Declaration) -> bool:

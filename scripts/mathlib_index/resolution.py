@@ -20,8 +20,8 @@ from transted.opt.mathlib.records import (
     HierarchyEdge,
     InstanceOf,
     Scope,
+    Statement,
 )
-from transted.opt.mathlib.statements import statement_of
 from transted.opt.scope import head_name
 
 __all__ = ["Resolver", "resolve_records", "apply_attribute_commands", "hierarchy_edges",
@@ -133,12 +133,11 @@ def _instance_edge(r: Declaration, records: dict[str, Declaration],
     return HierarchyEdge(child, parent.name, r.name, "instance")
 
 
-def rewrite_head(r: Declaration, resolver: Resolver) -> str | None:
+def rewrite_head(r: Declaration, s: Statement, resolver: Resolver) -> str | None:
     """The key of a rewrite lemma's lhs: its root label with a named head resolved to the full
     name (``Nat.choose <SLOT> <SLOT>``), ``?`` when the head is one of the lemma's variables
     (it matches any term), the label itself for notation (``<SLOT> + <SLOT>``)."""
-    s = statement_of(r)
-    if s is None or s.lhs is None:
+    if s.lhs is None:
         return None
     bound = {n for b in s.variables for n in b.names} | {h.name for h in s.hypotheses if h.name}
     lhs = s.lhs

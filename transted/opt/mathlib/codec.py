@@ -22,8 +22,7 @@ from typing import Any, TypeVar
 
 from transted.opt.node import Node
 
-__all__ = ["to_plain", "from_plain", "dumps", "deflate", "inflate", "encode_block",
-           "decode_block", "ZDICT_SIZE"]
+__all__ = ["to_plain", "from_plain", "dumps", "deflate", "inflate", "decode_block", "ZDICT_SIZE"]
 
 T = TypeVar("T")
 ZDICT_SIZE = 32 * 1024
@@ -89,12 +88,7 @@ def dumps(plain: Any) -> str:
     return json.dumps(plain, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def encode_block(records: list[Any], zdict: bytes | None) -> bytes:
-    """Consecutive records as one deflated JSON array (neighbours share most of their text:
-    a block compresses about twice as well as its records apart)."""
-    return deflate(dumps([to_plain(r) for r in records]), zdict)
-
-
 def decode_block(blob: bytes, zdict: bytes | None) -> list[Any]:
-    """The plain values of a block (turn one into its record with :func:`from_plain`)."""
+    """The plain values of a block — a deflated JSON array of records in name order, written by
+    ``scripts/mathlib_index/store.py`` — (:func:`from_plain` turns one into its record)."""
     return typing.cast(list, json.loads(inflate(blob, zdict)))
