@@ -74,8 +74,10 @@ def resolve_records(records: list[Declaration], resolver: Resolver) -> list[Decl
 def apply_attribute_commands(records: dict[str, Declaration],
                              commands: list[tuple[AttributeCommand, Scope]],
                              resolver: Resolver) -> int:
-    """Add the attributes of global ``attribute [a] x`` commands to ``x`` (in file order; an
-    erasure ``[-a]`` of Mathlib's own removes it). Returns how many names did not resolve."""
+    """Add the attributes of global ``attribute [a] x`` commands to ``x``. An erasure
+    ``attribute [-simp] x`` is not applied: Lean's erase changes the current file's state only
+    (``modifyState``, not an exported entry: src/Lean/Meta/Tactic/Simp/Attr.lean), so a file
+    importing Mathlib still sees the attribute. Returns how many names did not resolve."""
     missed = 0
     for command, scope in commands:
         for written in command.names:
@@ -84,8 +86,7 @@ def apply_attribute_commands(records: dict[str, Declaration],
                 missed += 1
                 continue
             r = records[name]
-            attrs = [a for a in r.attributes if a not in command.erase]
-            attrs += [a for a in command.attributes if a not in attrs]
+            attrs = [*r.attributes, *(a for a in command.attributes if a not in r.attributes)]
             r = replace(r, attributes=tuple(attrs))
             if "instance" in command.attributes and r.instance is None and r.type is not None \
                     and r.type.tree is not None:  # `attribute [instance] foo` makes foo one
