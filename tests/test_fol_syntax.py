@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from transted.errors import ParseError, ResourceLimitError
 from transted.fol.ast import BinOp, Const, Eq, Func, Not, Pred, Quantified, Variable
-from transted.fol.syntax import atoms, format_formula, parse_formula, tokenize
+from transted.fol.syntax import atoms, format_formula, lex_formula, parse_formula
 
 FOLIO = Path(__file__).parent / "data" / "fol" / "folio"
 
@@ -108,7 +108,7 @@ def test_equality_negation_and_multiword_constants():
 
 
 def test_identifier_characters_from_folio():
-    texts = [t.text for t in tokenize("Science-fiction(c++) ∧ Companies’Stocks(mr.smith) ⟷ P(a+)")
+    texts = [t.text for t in lex_formula("Science-fiction(c++) ∧ Companies’Stocks(mr.smith) ⟷ P(a+)")
              if t.kind in ("IDENT", "OP")]
     assert texts == ["Science-fiction", "c++", "∧", "Companies’Stocks", "mr.smith", "↔", "P", "a+"]
 

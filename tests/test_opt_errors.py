@@ -16,7 +16,7 @@ import transted
 from transted.errors import ParseError, ResourceLimitError, TooDeep, TranstedError
 from transted.extraction import extract
 from transted.opt import Node, parse_statement, parse_term
-from transted.opt.parser import MAX_INPUT_CHARS, MAX_NESTING
+from transted.opt.cursor import MAX_INPUT_CHARS, MAX_NESTING
 
 
 def test_error_carries_line_column_and_caret():

@@ -16,22 +16,22 @@ from transted.opt.declaration import header_opens, parse_declaration
 from transted.opt.notation import load_notation
 from transted.opt.parser import TermParser
 from transted.opt.scope import binder_names, body_index, is_binding
-from transted.opt.spans import Span, SpannedNode, declaration_spans, term_spans
+from transted.opt.spans import CharSpan, SpannedNode, declaration_spans, term_spans
 
 
-def at(text: str, piece: str, nth: int = 0) -> Span:
+def at(text: str, piece: str, nth: int = 0) -> CharSpan:
     """The span of the ``nth`` occurrence of ``piece`` in ``text``."""
     start = -1
     for _ in range(nth + 1):
         start = text.index(piece, start + 1)
-    return Span(start, start + len(piece))
+    return CharSpan(start, start + len(piece))
 
 
 def test_operands_operators_and_parentheses():
     text = "(a + b) * c = d -> ¬ p ∧ f x y"
     root = term_spans(text)
     assert root.node == parse_term(text)
-    assert root.node.label == "<SLOT> → <SLOT>" and root.span == Span(0, len(text))
+    assert root.node.label == "<SLOT> → <SLOT>" and root.span == CharSpan(0, len(text))
     assert root.infix_operator(text) == at(text, "->")          # an alias keeps its spelling
     eq, conj = root.children
     assert eq.span == at(text, "(a + b) * c = d") and eq.infix_operator(text) == at(text, "=")
@@ -43,7 +43,7 @@ def test_operands_operators_and_parentheses():
     assert root.at(at(text, "b) * c")) is None
     neg, app = conj.children
     assert neg.node.label == "¬<SLOT>" and neg.span == at(text, "¬ p")
-    assert neg.gaps(text) == (at(text, "¬"), Span(neg.span.end, neg.span.end))
+    assert neg.gaps(text) == (at(text, "¬"), CharSpan(neg.span.end, neg.span.end))
     assert neg.infix_operator(text) is None
     assert app.node.label == "f <SLOT> <SLOT>" and app.span == at(text, "f x y")
     assert [g.text(text) for g in app.gaps(text)] == ["f", "", ""]
@@ -52,7 +52,7 @@ def test_operands_operators_and_parentheses():
 def test_binder_notations_span_what_they_read():
     text = "∀ x : ℝ, ∀ y > 0, x.abs ≤ y"
     outer = term_spans(text)
-    assert outer.span == Span(0, len(text))
+    assert outer.span == CharSpan(0, len(text))
     binder, body = outer.children
     assert binder.span is None                                 # built from the name x
     assert binder.children[-1].span == at(text, "ℝ")           # its type was read
@@ -121,7 +121,7 @@ def _check_statement(text: str, header: str | None, symbols_of) -> int:
     checked = 0
     for root in [d.conclusion] + [b.type for b in d.binders if b.type is not None]:
         bound = declared + _bound_names(root)
-        stack: list[tuple[SpannedNode, Span]] = [(root, Span(0, len(text)))]
+        stack: list[tuple[SpannedNode, CharSpan]] = [(root, CharSpan(0, len(text)))]
         while stack:
             item, within = stack.pop()
             if item.span is not None:

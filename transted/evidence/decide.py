@@ -26,7 +26,7 @@ import z3
 
 from transted.budget import Budget
 from transted.evidence.evaluate import assignments, evaluate_term
-from transted.evidence.lean_text import to_lean
+from transted.evidence.lean_text import term_to_lean
 from transted.evidence.model import Evidence
 from transted.evidence.refute import RefuteOptions, engine_budget, left_ms, solve
 from transted.evidence.scripts import (
@@ -224,7 +224,7 @@ def _op_names(a: Term, b: Term) -> set[str]:
 
 
 def _script_line(a: Term, b: Term, proof: str | None) -> str:
-    goal = f"{to_lean(a)} ↔ {to_lean(b)}"
+    goal = f"{term_to_lean(a)} ↔ {term_to_lean(b)}"
     return z3_comment(goal) if proof is None else f"have : {goal} := {proof}"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from transted.evidence.model import format_exact
 from transted.evidence.terms import Big, Num, Quant, Term, Var
 
-__all__ = ["to_lean"]
+__all__ = ["term_to_lean"]
 
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "pow": "^", "eq": "=",
           "ne": "≠", "lt": "<", "le": "≤", "dvd": "∣", "and": "∧", "or": "∨", "imp": "→",
@@ -15,7 +15,7 @@ _FUN = {"sqrt": "Real.sqrt", "abs": "abs", "min": "min", "max": "max", "floor": 
         "prime": "Nat.Prime", "even": "Even", "odd": "Odd"}
 
 
-def to_lean(term: Term) -> str:
+def term_to_lean(term: Term) -> str:
     if isinstance(term, Var):
         return term.name
     if isinstance(term, Num):
@@ -23,13 +23,13 @@ def to_lean(term: Term) -> str:
         return f"({text} : {term.type})"
     if isinstance(term, Quant):
         q = "∀" if term.kind == "forall" else "∃"
-        return f"({q} {term.var} : {term.vtype}, {to_lean(term.body)})"
+        return f"({q} {term.var} : {term.vtype}, {term_to_lean(term.body)})"
     if isinstance(term, Big):
         op = "∑" if term.kind == "sum" else "∏"
         rng = "Finset.Ico" if term.open_hi else "Finset.Icc"
-        return (f"({op} {term.var} ∈ {rng} {to_lean(term.lo)} {to_lean(term.hi)}, "
-                f"{to_lean(term.body)})")
-    args = [to_lean(a) for a in term.args]
+        return (f"({op} {term.var} ∈ {rng} {term_to_lean(term.lo)} {term_to_lean(term.hi)}, "
+                f"{term_to_lean(term.body)})")
+    args = [term_to_lean(a) for a in term.args]
     if term.op in ("true", "false"):
         return "True" if term.op == "true" else "False"
     if term.op in _INFIX:

@@ -59,9 +59,9 @@ from transted.fol.ast import (
     Quantified,
     Variable,
 )
-from transted.fol.tokens import SYMBOL_KINDS, Token, fol_tokens, tokenize
+from transted.fol.tokens import SYMBOL_KINDS, FolToken, fol_tokens, lex_formula
 
-__all__ = ["Token", "tokenize", "parse_formula", "format_formula", "atoms", "PRECEDENCE",
+__all__ = ["FolToken", "lex_formula", "parse_formula", "format_formula", "atoms", "PRECEDENCE",
            "MAX_DEPTH", "Grammar", "FOLIO", "LOGICLLAMA", "logicllama_tokens"]
 
 PRECEDENCE = {"↔": 1, "→": 2, "⊕": 3, "∨": 4, "∧": 5}
@@ -106,7 +106,7 @@ LOGICLLAMA = Grammar("logicllama", {op: 1 for op in PRECEDENCE}, frozenset(),
                      error_source="LE tokens", depth_error="LE: {what} nests deeper than {limit} levels")
 
 
-def logicllama_tokens(text: str) -> tuple[str, list[Token]]:
+def logicllama_tokens(text: str) -> tuple[str, list[FolToken]]:
     """LogicLLaMA's token stream (LE steps (a)–(b)): :func:`~transted.fol.tokens.fol_tokens`
     with ``=`` split off, each quantifier and its variable dropped. Returns the space-joined
     token string (where errors are positioned) and the tokens with their offsets in it."""
@@ -126,10 +126,10 @@ def logicllama_tokens(text: str) -> tuple[str, list[Token]]:
         i += 1
     tokens, offset = [], 0
     for word in kept:
-        tokens.append(Token(SYMBOL_KINDS.get(word, "IDENT"), word, offset))
+        tokens.append(FolToken(SYMBOL_KINDS.get(word, "IDENT"), word, offset))
         offset += len(word) + 1
     joined = " ".join(kept)
-    tokens.append(Token("EOF", "", len(joined)))
+    tokens.append(FolToken("EOF", "", len(joined)))
     return joined, tokens
 
 
@@ -137,23 +137,23 @@ class _Parser:
     """Recursive descent over the token list in one :class:`Grammar`; ``bound`` holds the
     variables in scope."""
 
-    def __init__(self, text: str, tokens: list[Token], grammar: Grammar = FOLIO):
+    def __init__(self, text: str, tokens: list[FolToken], grammar: Grammar = FOLIO):
         self.text, self.tokens, self.pos = text, tokens, 0
         self.grammar = grammar
         self.bound: list[str] = []
         self.depth = 0
 
     @property
-    def tok(self) -> Token:
+    def tok(self) -> FolToken:
         return self.tokens[self.pos]
 
-    def fail(self, reason: str, tok: Token | None = None) -> ParseError:
+    def fail(self, reason: str, tok: FolToken | None = None) -> ParseError:
         tok = tok or self.tok
         found = "end of formula" if tok.kind == "EOF" else repr(tok.text)
         return ParseError(f"{self.grammar.error_prefix}{reason}, found {found}", self.text,
                           tok.offset, source=self.grammar.error_source)
 
-    def expect(self, kind: str, what: str) -> Token:
+    def expect(self, kind: str, what: str) -> FolToken:
         if self.tok.kind != kind:
             raise self.fail(f"expected {what}")
         tok = self.tok
@@ -345,7 +345,7 @@ def parse_formula(text: str, *, max_length: int = 2000, max_atoms: int | None = 
         if len(text) > max_length:
             raise ResourceLimitError(f"formula has {len(text)} characters; `max_length` is "
                                      f"{max_length}")
-        tokens_text, tokens = text, tokenize(text)
+        tokens_text, tokens = text, lex_formula(text)
     parser = _Parser(tokens_text, tokens, grammar)
     if parser.tok.kind == "EOF":
         raise ParseError(f"{grammar.error_prefix}empty formula", text, 0)

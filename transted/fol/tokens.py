@@ -1,6 +1,6 @@
 """The two token streams of FOL text: the parser's lexer and LogicLLaMA's tokenisation.
 
-:func:`tokenize` is the lexer of :func:`transted.fol.syntax.parse_formula` (FOLIO identifiers,
+:func:`lex_formula` is the lexer of :func:`transted.fol.syntax.parse_formula` (FOLIO identifiers,
 ``⟷`` read as ``↔``; each token keeps its offset). :func:`fol_tokens` is LogicLLaMA's
 tokenisation, shared by FOL-BLEU and LE (issue 6 item 3(b)):
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from transted.errors import ParseError
 
-__all__ = ["SPACED_SYMBOLS", "SYMBOL_KINDS", "Token", "tokenize", "fol_tokens"]
+__all__ = ["SPACED_SYMBOLS", "SYMBOL_KINDS", "FolToken", "lex_formula", "fol_tokens"]
 
 SPACED_SYMBOLS = ("⊕", "∨", "∧", "→", "↔", "∀", "∃", "¬", "(", ")", ",")
 
@@ -37,7 +37,7 @@ _APOSTROPHES = "'’"
 
 
 @dataclass(frozen=True, slots=True)
-class Token:
+class FolToken:
     """A lexical token: ``kind`` is QUANT, NOT, OP, IDENT, ``(``, ``)``, ``,``, ``=`` or EOF."""
 
     kind: str
@@ -61,9 +61,9 @@ def _ident_end(text: str, i: int) -> int:
     return i
 
 
-def tokenize(text: str) -> list[Token]:
+def lex_formula(text: str) -> list[FolToken]:
     """Split ``text`` into tokens; an unknown character raises a positioned ParseError."""
-    tokens: list[Token] = []
+    tokens: list[FolToken] = []
     i, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -72,15 +72,15 @@ def tokenize(text: str) -> list[Token]:
             continue
         c = _ALIASES.get(c, c)
         if c in SYMBOL_KINDS:
-            tokens.append(Token(SYMBOL_KINDS[c], c, i))
+            tokens.append(FolToken(SYMBOL_KINDS[c], c, i))
             i += 1
         elif c.isalnum() or c == "_":
             end = _ident_end(text, i)
-            tokens.append(Token("IDENT", text[i:end], i))
+            tokens.append(FolToken("IDENT", text[i:end], i))
             i = end
         else:
             raise ParseError(f"unexpected character {c!r}", text, i)
-    tokens.append(Token("EOF", "", n))
+    tokens.append(FolToken("EOF", "", n))
     return tokens
 
 

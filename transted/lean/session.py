@@ -21,7 +21,7 @@ from transted.lean.equality import EqualityCommand, equality_command
 from transted.lean.results import CommandResult, LeanMessage, StepResult
 from transted.pairs import Pair
 
-__all__ = ["LeanNode", "Elaboration", "ProofSession", "ReplayBroken"]
+__all__ = ["LeanNode", "LeanElaboration", "ProofSession", "ReplayBroken"]
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class LeanNode:
 
 
 @dataclass(frozen=True)
-class Elaboration:
+class LeanElaboration:
     """The result of putting a pair's equality in front of Lean.
 
     ``status`` is ``elaborated`` (``node`` is the start of the search) or
@@ -93,23 +93,23 @@ class ProofSession:
         return self.backend.command(command, env=env.env, timeout=self.timeout)
 
     # -- the equality goal ------------------------------------------------------------
-    def elaborate(self, pair: Pair) -> Elaboration:
+    def elaborate(self, pair: Pair) -> LeanElaboration:
         """Elaborate ``reference = candidate`` for ``pair`` (ASSESS Algorithm 1, lines 2-3)."""
         equality = equality_command(pair.reference, pair.candidate,
                                     auto_implicit=self.auto_implicit)
         return self.elaborate_equality(equality)
 
-    def elaborate_equality(self, equality: EqualityCommand) -> Elaboration:
+    def elaborate_equality(self, equality: EqualityCommand) -> LeanElaboration:
         result = self.run_command(equality.imports, equality.command)
         if not result.ok:
-            return Elaboration("elaboration-failed", None, result.errors, result.error)
+            return LeanElaboration("elaboration-failed", None, result.errors, result.error)
         goal = next((s for s in result.sorries
                      if s.line == equality.goal_line and s.proof_state is not None), None)
         if goal is None or goal.proof_state is None:
-            return Elaboration("elaboration-failed", None, result.messages,
+            return LeanElaboration("elaboration-failed", None, result.messages,
                                "Lean returned no proof state for the equality goal")
         node = LeanNode(equality, (), goal.proof_state, goal.goal, self.backend.generation)
-        return Elaboration("elaborated", node)
+        return LeanElaboration("elaborated", node)
 
     # -- tactics ----------------------------------------------------------------------
     def step(self, node: LeanNode, tactic: str) -> StepResult:

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 from transted.opt.binders import (
     BINDER_PREDICATES,
-    BinderParser,
     bracketed_group,
     names_until,
 )
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import FUN, SLOT, application, binder_label, bounded_binder_label
 from transted.opt.node import Node
 from transted.opt.pattern_binders import pattern_names
@@ -43,7 +43,7 @@ class _Bound:
     domain: tuple[str, Node] | None = None
 
 
-def _domain(p: BinderParser) -> tuple[str, Node] | None:
+def _domain(p: TermCursor) -> tuple[str, Node] | None:
     """``in s`` (Lean 3 style, still accepted), ``∈ s``, ``< n``… after a binder."""
     if p.accept("in"):
         return "∈", p.expr(51)
@@ -70,7 +70,7 @@ class _Group:
                 for n in self.names]
 
 
-def _parenthesized(p: BinderParser) -> _Group:
+def _parenthesized(p: TermCursor) -> _Group:
     """One ``(x y : T)`` / ``(x ∈ s)`` / ``(_ : a < b)`` / ``((a, b) ∈ s)`` group."""
     if tuple_pattern_ahead(p):
         pattern = pattern_binder(p)
@@ -87,7 +87,7 @@ def _parenthesized(p: BinderParser) -> _Group:
     return group
 
 
-def _binders(p: BinderParser, *, domains: bool = True) -> list[_Bound]:
+def _binders(p: TermCursor, *, domains: bool = True) -> list[_Bound]:
     """The binders before ``,`` (or ``in`` for a filter quantifier, ``domains`` off)."""
     if p.at("("):
         groups = [_parenthesized(p)]
@@ -108,7 +108,7 @@ def _binders(p: BinderParser, *, domains: bool = True) -> list[_Bound]:
                    _domain(p) if domains else None)]
 
 
-def _filtered(p: BinderParser, bound: list[_Bound]) -> list[_Bound]:
+def _filtered(p: TermCursor, bound: list[_Bound]) -> list[_Bound]:
     """``∑ x ∈ s with p x, f x`` is ``∑ x ∈ s.filter (fun x ↦ p x), f x``
     (Mathlib/Algebra/BigOperators/Group/Finset/Defs.lean, ``bigOpBinder``'s ``with``)."""
     if not p.at("with"):
@@ -124,7 +124,7 @@ def _filtered(p: BinderParser, bound: list[_Bound]) -> list[_Bound]:
     return [_Bound(b.binder, b.names, ("∈", kept))]
 
 
-def big_operator(p: BinderParser) -> Node:
+def big_operator(p: TermCursor) -> Node:
     """``∑ x ∈ s, f`` (``in`` accepted), ``∑ x, f``, ``∑ x : T, f``, ``∑ i < n, f``,
     ``∑ x ∈ s with p x, f``, ``⋃ (i : ℕ) (j : ℕ), A i j``; the body at the notation's
     precedence (67 or 60)."""
@@ -142,7 +142,7 @@ def big_operator(p: BinderParser) -> Node:
     return body
 
 
-def filter_quantifier(p: BinderParser) -> Node:
+def filter_quantifier(p: TermCursor) -> Node:
     """``∀ᶠ x in l, p`` / ``∃ᶠ x in l, p`` (binder, filter, body; the body extends as far as
     possible, as ``∀``'s does)."""
     sym = p.advance().text
@@ -157,7 +157,7 @@ def filter_quantifier(p: BinderParser) -> Node:
     return body
 
 
-def integral(p: BinderParser) -> Node:
+def integral(p: TermCursor) -> Node:
     """``∫ x in a..b, f``, ``∫ x in s, f``, ``∫ x, f`` with an optional ``∂μ``."""
     p.advance()
     if p.at("("):

@@ -1,9 +1,9 @@
 """Binder notations of the term parser: ∀ ∃ ∃! fun, big operators, ∫, set-builder, let/have, if.
 
-These functions are methods of :class:`transted.opt.parser.TermParser` (bound in its class body)
-kept here so each module stays one concept: the Pratt core there, binders here. They see the
-parser through :class:`BinderParser` (the part of it they use), so the import goes one way:
-the parser imports its binder notations, never the reverse.
+Functions over the parser's :class:`~transted.opt.cursor.TermCursor`, kept here so each
+module stays one concept: the Pratt core in :mod:`transted.opt.parser`, binders here. The
+parser calls them at their keyword or symbol; they read sub-terms with the cursor's ``expr``,
+so the import goes one way: the parser imports its binder notations, never the reverse.
 
 Split mode (default) gives one binder per node (``∀ x y, p`` → ``∀ x, ∀ y, p``); otherwise one
 node per binder group as written. Bounded binders are expanded to their meaning, as Lean does:
@@ -12,12 +12,9 @@ node per binder group as written. Bounded binders are expanded to their meaning,
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Protocol
 
-from transted.errors import ParseError
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import (
     FORALL,
     FUN,
@@ -29,9 +26,8 @@ from transted.opt.labels import (
     binder_label,
     infix,
 )
-from transted.opt.lexer import KEYWORD_STOPS, Token
+from transted.opt.lexer import KEYWORD_STOPS
 from transted.opt.node import Node
-from transted.opt.notation import NotationTable
 from transted.opt.pattern_binders import pattern_names
 from transted.opt.patterns import (
     match_alternatives,
@@ -41,38 +37,11 @@ from transted.opt.patterns import (
 )
 from transted.opt.scope import binder_node, free_names
 
-__all__ = ["BinderGroup", "BinderParser", "binder_groups", "quantifier", "lambda_",
-           "let_", "build_quantifier", "predicate_node", "bracketed_group", "bound_names", "names_until", "BINDER_PREDICATES"]
+__all__ = ["BinderGroup", "binder_groups", "quantifier", "quantifier_sym", "lambda_", "let_",
+           "if_then_else", "dependent_arrow", "strict_implicit", "build_quantifier",
+           "predicate_node", "bracketed_group", "bound_names", "names_until", "BINDER_PREDICATES"]
 
 BINDER_PREDICATES = (">", "<", "≥", "≤", "≠", "∈", "∉", "⊆", "⊂", "⊇", "⊃")
-
-
-
-class BinderParser(Protocol):
-    """What the binder notations use of :class:`~transted.opt.parser.TermParser`."""
-
-    i: int
-    split: bool
-    table: NotationTable
-
-    @property
-    def tok(self) -> Token: ...
-    def peek(self, k: int = 1) -> Token: ...
-    def advance(self) -> Token: ...
-    def at(self, *texts: str) -> bool: ...
-    def accept(self, *texts: str) -> Token | None: ...
-    def expect(self, *texts: str) -> Token: ...
-    def error(self, reason: str, tok: Token | None = None) -> ParseError: ...
-    @staticmethod
-    def describe(tok: Token) -> str: ...
-    def binding(self, names: list[str]) -> AbstractContextManager[None]: ...
-    def expr(self, rbp: int = 0) -> Node: ...
-    def anonymous_constructor(self) -> Node: ...
-    def quantifier(self, sym: str) -> Node: ...
-    def delimited(self, open_sym: str, close_sym: str, label_of: Callable[[int], str]) -> Node: ...
-    def skip_tactic_block(self) -> None: ...
-    def positioned(self, tok: Token) -> AbstractContextManager[None]: ...
-    tokens: list[Token]
 
 
 @dataclass
@@ -85,7 +54,7 @@ class BinderGroup:
     """A pattern binder ``⟨a, b⟩`` (kind ``pattern``; ``names`` are its variables)."""
 
 
-def names_until(p: BinderParser, close: str) -> list[str]:
+def names_until(p: TermCursor, close: str) -> list[str]:
     names = []
     while (p.tok.kind == "ident" and p.tok.text not in KEYWORD_STOPS) or p.at("_"):
         names.append(p.advance().text)
@@ -96,7 +65,7 @@ def names_until(p: BinderParser, close: str) -> list[str]:
     return names
 
 
-def binder_groups(p: BinderParser, *, allow_predicate: bool = True, type_rbp: int = 0,
+def binder_groups(p: TermCursor, *, allow_predicate: bool = True, type_rbp: int = 0,
                   patterns: bool = False) -> list[BinderGroup]:
     """Binders up to ``,`` / ``=>`` / ``↦`` / ``∈``-style predicates (not consumed);
     ``patterns``: ``⟨a, b⟩``/``(a, b)`` may bind (``fun``), else they are refused."""
@@ -130,7 +99,7 @@ def binder_groups(p: BinderParser, *, allow_predicate: bool = True, type_rbp: in
     return groups
 
 
-def bracketed_group(p: BinderParser) -> BinderGroup:
+def bracketed_group(p: TermCursor) -> BinderGroup:
     opener = p.advance().text
     close = {"(": ")", "{": "}", "⦃": "⦄", "[": "]"}[opener]
     kind = {"(": "explicit", "{": "implicit", "⦃": "strict", "[": "instance"}[opener]
@@ -169,12 +138,12 @@ def bound_names(groups: list[BinderGroup]) -> list[str]:
     return [n for g in groups for n in g.names if n != "_"]
 
 
-def quantifier_sym(p: BinderParser) -> Node:
+def quantifier_sym(p: TermCursor) -> Node:
     sym = p.advance().text
-    return p.quantifier("∀" if sym == "Π" else sym)
+    return quantifier(p, "∀" if sym == "Π" else sym)
 
 
-def quantifier(p: BinderParser, sym: str) -> Node:
+def quantifier(p: TermCursor, sym: str) -> Node:
     """``∀``/``∃``/``∃!`` binders ``,`` body (body extends as far as possible)."""
     groups = binder_groups(p)
     p.expect(",")
@@ -183,7 +152,7 @@ def quantifier(p: BinderParser, sym: str) -> Node:
     return build_quantifier(p, sym, groups, body)
 
 
-def build_quantifier(p: BinderParser, sym: str, groups: list[BinderGroup], body: Node) -> Node:
+def build_quantifier(p: TermCursor, sym: str, groups: list[BinderGroup], body: Node) -> Node:
     connective = "→" if sym == "∀" else "∧"
     label = binder_label(sym)
     if p.split:
@@ -200,7 +169,7 @@ def build_quantifier(p: BinderParser, sym: str, groups: list[BinderGroup], body:
     return body
 
 
-def lambda_(p: BinderParser) -> Node:
+def lambda_(p: TermCursor) -> Node:
     """``fun x (y : T) ⟨a, b⟩ => e`` and ``fun | p => e | …`` (:mod:`transted.opt.patterns`)."""
     p.advance()
     if p.at("|"):
@@ -220,7 +189,7 @@ def lambda_(p: BinderParser) -> Node:
     return body
 
 
-def dependent_arrow(p: BinderParser) -> Node | None:
+def dependent_arrow(p: TermCursor) -> Node | None:
     """``(x : T) → B``, ``{x : T} → B``, ``[inst : C] → B``: Lean's pretty form of ∀ (same node)."""
     start = p.i
     try:
@@ -241,18 +210,18 @@ def dependent_arrow(p: BinderParser) -> Node | None:
     return body
 
 
-def strict_implicit(p: BinderParser) -> Node:
+def strict_implicit(p: TermCursor) -> Node:
     raise p.error("'⦃' binders are only allowed in declarations and ∀")
 
 
-def let_(p: BinderParser, word: str) -> Node:
+def let_(p: TermCursor, word: str) -> Node:
     """``let x : T := v; body`` (or a newline instead of ``;``); ``have`` likewise."""
     keyword = p.advance()
     if p.tok.kind != "ident" and not p.at("_", "⟨"):
         raise p.error(f"expected a name after {word!r}")
     pattern = pattern_binder(p) if p.at("⟨") else None
     name = p.advance().text if pattern is None else ""
-    with p.positioned(keyword):  # `withPosition ("let " letDecl)`: see TermParser.positioned
+    with p.positioned(keyword):  # `withPosition ("let " letDecl)`: see TermCursor.positioned
         params = binder_groups(p, allow_predicate=False) if p.at("(", "{", "[") else []
         ty = p.expr(0) if p.accept(":") else None
         if not p.accept(":="):
@@ -275,7 +244,7 @@ def let_(p: BinderParser, word: str) -> Node:
     return Node(f"{word} {SLOT} := {SLOT}; {SLOT}", (binder, value, body))
 
 
-def if_then_else(p: BinderParser) -> Node:
+def if_then_else(p: TermCursor) -> Node:
     """``if c then t else e``; ``if h : c then t else e`` whose branches use ``h`` is Lean's
     ``dite c (fun h : c => t) (fun h : ¬c => e)`` (Lean core Init/Core.lean, ``dite``), so
     ``h`` is bound in each branch; an unused ``h`` reads as ``if c then t else e``."""

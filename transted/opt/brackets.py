@@ -2,28 +2,26 @@
 anonymous constructors, list/vector/matrix literals, ``|x|``, ``‖x‖``/``‖x‖₊``, ``⌊x⌋``,
 ``⌈x⌉``, ``⟪x, y⟫_𝕜``, ``⁅x, y⁆``.
 
-Methods of :class:`transted.opt.parser.TermParser` (bound in its class body) kept here, as
-the binder notations are in :mod:`transted.opt.binders`. Inside brackets Lean's column rule
-is off (``withoutPosition``): each saves and clears the parser's ``position``.
+Functions over the parser's :class:`~transted.opt.cursor.TermCursor`, called by
+:class:`transted.opt.parser.TermParser` at their opening symbol, as the binder notations of
+:mod:`transted.opt.binders` are. Inside brackets Lean's column rule is off
+(``withoutPosition``): each saves and clears the cursor's ``position``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import ASCRIPTION, SLOT
 from transted.opt.node import Node
-
-if TYPE_CHECKING:
-    from transted.opt.parser import TermParser
 
 __all__ = ["paren", "delimited", "inner_product", "lie_bracket", "anonymous_constructor",
            "list_literal", "vector_literal", "matrix_literal", "bracket", "abs_", "norm",
            "floor", "ceil"]
 
 
-def paren(p: TermParser) -> Node:
+def paren(p: TermCursor) -> Node:
     open_tok = p.advance()
     if p.accept(")"):
         return Node("()")
@@ -52,7 +50,7 @@ def paren(p: TermParser) -> Node:
         return first
     return Node("(" + ", ".join([SLOT] * len(items)) + ")", tuple(items))
 
-def delimited(p: TermParser, open_sym: str, close_sym: str,
+def delimited(p: TermCursor, open_sym: str, close_sym: str,
               label_of: Callable[[int], str]) -> Node:
     p.expect(open_sym)
     saved, saved_position = p.closers, p.position
@@ -68,27 +66,27 @@ def delimited(p: TermParser, open_sym: str, close_sym: str,
         p.closers, p.position = saved, saved_position
     return Node(label_of(len(items)), tuple(items)) if items else Node(open_sym + close_sym)
 
-def inner_product(p: TermParser) -> Node:
+def inner_product(p: TermCursor) -> Node:
     """``⟪x, y⟫_𝕜`` (Mathlib inner product notation)."""
-    node = p.delimited("⟪", "⟫", lambda n: "⟪" + ", ".join([SLOT] * n) + "⟫")
+    node = delimited(p, "⟪", "⟫", lambda n: "⟪" + ", ".join([SLOT] * n) + "⟫")
     if p.tok.kind == "ident" and p.tok.text.startswith("_") and not p.tok.space_before:
         node = Node(node.label + p.advance().text, node.children)
     return node
 
-def lie_bracket(p: TermParser) -> Node:
-    return p.delimited("⁅", "⁆", lambda n: "⁅" + ", ".join([SLOT] * n) + "⁆")
+def lie_bracket(p: TermCursor) -> Node:
+    return delimited(p, "⁅", "⁆", lambda n: "⁅" + ", ".join([SLOT] * n) + "⁆")
 
-def anonymous_constructor(p: TermParser) -> Node:
-    return p.delimited("⟨", "⟩", lambda n: "⟨" + ", ".join([SLOT] * n) + "⟩")
+def anonymous_constructor(p: TermCursor) -> Node:
+    return delimited(p, "⟨", "⟩", lambda n: "⟨" + ", ".join([SLOT] * n) + "⟩")
 
-def list_literal(p: TermParser) -> Node:
-    return p.delimited("[", "]", lambda n: "[" + ", ".join([SLOT] * n) + "]")
+def list_literal(p: TermCursor) -> Node:
+    return delimited(p, "[", "]", lambda n: "[" + ", ".join([SLOT] * n) + "]")
 
-def vector_literal(p: TermParser) -> Node:
+def vector_literal(p: TermCursor) -> Node:
     """``![a, b, c]`` (Mathlib/Data/Fin/VecNotation.lean: ``Matrix.vecCons`` notation)."""
-    return p.delimited("![", "]", lambda n: "![" + ", ".join([SLOT] * n) + "]")
+    return delimited(p, "![", "]", lambda n: "![" + ", ".join([SLOT] * n) + "]")
 
-def matrix_literal(p: TermParser) -> Node:
+def matrix_literal(p: TermCursor) -> Node:
     """``!![a, b; c, d]`` (Mathlib/Data/Matrix/Notation.lean: ``Matrix.of`` of its rows)."""
     p.expect("!![")
     saved, saved_position = p.closers, p.position
@@ -107,7 +105,7 @@ def matrix_literal(p: TermParser) -> Node:
     label = "!![" + "; ".join(", ".join([SLOT] * len(r)) for r in rows) + "]"
     return Node(label, tuple(c for r in rows for c in r))
 
-def bracket(p: TermParser, open_sym: str, close_syms: tuple[str, ...]) -> Node:
+def bracket(p: TermCursor, open_sym: str, close_syms: tuple[str, ...]) -> Node:
     p.advance()
     p.closers.append(open_sym if open_sym in ("|", "‖") else "")
     saved_position, p.position = p.position, None
@@ -119,15 +117,15 @@ def bracket(p: TermParser, open_sym: str, close_syms: tuple[str, ...]) -> Node:
     close = p.expect(*close_syms)
     return Node(f"{open_sym}{SLOT}{close.text}", (inner,))
 
-def abs_(p: TermParser) -> Node:
-    return p.bracket("|", ("|",))
+def abs_(p: TermCursor) -> Node:
+    return bracket(p, "|", ("|",))
 
-def norm(p: TermParser) -> Node:
+def norm(p: TermCursor) -> Node:
     """``‖x‖`` and ``‖x‖₊`` (Mathlib/Analysis/Normed/Group/Basic.lean: ``NNNorm.nnnorm``)."""
-    return p.bracket("‖", ("‖", "‖₊"))
+    return bracket(p, "‖", ("‖", "‖₊"))
 
-def floor(p: TermParser) -> Node:
-    return p.bracket("⌊", ("⌋", "⌋₊"))
+def floor(p: TermCursor) -> Node:
+    return bracket(p, "⌊", ("⌋", "⌋₊"))
 
-def ceil(p: TermParser) -> Node:
-    return p.bracket("⌈", ("⌉", "⌉₊"))
+def ceil(p: TermCursor) -> Node:
+    return bracket(p, "⌈", ("⌉", "⌉₊"))

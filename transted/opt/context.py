@@ -28,7 +28,7 @@ from typing import Protocol
 
 from transted.errors import ParseError
 from transted.opt.binders import BinderGroup, bracketed_group
-from transted.opt.declaration import header_opens, read_signature
+from transted.opt.declaration import header_opens, read_declaration_head
 from transted.opt.labels import (
     AND,
     DVD,
@@ -235,7 +235,7 @@ def _definition(s: ContextSource, opens: tuple[str, ...], split: bool, table: No
         return replace(base, kept_because=f"`{s.kind}` declarations are compared, never unfolded")
     p = _parser(s, opens, split, table, atoms)
     try:
-        _kw, _name, groups, _extents = read_signature(p, UNFOLDABLE_KINDS)
+        _kw, _name, groups, _extents = read_declaration_head(p, UNFOLDABLE_KINDS)
         names = [n for g in groups for n in g.names if n != "_"]
         with p.binding(names):
             ty = p.expr(0) if p.accept(":") else None

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from transted.errors import ParseError
-from transted.opt.binders import BinderGroup, binder_node, bracketed_group
+from transted.opt.binders import BinderGroup, bracketed_group
 from transted.opt.labels import (
     ARROW,
     FORALL,
@@ -30,10 +30,10 @@ from transted.opt.labels import (
 )
 from transted.opt.node import Node
 from transted.opt.parser import TermParser
-from transted.opt.scope import free_names
+from transted.opt.scope import binder_node, free_names
 
 __all__ = ["Declaration", "OptOptions", "parse_declaration", "read_declaration", "header_opens",
-           "declaration_tree", "read_signature", "with_variables", "DECL_KEYWORDS"]
+           "declaration_tree", "read_declaration_head", "with_variables", "DECL_KEYWORDS"]
 
 DECL_KEYWORDS = ("theorem", "lemma", "example", "def", "abbrev", "instance")
 MODIFIERS = ("private", "protected", "noncomputable", "nonrec", "unsafe", "partial")
@@ -95,7 +95,7 @@ def read_declaration(p: TermParser) -> Declaration:
     """The declaration in ``p``'s text, read with ``p`` (a :class:`TermParser` or a subclass,
     e.g. :class:`transted.opt.spans.SpanningParser`)."""
     text = p.text
-    kw, name, groups, extents = read_signature(p, DECL_KEYWORDS)
+    kw, name, groups, extents = read_declaration_head(p, DECL_KEYWORDS)
     names = [n for g in groups for n in g.names if n != "_"]
     if not p.accept(":"):
         raise p.error(f"expected ':' before the statement's type, found {p.describe(p.tok)}")
@@ -111,8 +111,8 @@ def read_declaration(p: TermParser) -> Declaration:
     return Declaration(kw, name, tuple(groups), conclusion, p.opens, tuple(extents))
 
 
-def read_signature(p: TermParser, keywords: tuple[str, ...]
-                   ) -> tuple[str, str | None, list[BinderGroup], list[tuple[int, int]]]:
+def read_declaration_head(p: TermParser, keywords: tuple[str, ...]
+                          ) -> tuple[str, str | None, list[BinderGroup], list[tuple[int, int]]]:
     """``(keyword, name, binder groups, their extents)`` of a declaration up to its ``:``
     (modifiers, attributes and ``open … in`` skipped; universe parameters dropped)."""
     _skip_preamble(p)

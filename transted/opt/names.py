@@ -23,8 +23,8 @@ from importlib import resources
 from transted.errors import InputError
 from transted.opt.header_scope import OpenDecl, Scope, read_header
 
-__all__ = ["Constant", "Ambiguous", "Unknown", "Resolution", "Notation", "NameTable",
-           "load_name_table", "KINDS"]
+__all__ = ["Constant", "Ambiguous", "Unknown", "Resolution", "NotationDeclaration",
+           "NameTable", "load_name_table", "KINDS"]
 
 TABLE_FILE = "mathlib_names.json.gz"
 KINDS = {"d": "def", "t": "theorem", "a": "axiom", "i": "instance", "s": "structure",
@@ -68,7 +68,7 @@ Resolution = Constant | Ambiguous | Unknown
 
 
 @dataclass(frozen=True)
-class Notation:
+class NotationDeclaration:
     keyword: str
     atoms: tuple[str, ...]
     pattern: str
@@ -93,7 +93,7 @@ class NameTable:
         for alias, target, _file, _line in data["aliases"]:
             self._aliases.setdefault(alias, []).append(target)
         self._notations = tuple(
-            Notation(n["keyword"], tuple(n["atoms"]), n["pattern"], n["expansion"],
+            NotationDeclaration(n["keyword"], tuple(n["atoms"]), n["pattern"], n["expansion"],
                      n["namespace"], f"{self._files[n['file']]}:{n['line']}")
             for n in data["notations"])
 
@@ -198,7 +198,7 @@ class NameTable:
         aliases = [a for a in self._aliases.get(ident, []) if not (atomic and self.is_protected(a))]
         return [*aliases, *found]
 
-    def notations(self, scope: Scope | None = None, *, symbol: str | None = None) -> tuple[Notation, ...]:
+    def notations(self, scope: Scope | None = None, *, symbol: str | None = None) -> tuple[NotationDeclaration, ...]:
         """Notations active under ``scope`` (global ones, and scoped ones whose namespace is
         opened), optionally only those whose first atom is ``symbol``."""
         active = scope.scoped if scope is not None else frozenset()
@@ -206,14 +206,14 @@ class NameTable:
                      if (n.namespace is None or n.namespace in active)
                      and (symbol is None or (n.symbols and n.symbols[0] == symbol)))
 
-    def notations_for(self, symbol: str) -> tuple[Notation, ...]:
+    def notations_for(self, symbol: str) -> tuple[NotationDeclaration, ...]:
         """Every notation whose first atom is ``symbol``, active or not (to say why one is
         inactive: which namespace would open it)."""
         return self._by_symbol.get(symbol, ())
 
     @cached_property
-    def _by_symbol(self) -> dict[str, tuple[Notation, ...]]:
-        index: dict[str, list[Notation]] = {}
+    def _by_symbol(self) -> dict[str, tuple[NotationDeclaration, ...]]:
+        index: dict[str, list[NotationDeclaration]] = {}
         for n in self._notations:
             if n.symbols:
                 index.setdefault(n.symbols[0], []).append(n)

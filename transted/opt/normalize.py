@@ -58,6 +58,7 @@ from transted.opt.labels import (
     TYPED_BINDER,
     application,
 )
+from transted.opt.names import load_name_table
 from transted.opt.node import Node
 from transted.opt.scope import binder_names, body_index, free_names, head_name
 
@@ -271,8 +272,6 @@ class _Normalizer:
     def _projection(self, path: Path) -> bool:
         """The elaboration resolved ``x.f`` to a structure field ``T.f`` (its only explicit
         argument is the structure: ``d.den`` is ``Rat.den d``)."""
-        from transted.opt.names import load_name_table
-
         info = self.el.nodes.get(path)
         full = info.constant if info is not None else None
         return full is not None and full in load_name_table() and \

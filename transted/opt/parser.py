@@ -9,11 +9,11 @@ brackets are structural. Written by hand because no Python library parses Lean 4
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 
-from transted.errors import ParseError, ResourceLimitError, TooDeep
+from transted.errors import TooDeep
 from transted.opt import big_operators, binders, brackets, patterns, set_builder, trailers
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import (
     FIELD_APPLICATION,
     NAMED_APPLICATION,
@@ -21,20 +21,16 @@ from transted.opt.labels import (
     field_label,
     term_open_label,
 )
-from transted.opt.lexer import KEYWORD_STOPS, Token, tokenize
+from transted.opt.lexer import KEYWORD_STOPS, Token
 from transted.opt.node import Node
-from transted.opt.notation import MAX_PREC, NotationTable, load_notation
+from transted.opt.notation import MAX_PREC, NotationTable
 from transted.opt.trailers import FILTER_RELATIONS, PIPE_PREC
 
-__all__ = ["TermParser", "app_node", "MAX_INPUT_CHARS", "MAX_NESTING", "MAX_TREE_DEPTH"]
+__all__ = ["TermParser", "app_node", "field_node", "MAX_TREE_DEPTH"]
 
-MAX_INPUT_CHARS = 100_000
-MAX_NESTING = 100
-"""Parser nesting cap: the Pratt parser recurses ~4 Python frames per level, so 100 levels stay
-well inside Python's default recursion limit (1000) without raising it; the deepest statement
-in tests/data nests 17 levels."""
 MAX_TREE_DEPTH = 128
-"""Operator-tree depth cap. The parser's own recursion is bounded by :data:`MAX_NESTING`, but a
+"""Operator-tree depth cap. The parser's own recursion is bounded by
+:data:`~transted.opt.cursor.MAX_NESTING`, but a
 left-associative chain (``x + x + … + x``) or a run of binders is parsed by a loop and makes a
 tree as deep as it is long; later stages (normalisation, evidence, the search's rules) walk
 trees recursively, so a deeper tree is refused here with a positioned
@@ -45,7 +41,6 @@ DEP_ARROW_PREC = 25
 """Lean core Parser/Term.lean: ``depArrow`` is ``leading_parser:25``, so ``(x : T) → B`` is a
 term only where precedence 25 is allowed — never an application argument (``f (x : T) → B`` is
 ``f (x : T)`` ascribed, then an implication)."""
-BIG_OPERATORS = ("∑", "∏", "∑'", "∏'", "⋃", "⋂")
 
 
 def app_node(head: Node, args: list[Node]) -> Node:
@@ -68,92 +63,14 @@ def field_node(receiver: Node, name: str) -> Node:
     return Node(field_label(name, 0), (receiver,))
 
 
-class TermParser:
-    """Parse Lean terms from ``text``; ``opens`` are namespaces whose prefixes are dropped."""
+class TermParser(TermCursor):
+    """Parse Lean terms from ``text``: the Pratt core over the reading state of
+    :class:`~transted.opt.cursor.TermCursor`, calling the grammar modules at their symbols."""
 
     def __init__(self, text: str, *, opens: tuple[str, ...] = (), split_binders: bool = True,
                  table: NotationTable | None = None, atoms: Mapping[str, Node] | None = None):
-        if len(text) > MAX_INPUT_CHARS:
-            raise ResourceLimitError(f"input of {len(text)} characters exceeds the cap of {MAX_INPUT_CHARS}")
-        self.text = text
-        self.table = table or load_notation()
-        self.atoms = dict(atoms or {})
-        """Notation atoms declared in the context (``notation "ℝ²" => t``) and their trees."""
-        self.tokens = tokenize(text, self.table.symbols | set(self.atoms))
-        self.i = 0
-        self.opens = tuple(sorted(set(opens), key=len, reverse=True))
-        self.split = split_binders
-        self.bound: list[str] = []
-        self.depth = 0
-        self.closers: list[str] = []  # innermost open |…| or ‖…‖
-        self.rbp = 0  # the precedence the term being read is parsed at (see DEP_ARROW_PREC)
-        self.position: int | None = None  # column saved by `positioned` (Lean's withPosition)
+        super().__init__(text, opens=opens, split_binders=split_binders, table=table, atoms=atoms)
         self._depths: dict[int, tuple[Node, int]] = {}  # id → (node, depth) of parsed terms
-
-    # -- token helpers --------------------------------------------------------------------
-    @property
-    def tok(self) -> Token:
-        return self.tokens[self.i]
-
-    def peek(self, k: int = 1) -> Token:
-        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
-
-    def advance(self) -> Token:
-        tok = self.tokens[self.i]
-        if tok.kind != "eof":
-            self.i += 1
-        return tok
-
-    def at(self, *texts: str) -> bool:
-        t = self.tok
-        return t.kind in ("sym", "ident") and t.text in texts
-
-    def accept(self, *texts: str) -> Token | None:
-        return self.advance() if self.at(*texts) else None
-
-    def expect(self, *texts: str) -> Token:
-        if not self.at(*texts):
-            raise self.error(f"expected {' or '.join(repr(t) for t in texts)}, found {self.describe(self.tok)}")
-        return self.advance()
-
-    def error(self, reason: str, tok: Token | None = None) -> ParseError:
-        return ParseError(reason, self.text, (tok or self.tok).start)
-
-    @staticmethod
-    def describe(tok: Token) -> str:
-        return "end of input" if tok.kind == "eof" else repr(tok.text)
-
-    @contextmanager
-    def nested(self) -> Iterator[None]:
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            raise self.error(f"expression nested deeper than {MAX_NESTING} levels")
-        try:
-            yield
-        finally:
-            self.depth -= 1
-
-    @contextmanager
-    def positioned(self, tok: Token) -> Iterator[None]:
-        """Lean's ``withPosition``: while inside, an application argument must start in a
-        column right of ``tok``'s (``argument := checkWsBefore >> checkColGt >> …``, Lean core
-        src/Lean/Parser/Term.lean), so ``let x := v`` ends at a new line at ``let``'s column."""
-        saved, self.position = self.position, self.column(tok)
-        try:
-            yield
-        finally:
-            self.position = saved
-
-    def column(self, tok: Token) -> int:
-        return tok.start - (self.text.rfind("\n", 0, tok.start) + 1)
-
-    @contextmanager
-    def binding(self, names: list[str]) -> Iterator[None]:
-        self.bound.extend(names)
-        try:
-            yield
-        finally:
-            del self.bound[len(self.bound) - len(names):]
 
     # -- names ----------------------------------------------------------------------------
     def resolve(self, name: str) -> str:
@@ -266,7 +183,7 @@ class TermParser:
                     return Node(f"{SLOT} {sym}[{SLOT}] {SLOT}", (left, ring, right))
                 right = self.expr(op.prec if op.assoc == "right" else op.prec + 1)
                 if sym == "≡" and self.at("["):
-                    return self.modeq(left, right)
+                    return trailers.modeq(self, left, right)
                 return Node(op.node_label, (left, right))
             post = self.table.postfix.get(sym)
             if post is not None and post.prec >= rbp:
@@ -275,13 +192,13 @@ class TermParser:
             if sym == "." and not t.space_before:
                 return self.projection(left)
             if sym in FILTER_RELATIONS:
-                return self.filter_relation(left, rbp)
+                return trailers.filter_relation(self, left, rbp)
             if sym == "|>." and rbp <= PIPE_PREC:
-                return self.pipeline_field(left)
+                return trailers.pipeline_field(self, left)
             if sym == "^[":
-                return self.iterate(left)
+                return trailers.iterate(self, left)
             if sym == "[" and not t.space_before:
-                return self.index_trailer(left)
+                return trailers.index_trailer(self, left)
         if rbp < APP_PREC and self.starts_argument():
             args = []
             while self.starts_argument():
@@ -319,10 +236,10 @@ class TermParser:
             return self.atoms[t.text]
         sym = self.table.aliases.get(t.text, t.text)
         if sym in ("(", "{", "⦃", "[") and self.rbp <= DEP_ARROW_PREC:
-            arrow = self.dependent_arrow()
+            arrow = binders.dependent_arrow(self)
             if arrow is not None:
                 return arrow
-        handler = self.SYMBOL_NUDS.get(sym)
+        handler = _LEADING.get(sym)
         if handler is not None:
             return handler(self)
         op = self.table.prefix.get(sym)
@@ -334,16 +251,16 @@ class TermParser:
     def nud_ident(self, t: Token) -> Node:
         word = t.text
         if word in ("fun", "λ"):
-            return self.lambda_()
+            return binders.lambda_(self)
         if word in ("forall", "exists"):
             self.advance()
-            return self.quantifier("∀" if word == "forall" else "∃")
+            return binders.quantifier(self, "∀" if word == "forall" else "∃")
         if word == "if":
-            return self.if_then_else()
+            return binders.if_then_else(self)
         if word in ("let", "have"):
-            return self.let_(word)
+            return binders.let_(self, word)
         if word == "match":
-            return self.match_expr()
+            return patterns.match_expr(self)
         if word == "show":
             self.advance()
             ty = self.expr(0)
@@ -395,21 +312,6 @@ class TermParser:
             return body
         return Node(term_open_label(" ".join(["scoped", *opened] if scoped else opened)), (body,))
 
-    def skip_tactic_block(self) -> None:
-        """Skip ``by …`` inside a term up to the enclosing closer (its content is a proof)."""
-        self.expect("by")
-        depth = 0
-        while self.tok.kind != "eof":
-            if self.at("(", "[", "{", "⟨"):
-                depth += 1
-            elif self.at(")", "]", "}", "⟩"):
-                if depth == 0:
-                    return
-                depth -= 1
-            elif depth == 0 and self.at(","):
-                return
-            self.advance()
-
     def at_sign(self) -> Node:
         self.advance()
         t = self.tok
@@ -428,48 +330,25 @@ class TermParser:
             return Node("?" + t.text)
         raise self.error("expected a metavariable name after '?'", q)
 
-    # bracket and binder notations live in their own modules (transted.opt.brackets,
-    # .binders, .big_operators, .set_builder); bound here as methods
-    filter_relation = trailers.filter_relation
-    index_trailer = trailers.index_trailer
-    iterate = trailers.iterate
-    modeq = trailers.modeq
-    pipeline_field = trailers.pipeline_field
-    abs_ = brackets.abs_
-    anonymous_constructor = brackets.anonymous_constructor
-    bracket = brackets.bracket
-    ceil = brackets.ceil
-    delimited = brackets.delimited
-    floor = brackets.floor
-    inner_product = brackets.inner_product
-    lie_bracket = brackets.lie_bracket
-    list_literal = brackets.list_literal
-    matrix_literal = brackets.matrix_literal
-    norm = brackets.norm
-    paren = brackets.paren
-    vector_literal = brackets.vector_literal
-    big_operator = big_operators.big_operator
-    braces = set_builder.braces
-    dependent_arrow = binders.dependent_arrow
-    filter_quantifier = big_operators.filter_quantifier
-    if_then_else = binders.if_then_else
-    integral = big_operators.integral
-    lambda_ = binders.lambda_
-    let_ = binders.let_
-    match_expr = patterns.match_expr
-    quantifier = binders.quantifier
-    quantifier_sym = binders.quantifier_sym
-    strict_implicit = binders.strict_implicit
 
-    SYMBOL_NUDS = {
-        "(": paren, "⟨": anonymous_constructor, "[": list_literal, "|": abs_, "‖": norm,
-        "⌊": floor, "⌈": ceil, "@": at_sign, "{": braces, "⦃": strict_implicit,
-        "∀": quantifier_sym, "∃": quantifier_sym, "∃!": quantifier_sym, "Π": quantifier_sym,
-        "Σ": quantifier_sym, "Σ'": quantifier_sym,
-        "∑": big_operator, "∏": big_operator, "∑'": big_operator, "∏'": big_operator,
-        "⋃": big_operator, "⋂": big_operator, "∫": integral, "λ": lambda_,
-        "·": leaf_symbol, "_": leaf_symbol, "∅": leaf_symbol, "⊤": leaf_symbol, "⊥": leaf_symbol,
-        "∞": leaf_symbol, "◾": leaf_symbol, "?": question, "⟪": inner_product, "⁅": lie_bracket,
-        "⨅": big_operator, "⨆": big_operator, "∀ᶠ": filter_quantifier, "∃ᶠ": filter_quantifier,
-        "![": vector_literal, "!![": matrix_literal,
-    }
+_LEADING: dict[str, Callable[[TermParser], Node]] = {
+    "(": brackets.paren, "⟨": brackets.anonymous_constructor, "[": brackets.list_literal,
+    "|": brackets.abs_, "‖": brackets.norm, "⌊": brackets.floor, "⌈": brackets.ceil,
+    "⟪": brackets.inner_product, "⁅": brackets.lie_bracket, "![": brackets.vector_literal,
+    "!![": brackets.matrix_literal, "{": set_builder.braces, "⦃": binders.strict_implicit,
+    "∀": binders.quantifier_sym, "∃": binders.quantifier_sym, "∃!": binders.quantifier_sym,
+    "Π": binders.quantifier_sym, "Σ": binders.quantifier_sym, "Σ'": binders.quantifier_sym,
+    "λ": binders.lambda_,
+    "∑": big_operators.big_operator, "∏": big_operators.big_operator,
+    "∑'": big_operators.big_operator, "∏'": big_operators.big_operator,
+    "⋃": big_operators.big_operator, "⋂": big_operators.big_operator,
+    "⨅": big_operators.big_operator, "⨆": big_operators.big_operator,
+    "∫": big_operators.integral, "∀ᶠ": big_operators.filter_quantifier,
+    "∃ᶠ": big_operators.filter_quantifier,
+    "@": TermParser.at_sign, "?": TermParser.question,
+    "·": TermParser.leaf_symbol, "_": TermParser.leaf_symbol, "∅": TermParser.leaf_symbol,
+    "⊤": TermParser.leaf_symbol, "⊥": TermParser.leaf_symbol, "∞": TermParser.leaf_symbol,
+    "◾": TermParser.leaf_symbol,
+}
+"""The leading form each symbol starts (:meth:`TermParser.nud`): the bracket, binder and
+big-operator notations of the grammar modules, and the parser's own atoms."""

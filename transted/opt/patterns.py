@@ -13,20 +13,17 @@
   value (``def f : ℕ → ℝ | 0 => … | (n + 1) => …``) is the same tree. Each alternative binds
   its pattern variables in its right-hand side (:func:`transted.opt.scope.pattern_names`).
 
-These functions are methods of :class:`transted.opt.parser.TermParser` or helpers of the
-binder notations; they see the parser through :class:`~transted.opt.binders.BinderParser`.
+These are functions over the parser's :class:`~transted.opt.cursor.TermCursor`, used by the
+parser (``match``) and by the binder notations.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from transted.opt.brackets import anonymous_constructor
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import ALTERNATIVE, FUN, match_label, match_pattern
 from transted.opt.node import Node
 from transted.opt.pattern_binders import is_pattern, pattern_names
-
-if TYPE_CHECKING:
-    from transted.opt.binders import BinderParser
 
 __all__ = ["pattern_binder", "match_alternatives", "match_fun", "match_expr", "MATCH_VARIABLE",
            "tuple_pattern_ahead"]
@@ -35,24 +32,24 @@ MATCH_VARIABLE = "x✝"
 """The discriminant of ``fun | …``: an inaccessible name, as Lean prints it."""
 
 
-def tuple_pattern_ahead(p: BinderParser) -> bool:
+def tuple_pattern_ahead(p: TermCursor) -> bool:
     """``(a, …`` : a tuple pattern rather than a binder group ``(a b : T)``."""
     return p.at("(") and p.peek(2).text == ","
 
 
-def pattern_binder(p: BinderParser) -> Node:
+def pattern_binder(p: TermCursor) -> Node:
     """An anonymous-constructor or tuple pattern (at ``⟨`` or ``(``), checked to bind only
     names; anything else is refused with its position (a constructor application or a numeral
     in a binder is a match we do not model)."""
     start = p.tok
-    node = p.anonymous_constructor() if p.at("⟨") else p.expr(1024)
+    node = anonymous_constructor(p) if p.at("⟨") else p.expr(1024)
     if not is_pattern(node):
         raise p.error("unsupported pattern in a binder: only ⟨…⟩ and (…, …) over names and _",
                       start)
     return node
 
 
-def match_alternatives(p: BinderParser, arity: int | None = None) -> list[Node]:
+def match_alternatives(p: TermCursor, arity: int | None = None) -> list[Node]:
     """``| p₁, … => e | …`` (at the first ``|``): one :data:`ALTERNATIVE` node each, every
     one with ``arity`` patterns (by default as many as the first)."""
     alternatives = []
@@ -75,7 +72,7 @@ def match_alternatives(p: BinderParser, arity: int | None = None) -> list[Node]:
     return alternatives
 
 
-def match_expr(p: BinderParser) -> Node:
+def match_expr(p: TermCursor) -> Node:
     """``match e₁, e₂ with | p₁, p₂ => r | …`` (Lean core src/Lean/Parser/Term.lean
     ``«match»``; a discriminant's ``h :`` name is not kept)."""
     p.advance()

@@ -20,12 +20,13 @@ from __future__ import annotations
 from transted.errors import ParseError
 from transted.opt.binders import (
     BINDER_PREDICATES,
-    BinderParser,
     binder_groups,
     bound_names,
     build_quantifier,
     predicate_node,
 )
+from transted.opt.brackets import delimited
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import AND, EQ, SET_BUILDER, SLOT, SUBTYPE, TYPED_BINDER
 from transted.opt.node import Node
 from transted.opt.pattern_binders import is_pattern, pattern_names
@@ -35,7 +36,7 @@ from transted.opt.scope import binder_node
 __all__ = ["braces"]
 
 
-def braces(p: BinderParser) -> Node:
+def braces(p: TermCursor) -> Node:
     """The brace notation at ``{`` (see the module docstring)."""
     start = p.i
     p.advance()
@@ -51,10 +52,10 @@ def braces(p: BinderParser) -> Node:
     if node is not None:
         return node
     p.i = start
-    return p.delimited("{", "}", lambda n: "{" + ", ".join([SLOT] * n) + "}")
+    return delimited(p, "{", "}", lambda n: "{" + ", ".join([SLOT] * n) + "}")
 
 
-def _structure_instance(p: BinderParser) -> Node:
+def _structure_instance(p: TermCursor) -> Node:
     """``{ re := 0, im := 1 }``: the field names stay in the label."""
     fields, values = [], []
     while True:
@@ -70,7 +71,7 @@ def _structure_instance(p: BinderParser) -> Node:
     return Node("{ " + ", ".join(f"{f} := {SLOT}" for f in fields) + " }", tuple(values))
 
 
-def _try_set_builder(p: BinderParser) -> Node | None:
+def _try_set_builder(p: TermCursor) -> Node | None:
     """``{x | p}`` / ``{x : T | p}`` / ``{x ∈ s | p}`` / ``{x // p}`` at the name ``x``."""
     save = p.i
     try:
@@ -96,7 +97,7 @@ def _try_set_builder(p: BinderParser) -> Node | None:
     return Node(label, (binder_node(names, ty), body))
 
 
-def _try_image_or_pattern(p: BinderParser) -> Node | None:
+def _try_image_or_pattern(p: TermCursor) -> Node | None:
     """``{t | bs}`` (image) or ``{pat [: T] | p}`` (pattern set-builder), else None."""
     save = p.i
     try:
@@ -124,7 +125,7 @@ def _try_image_or_pattern(p: BinderParser) -> Node | None:
     return Node(SET_BUILDER, (binder, body))
 
 
-def _try_image(p: BinderParser, term_at: int, binders_at: int) -> Node | None:
+def _try_image(p: TermCursor, term_at: int, binders_at: int) -> Node | None:
     """``{x✝ | ∃ bs, t = x✝}`` when the text after ``|`` is extended binders up to ``}``."""
     p.i = binders_at
     try:

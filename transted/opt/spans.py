@@ -28,14 +28,14 @@ from transted.opt.node import SLOT, Node
 from transted.opt.notation import NotationTable
 from transted.opt.parser import TermParser
 
-__all__ = ["Span", "SpannedNode", "SpanningParser", "DeclarationSpans", "BinderSpans",
+__all__ = ["CharSpan", "SpannedNode", "SpanningParser", "DeclarationSpans", "BinderSpans",
            "term_spans", "declaration_spans"]
 
 _BINARY = re.compile(rf"^{re.escape(SLOT)} (\S+) {re.escape(SLOT)}$")
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
+class CharSpan:
     """Characters ``[start, end)`` of the parsed text."""
 
     start: int
@@ -54,9 +54,9 @@ class SpannedNode:
     ``node.children``."""
 
     node: Node
-    span: Span | None
+    span: CharSpan | None
     """The node's own text (no parentheses around it); None for a node built from names."""
-    outer: Span | None
+    outer: CharSpan | None
     """``span`` plus the parentheses (or ``show … from``) the parser read around it."""
     children: tuple[SpannedNode, ...]
 
@@ -68,12 +68,12 @@ class SpannedNode:
             yield item
             stack.extend(reversed(item.children))
 
-    def at(self, span: Span) -> SpannedNode | None:
+    def at(self, span: CharSpan) -> SpannedNode | None:
         """The outermost node of this subtree read from exactly ``span`` (its own text or
         with its parentheses), or None."""
         return next((item for item in self.walk() if span in (item.span, item.outer)), None)
 
-    def gaps(self, source: str) -> tuple[Span, ...] | None:
+    def gaps(self, source: str) -> tuple[CharSpan, ...] | None:
         """The text of ``span`` outside the children's ``outer`` spans, whitespace trimmed:
         ``len(children) + 1`` spans (before the first child, between each two, after the last),
         what the literal parts of the label were written as (``a + b`` → ``""``, ``"+"``,
@@ -92,7 +92,7 @@ class SpannedNode:
         edges.append(self.span.end)
         return tuple(_trimmed(source, edges[i], edges[i + 1]) for i in range(0, len(edges), 2))
 
-    def infix_operator(self, source: str) -> Span | None:
+    def infix_operator(self, source: str) -> CharSpan | None:
         """The operator token of a binary infix application ``lhs op rhs`` (label
         ``<SLOT> op <SLOT>``), as written (an alias such as ``->`` keeps its spelling); None for
         any other node."""
@@ -102,12 +102,12 @@ class SpannedNode:
         return gaps[1] if gaps is not None and len(gaps[1]) else None
 
 
-def _trimmed(source: str, start: int, end: int) -> Span:
+def _trimmed(source: str, start: int, end: int) -> CharSpan:
     while start < end and source[start].isspace():
         start += 1
     while end > start and source[end - 1].isspace():
         end -= 1
-    return Span(start, end)
+    return CharSpan(start, end)
 
 
 @dataclass(slots=True)
@@ -149,8 +149,8 @@ class SpanningParser(TermParser):
         else:  # the same node read again with what surrounds it: `(a + b)` after `a + b`
             seen.outer_first, seen.outer_end = first, self.i
 
-    def _chars(self, first: int, end: int) -> Span:
-        return Span(self.tokens[first].start, self.tokens[end - 1].end)
+    def _chars(self, first: int, end: int) -> CharSpan:
+        return CharSpan(self.tokens[first].start, self.tokens[end - 1].end)
 
     def spanned(self, node: Node) -> SpannedNode:
         """``node`` (from this parser) with the spans of it and its descendants."""
@@ -172,7 +172,7 @@ def term_spans(text: str, *, opens: tuple[str, ...] = (), split_binders: bool = 
 class BinderSpans:
     """One bracketed binder group of a declaration, ``(x y : T)``."""
 
-    span: Span
+    span: CharSpan
     """The group with its brackets."""
     bracket: str
     names: tuple[str, ...]
@@ -190,7 +190,7 @@ class DeclarationSpans:
     tokens: tuple[Token, ...]
     """The lexer's tokens of ``text`` (the parser's own), to map offsets to tokens."""
     binders: tuple[BinderSpans, ...]
-    colon: Span
+    colon: CharSpan
     """The ``:`` between the binders and the conclusion."""
     conclusion: SpannedNode
 
@@ -207,11 +207,11 @@ def declaration_spans(text: str, *, header: str | None = None,
     binders = []
     for group, (start, end) in zip(decl.binders, decl.binder_spans, strict=True):
         typed = parser.spanned(group.type) if group.type is not None else None
-        binders.append(BinderSpans(Span(start, end), text[start], tuple(group.names),
+        binders.append(BinderSpans(CharSpan(start, end), text[start], tuple(group.names),
                                    typed if typed is not None and typed.span is not None else None))
     conclusion = parser.spanned(decl.conclusion)
     assert conclusion.outer is not None  # read by `expr`, so recorded
     first = next(k for k, t in enumerate(parser.tokens) if t.start == conclusion.outer.start)
     colon = parser.tokens[first - 1]
     return DeclarationSpans(text, decl, tuple(parser.tokens), tuple(binders),
-                            Span(colon.start, colon.end), conclusion)
+                            CharSpan(colon.start, colon.end), conclusion)

@@ -1,19 +1,16 @@
 """Trailing constructs of the term parser: indexing ``R[X]``/``a[i]``, ``f^[n]``, ``e |>.f``,
 ``a ≡ b [MOD n]``, ``f =ᶠ[l] g``-style relations (projections ``x.f`` stay in the parser).
 
-Methods of :class:`transted.opt.parser.TermParser` (bound in its class body), as the bracket
-and binder notations are.
+Functions over the parser's :class:`~transted.opt.cursor.TermCursor`, called by
+:meth:`transted.opt.parser.TermParser.led` at their token, as the bracket and binder notations
+are.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from transted.opt.cursor import TermCursor
 from transted.opt.labels import SLOT, application, field_label
 from transted.opt.node import Node
-
-if TYPE_CHECKING:
-    from transted.opt.parser import TermParser
 
 __all__ = ["index_trailer", "iterate", "pipeline_field", "modeq", "filter_relation",
            "FILTER_RELATIONS", "PIPE_PREC"]
@@ -25,7 +22,7 @@ PIPE_PREC = 10
 """``e |>.f``: the pipeline's precedence (``min``, as ``|>``)."""
 
 
-def filter_relation(p: TermParser, left: Node, rbp: int) -> Node | None:
+def filter_relation(p: TermCursor, left: Node, rbp: int) -> Node | None:
     """``f =ᶠ[l] g``, ``f ≤ᶠ[l] g`` (Mathlib/Order/Filter/Basic.lean, notation:50),
     ``f =O[l] g``, ``f =o[l] g``, ``f =Θ[l] g`` (Mathlib/Analysis/Asymptotics,
     notation:100): relation, filter, right operand."""
@@ -38,7 +35,7 @@ def filter_relation(p: TermParser, left: Node, rbp: int) -> Node | None:
     right = p.expr(prec + 1)
     return Node(f"{SLOT} {relation}[{SLOT}] {SLOT}", (left, filter_, right))
 
-def modeq(p: TermParser, left: Node, right: Node) -> Node:
+def modeq(p: TermCursor, left: Node, right: Node) -> Node:
     p.expect("[")
     kind = p.advance()
     if kind.kind != "ident":
@@ -47,7 +44,7 @@ def modeq(p: TermParser, left: Node, right: Node) -> Node:
     p.expect("]")
     return Node(f"{SLOT} ≡ {SLOT} [{kind.text} {SLOT}]", (left, right, modulus))
 
-def index_trailer(p: TermParser, left: Node) -> Node:
+def index_trailer(p: TermCursor, left: Node) -> Node:
     start = p.advance()
     if p.tok.kind == "ident" and p.tok.text == "X" and p.peek().text == "]":
         p.advance(), p.advance()
@@ -61,7 +58,7 @@ def index_trailer(p: TermParser, left: Node) -> Node:
     del start
     return Node(f"{SLOT}[{SLOT}]", (left, inner))
 
-def pipeline_field(p: TermParser, left: Node) -> Node:
+def pipeline_field(p: TermCursor, left: Node) -> Node:
     """``e |>.f a`` is ``(e).f a`` (Lean core Init/Prelude.lean, ``|>.``)."""
     p.advance()
     field = p.advance()
@@ -73,7 +70,7 @@ def pipeline_field(p: TermParser, left: Node) -> Node:
     return node
 
 
-def iterate(p: TermParser, left: Node) -> Node:
+def iterate(p: TermCursor, left: Node) -> Node:
     """``f^[n]`` (Mathlib/Logic/Function/Iterate.lean: ``notation:max f "^["n"]" =>
     Nat.iterate f n``)."""
     p.advance()

@@ -40,6 +40,7 @@ from transted.opt.labels import (
     FUN,
     SLOT,
 )
+from transted.opt.names import Ambiguous, Constant, load_name_table
 from transted.opt.node import Node
 from transted.opt.parser import app_node, field_node
 from transted.opt.scope import (
@@ -283,8 +284,6 @@ def make_resolver(context: Context, header: str | None) -> Resolver:
     definitions = context.definitions
     if not definitions:
         return lambda name: (None, (), None)
-    from transted.opt.names import Ambiguous, Constant, load_name_table
-
     table = load_name_table()
     scope = table.scope(header)
     scope = replace(scope, declared=tuple(dict.fromkeys((*scope.declared, *definitions))))

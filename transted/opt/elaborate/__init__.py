@@ -21,8 +21,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from transted.errors import ParseError
-from transted.opt.declaration import Declaration, OptOptions, header_opens
-from transted.opt.elaborate.core import Elaborator, Env
+from transted.opt.declaration import (
+    Declaration,
+    OptOptions,
+    declaration_tree,
+    header_opens,
+    parse_declaration,
+)
+from transted.opt.elaborate.core import Elaborator
+from transted.opt.elaborate.resolve import instance_binder
 from transted.opt.elaborate.result import (
     GAP_KINDS,
     MEANING_KINDS,
@@ -32,6 +39,7 @@ from transted.opt.elaborate.result import (
     NodeType,
     Path,
 )
+from transted.opt.elaborate.state import Env
 from transted.opt.elaborate.tables import BUNDLED, Tables, scope_from_header, tables_version
 from transted.opt.elaborate.types import PROP, Ty, Type_, show
 from transted.opt.header_scope import Scope
@@ -61,8 +69,6 @@ def elaborate(tree: Node, scope: Scope | None = None, *, tables: Tables = BUNDLE
 
 def _statement_form(el: Elaborator, tree: Node) -> None:
     """Root ``theorem``: binders in order (each in scope of the later ones), then the type."""
-    from transted.opt.elaborate.resolve import instance_binder
-
     env: Env = {}
     for i, binder in enumerate(tree.children[:-1]):
         if binder.label.startswith("["):  # an instance argument `[C α]`
@@ -100,8 +106,6 @@ def elaborate_statement(text: str, *, header: str | None = None,
                         tables: Tables = BUNDLED) -> Elaboration:
     """Parse ``text`` (a declaration) with the names as written and elaborate it under the
     scope its ``header`` sets (plus the statement's own ``open … in`` prefixes)."""
-    from transted.opt.declaration import declaration_tree, header_opens, parse_declaration
-
     decl = parse_declaration(text, header=header)
     tree = declaration_tree(decl, OptOptions(normalize=False))
     own = tuple(ns for ns in decl.opens if ns not in header_opens(header))

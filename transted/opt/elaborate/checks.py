@@ -9,20 +9,15 @@ every binder a type.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from transted.opt.elaborate.result import GAP_KINDS, Issue
+from transted.opt.elaborate.result import GAP_KINDS, Issue, Path
 from transted.opt.elaborate.signatures import IMPLIED
+from transted.opt.elaborate.state import ElaborationState
 from transted.opt.elaborate.types import Meta, Ty, Type_, show
-
-if TYPE_CHECKING:
-    from transted.opt.elaborate.core import Elaborator
-    from transted.opt.elaborate.result import Path
 
 __all__ = ["finish"]
 
 
-def finish(el: Elaborator) -> list[Issue]:
+def finish(el: ElaborationState) -> list[Issue]:
     """Default the numerals, then check coercion arrows, instances and binder types."""
     before = len(el.issues)
     for _path, inner, target in el.arrows:  # `↑2`: the numeral takes the target type
@@ -48,7 +43,7 @@ def finish(el: Elaborator) -> list[Issue]:
     return el.issues[before:]
 
 
-def _defaulted(el: Elaborator, ty: Type_, defaulted: set[int]) -> bool:
+def _defaulted(el: ElaborationState, ty: Type_, defaulted: set[int]) -> bool:
     """Whether ``ty`` got its value from a default instance (its metavariable chain meets
     one that :meth:`MetaStore.default` filled)."""
     while isinstance(ty, Meta):
@@ -60,7 +55,7 @@ def _defaulted(el: Elaborator, ty: Type_, defaulted: set[int]) -> bool:
     return False
 
 
-def _check_arrow(el: Elaborator, path: Path, inner: Type_, target: Type_) -> None:
+def _check_arrow(el: ElaborationState, path: Path, inner: Type_, target: Type_) -> None:
     a, b = el.metas.zonk(inner), el.metas.zonk(target)
     if isinstance(b, Meta):
         el.issue("uninferred", path, "↑ with no target type in sight")
@@ -68,7 +63,7 @@ def _check_arrow(el: Elaborator, path: Path, inner: Type_, target: Type_) -> Non
         el.ensure(path, a, b)
 
 
-def _check_instance(el: Elaborator, cls: str, ty: Type_, path: Path) -> None:
+def _check_instance(el: ElaborationState, cls: str, ty: Type_, path: Path) -> None:
     if isinstance(ty, Meta):
         el.issue("uninferred", path, f"the type of this {cls} operation is not determined")
         return
@@ -82,7 +77,7 @@ def _check_instance(el: Elaborator, cls: str, ty: Type_, path: Path) -> None:
         el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table", cls)
 
 
-def _check_pow(el: Elaborator, base: Type_, exponent: Type_, path: Path) -> None:
+def _check_pow(el: ElaborationState, base: Type_, exponent: Type_, path: Path) -> None:
     if not (isinstance(base, Ty) and isinstance(exponent, Ty)):
         el.issue("uninferred", path, "the type of this power is not determined")
         return

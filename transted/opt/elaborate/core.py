@@ -23,38 +23,26 @@ the Lean source it follows):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from transted.errors import ParseError
 from transted.opt.elaborate import checks, forms, operators, resolve
-from transted.opt.elaborate.result import Elaboration, Issue, IssueKind, NodeType, Path
-from transted.opt.elaborate.signatures import NOTATIONS, instantiate
-from transted.opt.elaborate.tables import Tables
+from transted.opt.elaborate.result import Issue, Path
+from transted.opt.elaborate.signatures import NOTATIONS, instantiate_constant_type
+from transted.opt.elaborate.state import ElaborationState, Env
 from transted.opt.elaborate.type_nodes import type_of_node
-from transted.opt.elaborate.types import (
-    PROP,
-    SORT,
-    Meta,
-    MetaStore,
-    Ty,
-    Type_,
-    arrow,
-    coe_known,
-    show,
-)
-from transted.opt.header_scope import Scope, open_in
+from transted.opt.elaborate.types import PROP, SORT, Meta, MetaStore, Ty, Type_, arrow, show
+from transted.opt.header_scope import open_in
 from transted.opt.labels import TERM_OPEN
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import binder_names, binder_type, body_index, head_name
 
-__all__ = ["Elaborator", "Env", "MAX_DEPTH"]
+__all__ = ["Elaborator", "MAX_DEPTH"]
 
 MAX_DEPTH = 150
 """Tree depth the elaborator descends (about 5 Python frames a level stay inside the default
 recursion limit); statements nest at most 17 levels in tests/data, operator chains are read
 iteratively (``operators._collect``)."""
 
-Env = dict[str, Type_]
 S = SLOT
 _LOGIC = {f"{S} ∧ {S}", f"{S} ∨ {S}", f"{S} ↔ {S}"}
 _QUANTIFIERS = {f"∀ {S}, {S}", f"∃ {S}, {S}", f"∃! {S}, {S}"}
@@ -63,53 +51,9 @@ _NUMERAL = re.compile(r"^[0-9]+$")
 _SCIENTIFIC = re.compile(r"^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$")
 
 
-@dataclass
-class Elaborator:
-    scope: Scope
-    tables: Tables
-    metas: MetaStore = field(default_factory=MetaStore)
-    types: dict[Path, Type_] = field(default_factory=dict)
-    coercions: dict[Path, Type_] = field(default_factory=dict)
-    constants: dict[Path, str] = field(default_factory=dict)
-    issues: list[Issue] = field(default_factory=list)
-    obligations: list[tuple[str, Type_, Path]] = field(default_factory=list)
-    pow_obligations: list[tuple[Type_, Type_, Path]] = field(default_factory=list)
-    arrows: list[tuple[Path, Type_, Type_]] = field(default_factory=list)
-    binder_metas: list[tuple[Path, str, Meta]] = field(default_factory=list)
-    local_instances: list[tuple[str, Type_]] = field(default_factory=list)
-    auto_bound: dict[str, Meta] = field(default_factory=dict)
-
-    # -- bookkeeping -------------------------------------------------------------------------
-    def issue(self, kind: IssueKind, path: Path, message: str, name: str | None = None) -> None:
-        self.issues.append(Issue(kind, path, message, name))
-
-    def require(self, cls: str, ty: Type_, path: Path) -> None:
-        self.obligations.append((cls, ty, path))
-
-    def require_pow(self, base: Type_, exponent: Type_, path: Path) -> None:
-        self.pow_obligations.append((base, exponent, path))
-
-    def known(self, t: Type_ | None) -> Ty | None:
-        """``t`` if it is a known type (an expected type that is a metavariable is none)."""
-        if t is None:
-            return None
-        t = self.metas.zonk(t)
-        return t if isinstance(t, Ty) else None
-
-    def ensure(self, path: Path, actual: Type_, expected: Type_ | None) -> None:
-        """``ensureHasType``: unify, else coerce (recording ``↑`` at ``path``), else a mismatch."""
-        if expected is None or self.metas.unify(actual, expected):
-            return
-        a, e = self.metas.zonk(actual), self.metas.zonk(expected)
-        known = coe_known(a, e)
-        if known:
-            self.coercions[path] = e
-        elif known is None:
-            self.issue("undecided-instance", path, f"coercion {show(a)} → {show(e)}: a type "
-                       "the tables do not know")
-        else:
-            self.issue("type-mismatch", path, f"has type {show(a)}, expected {show(e)} "
-                       "(no coercion)")
+class Elaborator(ElaborationState):
+    """The walk: :meth:`elab` dispatches on the label to the notation modules and to the
+    propositions, binders, ascriptions and applications below."""
 
     # -- the walk ---------------------------------------------------------------------------
     def elab(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
@@ -125,7 +69,7 @@ class Elaborator:
         label, kids = node.label, node.children
         if label in operators.RELATIONS:
             return operators.binrel(self, node, path, env)
-        if operators.is_operator(label):
+        if operators.is_arithmetic_operator(label):
             return operators.op_tree(self, node, path, env, expected)
         if label in _LOGIC or label == f"¬{S}":
             for i, c in enumerate(kids):
@@ -178,7 +122,7 @@ class Elaborator:
             self.elab(left, (*path, 0), env, None)
             self.types[(*path, 1)] = SORT
             return SORT
-        elif self._is_type_like(self._spawn().elab(left, (*path, 0), env, None)):
+        elif self._is_type_like(self.spawn().elab(left, (*path, 0), env, None)):
             # `↥s → P`: a binder over a set coerced to a type
             self.issue("unsupported", (*path, 0), f"binder over {left}")
             return self.metas.fresh()
@@ -236,7 +180,7 @@ class Elaborator:
         name table knows (``Subgroup G``: an opaque type), a proposition (``∀ h : P, Q``, a
         hypothesis) if it elaborates to ``Prop``, else a type the tables do not model
         (opaque, with an ``unsupported`` issue)."""
-        trial = self._spawn()
+        trial = self.spawn()
         if self.metas.zonk(trial.elab(declared, path, env, None)) == PROP:
             self.ensure(path, self.elab(declared, path, env, PROP), PROP)
             return Ty("Proof")
@@ -263,7 +207,7 @@ class Elaborator:
         finally:
             self.scope = outer
 
-    def _spawn(self) -> Elaborator:
+    def spawn(self) -> Elaborator:
         """A scratch elaborator on a copy of the metavariables (for trials)."""
         child = Elaborator(self.scope, self.tables,
                            MetaStore(dict(self.metas.solution), dict(self.metas.kinds)))
@@ -368,7 +312,7 @@ class Elaborator:
                        full)
             self.elab_children(node, path, env)
             return self.metas.fresh()
-        params, result, obligations = instantiate(sig, self.metas.fresh)
+        params, result, obligations = instantiate_constant_type(sig, self.metas.fresh)
         args = list(enumerate(node.children))
         if len(args) > len(params):
             self.issue("unsupported", path, f"{full} applied to {len(args)} arguments", full)
@@ -388,12 +332,3 @@ class Elaborator:
     def finish_checks(self) -> list[Issue]:
         """Default the numerals, then check coercion arrows, instances and binder types."""
         return checks.finish(self)
-
-    def result(self, tree: Node) -> Elaboration:
-        nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p))
-                 for p, t in self.types.items()}
-        return Elaboration(tree, nodes, tuple(self.issues), self.scope)
-
-    def _coercion(self, path: Path) -> Type_ | None:
-        target = self.coercions.get(path)
-        return None if target is None else self.metas.zonk(target)

@@ -18,15 +18,11 @@ Each follows the Lean/Mathlib definition behind the notation (docs/ELABORATION.m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from transted.opt.elaborate.result import Path
+from transted.opt.elaborate.state import ElaborationState, Env
 from transted.opt.elaborate.types import PROP, Ty, Type_, coe_known, show
 from transted.opt.node import SLOT, Node
 from transted.opt.scope import binder_names
-
-if TYPE_CHECKING:
-    from transted.opt.elaborate.core import Elaborator, Env
-    from transted.opt.elaborate.result import Path
 
 __all__ = ["BIG", "LAMBDA", "coe", "ite", "big", "dvd", "mem", "lam"]
 
@@ -35,14 +31,14 @@ BIG = {f"∑ {S} ∈ {S}, {S}": "AddCommMonoid", f"∏ {S} ∈ {S}, {S}": "CommM
 LAMBDA = f"fun {S} => {S}"
 
 
-def coe(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+def coe(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
     inner = el.elab(node.children[0], (*path, 0), env, None)
     target: Type_ = el.known(expected) or el.metas.fresh()
     el.arrows.append(((*path, 0), inner, target))
     return target
 
 
-def ite(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+def ite(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
     cond, then, other = node.children
     el.ensure((*path, 0), el.elab(cond, (*path, 0), env, PROP), PROP)
     alpha: Type_ = el.known(expected) or el.metas.fresh()
@@ -51,7 +47,7 @@ def ite(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None
     return alpha
 
 
-def big(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+def big(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
     binder, collection, body = node.children
     coll = el.metas.zonk(el.elab(collection, (*path, 1), env, None))
     elem: Type_ = el.metas.fresh()
@@ -70,7 +66,7 @@ def big(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None
     return out
 
 
-def dvd(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
+def dvd(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
     alpha = el.metas.fresh()
     for i, c in enumerate(node.children):
         el.ensure((*path, i), el.elab(c, (*path, i), env, alpha), alpha)
@@ -78,7 +74,7 @@ def dvd(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
     return PROP
 
 
-def mem(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
+def mem(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
     elem_node, coll_node = node.children
     coll = el.metas.zonk(el.elab(coll_node, (*path, 1), env, None))
     if isinstance(coll, Ty) and coll.head in ("Finset", "Set") and coll.args:
@@ -92,7 +88,7 @@ def mem(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
     return PROP
 
 
-def lam(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+def lam(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
     """``fun x => body``: with an expected function type its domain types ``x`` and its
     codomain is expected of the body (``elabFunBinders``); else ``x`` is a metavariable."""
     binder, body = node.children

@@ -22,15 +22,13 @@ The exponent of ``^`` with an unknown type becomes ℕ: Mathlib's ``Monoid.toPow
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from transted.opt.elaborate.result import Path
+from transted.opt.elaborate.state import ElaborationState, Env
 from transted.opt.elaborate.types import PROP, Meta, Ty, Type_, coe_known, has_coe, show
 from transted.opt.node import SLOT, Node
 
-if TYPE_CHECKING:
-    from transted.opt.elaborate.core import Elaborator, Env, Path
-
-__all__ = ["BINOPS", "UNOPS", "POW", "RELATIONS", "is_operator", "op_tree", "binrel"]
+__all__ = ["BINOPS", "UNOPS", "POW", "RELATIONS", "is_arithmetic_operator", "op_tree",
+           "binrel"]
 
 S = SLOT
 BINOPS = {f"{S} + {S}": "Add", f"{S} - {S}": "Sub", f"{S} * {S}": "Mul", f"{S} / {S}": "Div",
@@ -40,11 +38,12 @@ POW = f"{S} ^ {S}"
 RELATIONS = {f"{S} = {S}": None, f"{S} ≠ {S}": None, f"{S} < {S}": "LT", f"{S} ≤ {S}": "LE",
              f"{S} > {S}": "LT", f"{S} ≥ {S}": "LE"}
 
-_Leaf = tuple[Node, "Path"]
-_Op = tuple[Node, "Path", str]
+_Leaf = tuple[Node, Path]
+_Op = tuple[Node, Path, str]
 
 
-def is_operator(label: str) -> bool:
+def is_arithmetic_operator(label: str) -> bool:
+    """A ``binop%`` (``+ - * / %``), ``unop%`` (``-x``) or ``rightact%`` (``^``) label."""
     return label in BINOPS or label in UNOPS or label == POW
 
 
@@ -67,7 +66,7 @@ def _collect(node: Node, path: Path, leaves: list[_Leaf], ops: list[_Op],
             leaves.append((current, p))
 
 
-def op_tree(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+def op_tree(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
     """Elaborate a ``binop%`` tree rooted at ``node``; returns its type."""
     leaves: list[_Leaf] = []
     ops: list[_Op] = []
@@ -83,7 +82,7 @@ def op_tree(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | 
     return result
 
 
-def binrel(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
+def binrel(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
     """Elaborate ``a R b`` for a ``binrel%`` relation: one tree over both sides, no expected
     type (``elabBinRelCore``: ``analyze tree none``); the relation's class (``LT``/``LE``) is
     required at the sides' type."""
@@ -102,7 +101,7 @@ def binrel(el: Elaborator, node: Node, path: Path, env: Env) -> Type_:
     return PROP
 
 
-def _finish(el: Elaborator, ops: list[_Op], exponents: dict[Path, _Leaf], env: Env,
+def _finish(el: ElaborationState, ops: list[_Op], exponents: dict[Path, _Leaf], env: Env,
             result: Type_) -> None:
     """Type the operator nodes, elaborate the exponents, record the instances required."""
     for _node, p, cls in ops:
@@ -117,7 +116,7 @@ def _finish(el: Elaborator, ops: list[_Op], exponents: dict[Path, _Leaf], env: E
             el.require(cls, result, p)
 
 
-def _max_type(el: Elaborator, types: list[Type_], start: Type_ | None) -> tuple[Type_ | None, bool]:
+def _max_type(el: ElaborationState, types: list[Type_], start: Type_ | None) -> tuple[Type_ | None, bool]:
     """``analyze``: the maximal known type and whether two types were uncomparable."""
     best = start
     for t in types:
@@ -133,7 +132,7 @@ def _max_type(el: Elaborator, types: list[Type_], start: Type_ | None) -> tuple[
     return best, False
 
 
-def _unify_tree(el: Elaborator, leaves: list[_Leaf], types: list[Type_], ops: list[_Op],
+def _unify_tree(el: ElaborationState, leaves: list[_Leaf], types: list[Type_], ops: list[_Op],
                 expected: Type_ | None) -> Type_ | None:
     """``applyCoe`` at the maximal type; None when the root operator has no homogeneous
     instance at a maximal type that came from ``expected`` (the caller retries without)."""

@@ -25,20 +25,17 @@ Lean core ``src/Lean/Elab/App.lean`` / ``BuiltinNotation.lean`` and the name tab
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-from transted.opt.elaborate.result import MEANING_KINDS
+from transted.opt.elaborate.checks import finish
+from transted.opt.elaborate.result import MEANING_KINDS, Path
 from transted.opt.elaborate.signatures import NAMED_NOTATIONS
+from transted.opt.elaborate.state import ElaborationState, Env
 from transted.opt.elaborate.tables import is_identifier
 from transted.opt.elaborate.type_nodes import type_of_node
 from transted.opt.elaborate.types import Ty, Type_, show
 from transted.opt.labels import FIELD_APPLICATION, SLOT
 from transted.opt.node import Node
 from transted.opt.scope import head_name
-
-if TYPE_CHECKING:
-    from transted.opt.elaborate.core import Elaborator, Env
-    from transted.opt.elaborate.result import Path
 
 __all__ = ["FIELD", "name", "field", "instance_binder", "structure_type", "TYPE_NAMESPACES"]
 
@@ -51,7 +48,7 @@ TYPE_NAMESPACES = {"ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ
 _TYPE_KINDS = frozenset({"structure", "class", "inductive"})
 
 
-def name(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None,
+def name(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None,
          head: str | None = None) -> Type_:
     """A leaf name (``head`` None) or an application ``head a …`` of a name not bound locally."""
     ident = node.label if head is None else head
@@ -83,7 +80,7 @@ def name(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | Non
     return _unresolved(el, ident, path, why)
 
 
-def _resolved(el: Elaborator, full: str, kind: str, fields: tuple[str, ...], node: Node,
+def _resolved(el: ElaborationState, full: str, kind: str, fields: tuple[str, ...], node: Node,
               path: Path, env: Env, expected: Type_ | None) -> Type_:
     if fields:
         el.constants[path] = full
@@ -105,7 +102,7 @@ def _resolved(el: Elaborator, full: str, kind: str, fields: tuple[str, ...], nod
     return el.constant(full, node, path, env, expected)
 
 
-def _apply_unknown(el: Elaborator, node: Node, path: Path, env: Env, ty: Type_) -> Type_:
+def _apply_unknown(el: ElaborationState, node: Node, path: Path, env: Env, ty: Type_) -> Type_:
     """An auto-bound name (already reported) applied to arguments: the arguments elaborate,
     the result is not known."""
     if node.children:
@@ -114,7 +111,7 @@ def _apply_unknown(el: Elaborator, node: Node, path: Path, env: Env, ty: Type_) 
     return ty
 
 
-def _unresolved(el: Elaborator, ident: str, path: Path, why: str) -> Type_:
+def _unresolved(el: ElaborationState, ident: str, path: Path, why: str) -> Type_:
     valid = "." not in ident and (el.scope.relaxed_auto_implicit
                                   or (ident[:1].isalpha() and bool(_AUTO_SUFFIX.match(ident[1:]))))
     if el.scope.auto_implicit and valid:
@@ -126,7 +123,7 @@ def _unresolved(el: Elaborator, ident: str, path: Path, why: str) -> Type_:
     return el.metas.fresh()
 
 
-def _overloaded(el: Elaborator, ident: str, candidates: tuple[str, ...], node: Node, path: Path,
+def _overloaded(el: ElaborationState, ident: str, candidates: tuple[str, ...], node: Node, path: Path,
                 env: Env, expected: Type_ | None) -> Type_:
     """``elabAppAux``: keep the alternatives that elaborate; decide only when every other one
     certainly fails."""
@@ -150,15 +147,15 @@ def _overloaded(el: Elaborator, ident: str, candidates: tuple[str, ...], node: N
     return el.metas.fresh()
 
 
-def _trial(el: Elaborator, full: str, node: Node, path: Path, env: Env,
+def _trial(el: ElaborationState, full: str, node: Node, path: Path, env: Env,
            expected: Type_ | None) -> list:
-    trial = el._spawn()
+    trial = el.spawn()
     trial.ensure(path, trial.constant(full, node, path, env, expected), el.known(expected))
-    trial.finish_checks()
+    finish(trial)
     return trial.issues
 
 
-def field(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+def field(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
     """``x.f a …``: ``T.f`` with ``x`` as its first explicit argument of type ``T``."""
     m = FIELD.match(node.label)
     assert m is not None
@@ -194,11 +191,11 @@ def field(el: Elaborator, node: Node, path: Path, env: Env, expected: Type_ | No
     return _reordered(el, full, trial, order, path, env, expected)
 
 
-def _reordered(el: Elaborator, full: str, call: Node, order: list[int], path: Path, env: Env,
+def _reordered(el: ElaborationState, full: str, call: Node, order: list[int], path: Path, env: Env,
                expected: Type_ | None) -> Type_:
     """Elaborate ``call`` (the children of the field node reordered by ``order``) and file
     each argument's type and coercion under its path in the original node."""
-    scratch = el._spawn()
+    scratch = el.spawn()
     result = scratch.constant(full, call, path, env, expected)
     el.metas = scratch.metas
     el.auto_bound = scratch.auto_bound
@@ -225,7 +222,7 @@ def _moved(p: Path, base: Path, renumber: dict[int, int]) -> Path:
     return p
 
 
-def instance_binder(el: Elaborator, cls_node: Node, env: Env) -> bool:
+def instance_binder(el: ElaborationState, cls_node: Node, env: Env) -> bool:
     """``[C α]`` (or the premise ``C α →`` of the proposition form) when ``C`` is a class:
     record the local instance; True if it was one."""
     head = head_name(cls_node.label, len(cls_node.children)) if cls_node.children else None
@@ -240,7 +237,7 @@ def instance_binder(el: Elaborator, cls_node: Node, env: Env) -> bool:
     return True
 
 
-def structure_type(el: Elaborator, node: Node, path: Path, env: Env) -> Ty | None:
+def structure_type(el: ElaborationState, node: Node, path: Path, env: Env) -> Ty | None:
     """``Subgroup G``, ``Polynomial ℝ`` written as a type: a structure/class/inductive of the
     name table applied to types, as an opaque :class:`Ty` (None if it is not one)."""
     head = node.label if node.is_leaf else head_name(node.label, len(node.children))

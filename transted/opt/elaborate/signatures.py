@@ -1,6 +1,6 @@
 """What the elaborator knows of each constant's type, and the notations that expand to one.
 
-A :class:`Signature` is a constant's type as its Lean/Mathlib declaration gives it —
+A :class:`ConstantType` is a constant's type as its Lean/Mathlib declaration gives it —
 implicit type parameters, instance arguments, explicit argument types, result type — written
 as text over the parameters; every entry cites its declaration. The bundled name table
 (:mod:`transted.opt.names`) says *which* constant a name is; this table says what type it
@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 from transted.opt.elaborate.types import Ty, Type_, arrow
 
-__all__ = ["Signature", "SIGNATURES", "Notation", "NOTATIONS", "NAMED_NOTATIONS", "CLASSES",
-           "IMPLIED", "parse_type_text", "instantiate", "signature"]
+__all__ = ["ConstantType", "SIGNATURES", "Notation", "NOTATIONS", "NAMED_NOTATIONS",
+           "CLASSES", "IMPLIED", "parse_type_text", "instantiate_constant_type", "signature"]
 
 
 @dataclass(frozen=True)
-class Signature:
+class ConstantType:
     """``{params} [instances] → args → result``; types are written as text over ``params``."""
 
     params: tuple[str, ...]
@@ -61,16 +61,16 @@ NOTATIONS: Mapping[str, Notation] = {
 }
 
 _ONE = ("α",)
-_INTERVAL = Signature(_ONE, (("Preorder", "α"), ("LocallyFiniteOrder", "α")), ("α", "α"),
+_INTERVAL = ConstantType(_ONE, (("Preorder", "α"), ("LocallyFiniteOrder", "α")), ("α", "α"),
                       "Finset α", "Mathlib/Order/Interval/Finset/Defs.lean:271-280 Finset.Icc")
-_SET_INTERVAL = Signature(_ONE, (("Preorder", "α"),), ("α", "α"), "Set α",
+_SET_INTERVAL = ConstantType(_ONE, (("Preorder", "α"),), ("α", "α"), "Set α",
                           "Mathlib/Order/Interval/Set/Defs.lean Set.Icc")
 
-def _fn(args: tuple[str, ...], result: str, source: str, *, protected: bool = False) -> Signature:
-    return Signature((), (), args, result, source, protected)
+def _fn(args: tuple[str, ...], result: str, source: str, *, protected: bool = False) -> ConstantType:
+    return ConstantType((), (), args, result, source, protected)
 
 
-SIGNATURES: dict[str, Signature] = {
+SIGNATURES: dict[str, ConstantType] = {
     "Real.sqrt": _fn(("ℝ",), "ℝ", "Mathlib/Data/Real/Sqrt.lean:112 Real.sqrt"),
     "Nat.sqrt": _fn(("ℕ",), "ℕ", "Nat.sqrt : ℕ → ℕ"),
     "NNReal.sqrt": _fn(("NNReal",), "NNReal", "Mathlib/Data/Real/Sqrt.lean:46 NNReal.sqrt"),
@@ -97,42 +97,42 @@ SIGNATURES: dict[str, Signature] = {
     "Nat.Prime": _fn(("ℕ",), "Prop", "Mathlib/Data/Nat/Prime/Defs.lean:42 Nat.Prime"),
     "Int.natAbs": _fn(("ℤ",), "ℕ", "Lean core Int.natAbs"),
     "Int.toNat": _fn(("ℤ",), "ℕ", "Lean core Int.toNat"),
-    "Int.floor": Signature(_ONE, (("FloorRing", "α"),), ("α",), "ℤ",
+    "Int.floor": ConstantType(_ONE, (("FloorRing", "α"),), ("α",), "ℤ",
                            "Mathlib/Algebra/Order/Floor/Defs.lean:226 Int.floor"),
-    "Int.ceil": Signature(_ONE, (("FloorRing", "α"),), ("α",), "ℤ",
+    "Int.ceil": ConstantType(_ONE, (("FloorRing", "α"),), ("α",), "ℤ",
                           "Mathlib/Algebra/Order/Floor/Defs.lean Int.ceil"),
-    "Nat.floor": Signature(_ONE, (("FloorSemiring", "α"),), ("α",), "ℕ",
+    "Nat.floor": ConstantType(_ONE, (("FloorSemiring", "α"),), ("α",), "ℕ",
                            "Mathlib/Algebra/Order/Floor/Defs.lean:92 Nat.floor"),
-    "Nat.ceil": Signature(_ONE, (("FloorSemiring", "α"),), ("α",), "ℕ",
+    "Nat.ceil": ConstantType(_ONE, (("FloorSemiring", "α"),), ("α",), "ℕ",
                           "Mathlib/Algebra/Order/Floor/Defs.lean Nat.ceil"),
-    "Min.min": Signature(_ONE, (("Min", "α"),), ("α", "α"), "α",
+    "Min.min": ConstantType(_ONE, (("Min", "α"),), ("α", "α"), "α",
                          "Lean core Init/Prelude.lean class Min; export Min (min)"),
-    "Max.max": Signature(_ONE, (("Max", "α"),), ("α", "α"), "α",
+    "Max.max": ConstantType(_ONE, (("Max", "α"),), ("α", "α"), "α",
                          "Lean core Init/Prelude.lean class Max; export Max (max)"),
-    "abs": Signature(_ONE, (("Lattice", "α"), ("AddGroup", "α")), ("α",), "α",
+    "abs": ConstantType(_ONE, (("Lattice", "α"), ("AddGroup", "α")), ("α",), "α",
                      "Mathlib/Algebra/Order/Group/Unbundled/Abs.lean mabs/abs"),
-    "Inv.inv": Signature(_ONE, (("Inv", "α"),), ("α",), "α", "Mathlib/Algebra/Group/Defs.lean"),
-    "Even": Signature(_ONE, (("Add", "α"),), ("α",), "Prop",
+    "Inv.inv": ConstantType(_ONE, (("Inv", "α"),), ("α",), "α", "Mathlib/Algebra/Group/Defs.lean"),
+    "Even": ConstantType(_ONE, (("Add", "α"),), ("α",), "Prop",
                       "Mathlib/Algebra/Group/Even.lean:57 (to_additive of IsSquare)"),
-    "Odd": Signature(_ONE, (("Semiring", "α"),), ("α",), "Prop",
+    "Odd": ConstantType(_ONE, (("Semiring", "α"),), ("α",), "Prop",
                      "Mathlib/Algebra/Ring/Parity.lean:101 Odd"),
-    "Prime": Signature(_ONE, (("CommMonoidWithZero", "α"),), ("α",), "Prop",
+    "Prime": ConstantType(_ONE, (("CommMonoidWithZero", "α"),), ("α",), "Prop",
                        "Mathlib/Algebra/Prime/Defs.lean:43 Prime"),
     "Finset.range": _fn(("ℕ",), "Finset ℕ", "Mathlib/Data/Finset/Range.lean:53"),
     "Finset.Icc": _INTERVAL, "Finset.Ico": _INTERVAL, "Finset.Ioc": _INTERVAL,
     "Finset.Ioo": _INTERVAL,
     "Set.Icc": _SET_INTERVAL, "Set.Ico": _SET_INTERVAL, "Set.Ioc": _SET_INTERVAL,
     "Set.Ioo": _SET_INTERVAL,
-    "Finset.card": Signature(_ONE, (), ("Finset α",), "ℕ", "Mathlib Finset.card"),
-    "Finset.sum": Signature(("ι", "M"), (("AddCommMonoid", "M"),), ("Finset ι", "ι → M"), "M",
+    "Finset.card": ConstantType(_ONE, (), ("Finset α",), "ℕ", "Mathlib Finset.card"),
+    "Finset.sum": ConstantType(("ι", "M"), (("AddCommMonoid", "M"),), ("Finset ι", "ι → M"), "M",
                             "Mathlib/Algebra/BigOperators/Group/Finset/Defs.lean:68"),
-    "Finset.prod": Signature(("ι", "M"), (("CommMonoid", "M"),), ("Finset ι", "ι → M"), "M",
+    "Finset.prod": ConstantType(("ι", "M"), (("CommMonoid", "M"),), ("Finset ι", "ι → M"), "M",
                              "Mathlib/Algebra/BigOperators/Group/Finset/Defs.lean:68"),
     "Real.tan": _fn(("ℝ",), "ℝ", "Mathlib/Analysis/SpecialFunctions/Trigonometric/Basic.lean Real.tan"),
     "Real.arctan": _fn(("ℝ",), "ℝ", "Mathlib/Analysis/SpecialFunctions/Trigonometric/Arctan.lean"),
     "Complex.re": _fn(("ℂ",), "ℝ", "Mathlib/Data/Complex/Basic.lean structure Complex (re : ℝ)"),
     "Complex.im": _fn(("ℂ",), "ℝ", "Mathlib/Data/Complex/Basic.lean structure Complex (im : ℝ)"),
-    "Int.fract": Signature(_ONE, (("FloorRing", "α"),), ("α",), "α",
+    "Int.fract": ConstantType(_ONE, (("FloorRing", "α"),), ("α",), "α",
                            "Mathlib/Algebra/Order/Floor/Defs.lean Int.fract"),
     "Int.tdiv": _fn(("ℤ", "ℤ"), "ℤ", "Lean core src/Init/Data/Int/Basic.lean Int.tdiv"),
     "Int.tmod": _fn(("ℤ", "ℤ"), "ℤ", "Lean core src/Init/Data/Int/Basic.lean Int.tmod"),
@@ -155,7 +155,7 @@ NAMED_NOTATIONS: Mapping[str, Notation] = {
 """Notations written as a name (a leaf, or the head of an application)."""
 
 
-def signature(full_name: str) -> Signature | None:
+def signature(full_name: str) -> ConstantType | None:
     return SIGNATURES.get(full_name)
 
 
@@ -200,8 +200,8 @@ def _split_arrow(text: str) -> list[str]:
     return [o[1:-1] if o.startswith("(") and o.endswith(")") else o for o in out]
 
 
-def instantiate(sig: Signature, fresh: Callable[[], Type_]
-                ) -> tuple[list[Type_], Type_, list[tuple[str, Type_]]]:
+def instantiate_constant_type(sig: ConstantType, fresh: Callable[[], Type_]
+                              ) -> tuple[list[Type_], Type_, list[tuple[str, Type_]]]:
     """Fresh metavariables for ``sig``'s type parameters: (argument types, result type,
     instance obligations)."""
     params: dict[str, Type_] = {p: fresh() for p in sig.params}

@@ -2,9 +2,9 @@
 
 * :class:`NameResolver` — ``resolve(name, scope)`` → resolved / ambiguous / unknown, with the
   header's ``open``/``namespace`` lines and ``protected`` declarations taken into account;
-* :class:`SignatureTable` — a resolved constant's :class:`Signature` (implicit type
+* :class:`SignatureTable` — a resolved constant's :class:`ConstantType` (implicit type
   parameters, instance arguments, explicit argument types, result type), or None;
-* :class:`InstanceTable` — does class ``C`` have an instance at a type: True / False (the
+* :class:`InstanceResolver` — does class ``C`` have an instance at a type: True / False (the
   table is complete there and lists none) / None (the table cannot say).
 
 :data:`BUNDLED` implements them with the generated Mathlib name table
@@ -19,14 +19,24 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from transted.opt.elaborate.signatures import Signature, signature
+from transted.opt.elaborate.signatures import (
+    IMPLIED,
+    NAMED_NOTATIONS,
+    NOTATIONS,
+    SIGNATURES,
+    ConstantType,
+    signature,
+)
 from transted.opt.elaborate.types import NUMBER_TYPES, Ty
 from transted.opt.header_scope import Scope
+from transted.opt.instances import load_instance_table
+from transted.opt.names import Ambiguous, Constant, load_name_table
 
-__all__ = ["Resolution", "NameResolver", "SignatureTable", "InstanceTable", "Tables",
+__all__ = ["Resolution", "NameResolver", "SignatureTable", "InstanceResolver", "Tables",
            "BUNDLED", "bundled_tables", "tables_version", "scope_from_header", "is_identifier"]
 
 
@@ -53,10 +63,10 @@ class NameResolver(Protocol):
 
 
 class SignatureTable(Protocol):
-    def signature(self, full_name: str) -> Signature | None: ...
+    def signature(self, full_name: str) -> ConstantType | None: ...
 
 
-class InstanceTable(Protocol):
+class InstanceResolver(Protocol):
     def has_instance(self, cls: str, ty: Ty, scoped: frozenset[str] = frozenset()
                      ) -> bool | None: ...
 
@@ -67,7 +77,7 @@ class Tables:
 
     names: NameResolver
     signatures: SignatureTable
-    instances: InstanceTable
+    instances: InstanceResolver
     version: str = field(default="custom")
 
 
@@ -87,8 +97,6 @@ class _BundledNames:
     """Name resolution and notation activity from the generated Mathlib table."""
 
     def __init__(self) -> None:
-        from transted.opt.names import load_name_table
-
         self.table = load_name_table()
         self._resolved: dict[tuple[str, Scope], Resolution] = {}
 
@@ -103,8 +111,6 @@ class _BundledNames:
         return hit
 
     def _resolve(self, name: str, scope: Scope) -> Resolution:
-        from transted.opt.names import Ambiguous, Constant
-
         found = self.table.resolve(name.removeprefix("@"), scope=scope)
         if isinstance(found, Constant):
             return Resolution("resolved", (found.name,), fields=found.fields, kinds=(found.kind,))
@@ -135,7 +141,7 @@ class _BundledNames:
 
 
 class _BundledSignatures:
-    def signature(self, full_name: str) -> Signature | None:
+    def signature(self, full_name: str) -> ConstantType | None:
         return signature(full_name)
 
 
@@ -146,8 +152,6 @@ _FLOAT = frozenset({"Add", "Sub", "Mul", "Div", "Neg", "LT", "LE", "OfScientific
 
 class _BundledInstances:
     def __init__(self) -> None:
-        from transted.opt.instances import load_instance_table
-
         self.table = load_instance_table()
 
     def has_instance(self, cls: str, ty: Ty, scoped: frozenset[str] = frozenset()
@@ -166,11 +170,24 @@ class _BundledInstances:
 
 def _signatures_digest() -> str:
     """Content hash of the signature and notation tables (their reprs are deterministic)."""
-    from transted.opt.elaborate.signatures import IMPLIED, NAMED_NOTATIONS, NOTATIONS, SIGNATURES
-
-    text = repr([sorted(SIGNATURES.items()), sorted(NOTATIONS.items()),
-                 sorted(NAMED_NOTATIONS.items()), sorted(IMPLIED.items())])
+    text = _hashed_text([sorted(SIGNATURES.items()), sorted(NOTATIONS.items()),
+                         sorted(NAMED_NOTATIONS.items()), sorted(IMPLIED.items())])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def _hashed_text(value: object) -> str:
+    """``repr(value)``, each :class:`ConstantType` spelled as the dataclass ``Signature`` it
+    was when this hash went into the score signatures: renaming the class is no change of
+    the tables, so it must not change every signature."""
+    if isinstance(value, ConstantType):
+        fields = ", ".join(f"{f.name}={getattr(value, f.name)!r}" for f in dataclass_fields(value))
+        return f"Signature({fields})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_hashed_text(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        items = [_hashed_text(v) for v in value]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return repr(value)
 
 
 @lru_cache(maxsize=1)
@@ -213,7 +230,5 @@ def scope_from_header(header: str | None, *, extra_opens: tuple[str, ...] = ()) 
 
 @lru_cache(maxsize=4096)
 def _scope(header: str, extra_opens: tuple[str, ...]) -> Scope:
-    from transted.opt.names import load_name_table
-
     text = header + ("\nopen " + " ".join(extra_opens) + "\n" if extra_opens else "")
     return load_name_table().scope(text)

@@ -13,7 +13,7 @@ import random
 import re
 
 from transted.opt.labels import EXISTS, FORALL, NOT, infix
-from transted.opt.spans import Span
+from transted.opt.spans import CharSpan
 from transted.sensitivity.lean.rewrites import _fresh, _pick
 from transted.sensitivity.lean.sites import (
     NUMERIC_TYPES,
@@ -39,7 +39,7 @@ def numeral(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     (`0 * n`, `n * 0`, `0 ^ n`, `1 ^ n`, `n ^ 0`, `n % 1`, `0 / n`) are not chosen."""
     toks = st.tokens
     sites = []
-    for k in st.token_range(Span(st.start, st.end)):
+    for k in st.token_range(CharSpan(st.start, st.end)):
         t = toks[k]
         if t.kind != "num" or not t.text.isdigit():
             continue
@@ -51,7 +51,7 @@ def numeral(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     k = _pick(rng, sites, "no natural-number literal outside an absorbing context")
     t = toks[k]
     new = str(int(t.text) + 1)
-    return st.replace(Span(t.start, t.end), new), f"{t.text} -> {new}"
+    return st.replace(CharSpan(t.start, t.end), new), f"{t.text} -> {new}"
 
 
 _STRICT = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}
@@ -163,7 +163,7 @@ def drop_hypothesis(st: SpannedStatement, rng: random.Random) -> tuple[str, str]
     # remove the binder and the blank before it
     while a > 0 and st.source[a - 1] in " \t":
         a -= 1
-    return st.replace(Span(a, b), ""), f"dropped {g.names[0]}"
+    return st.replace(CharSpan(a, b), ""), f"dropped {g.names[0]}"
 
 
 def add_hypothesis(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
@@ -187,7 +187,7 @@ def add_hypothesis(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     k = next(str(n) for n in range(2, 10**6) if str(n) not in numerals)
     name = _fresh(st, "h_new")
     at = st.group(st.variables[v][0]).span.end
-    return st.replace(Span(at, at), f" ({name} : {v} ≠ {k})"), f"added {v} ≠ {k}"
+    return st.replace(CharSpan(at, at), f" ({name} : {v} ≠ {k})"), f"added {v} ≠ {k}"
 
 
 def forall_exists(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
@@ -202,9 +202,9 @@ def forall_exists(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
         if body.outer is not None and set(names) & st.idents(body.outer):
             sites.append(item.span.start)
     at = _pick(rng, sorted(sites), "no ∀/∃ whose body uses its variable")
-    t = st.tokens_in(Span(at, at + 1))[0]
+    t = st.tokens_in(CharSpan(at, at + 1))[0]
     new = "∃" if t.text == "∀" else "∀"
-    return st.replace(Span(t.start, t.end), new), f"{t.text} -> {new}"
+    return st.replace(CharSpan(t.start, t.end), new), f"{t.text} -> {new}"
 
 
 def and_or(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from transted.opt.labels import SLOT
-from transted.opt.spans import Span, SpannedNode
+from transted.opt.spans import CharSpan, SpannedNode
 from transted.sensitivity.lean.sites import (
     LOGIC,
     SpannedStatement,
@@ -55,7 +55,7 @@ def rename_bound(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     group = st.group(st.variables[name][0])
     new = _fresh(st, {"x": "u", "y": "v", "z": "w", "n": "m", "a": "b"}.get(name, "t"))
     edits = []
-    for t in st.tokens_in(Span(group.span.start, st.end)):
+    for t in st.tokens_in(CharSpan(group.span.start, st.end)):
         if t.kind == "ident" and (t.text == name or t.text.startswith(name + ".")):
             edits.append((t.start, t.start + len(name), new))
     return st.splice(edits), f"{name} -> {new}"
@@ -85,7 +85,7 @@ def flip_relation(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     s = _pick(rng, sites, "no <, >, ≤, ≥ relation")
     op, new_op = s.symbol, _FLIP[s.symbol]
     new = f"{st.text(s.rhs)} {new_op} {st.text(s.lhs)}"
-    return st.replace(Span(s.lhs.start, s.rhs.end), new), f"{op} -> {new_op}, sides swapped"
+    return st.replace(CharSpan(s.lhs.start, s.rhs.end), new), f"{op} -> {new_op}, sides swapped"
 
 
 def ne_not_eq(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
@@ -96,7 +96,7 @@ def ne_not_eq(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     s = _pick(rng, sites, "no ≠ and no ¬(a = b)")
     if s.symbol == "≠":
         new = f"¬({st.text(s.lhs)} = {st.text(s.rhs)})"
-        return st.replace(Span(s.lhs.start, s.rhs.end), new), "≠ -> ¬ ="
+        return st.replace(CharSpan(s.lhs.start, s.rhs.end), new), "≠ -> ¬ ="
     assert s.negation is not None
     return st.replace(s.negation, f"{st.text(s.lhs)} ≠ {st.text(s.rhs)}"), "¬ = -> ≠"
 
@@ -131,7 +131,7 @@ def curry_conjoin(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
         h = st.group(i + 1)
         assert h.type is not None
         new = f"({g.names[0]} : {_conjunct(st, g.type)} ∧ {_conjunct(st, h.type)})"
-        return st.replace(Span(g.span.start, h.span.end), new), \
+        return st.replace(CharSpan(g.span.start, h.span.end), new), \
             f"merge {g.names[0]}, {h.names[0]}"
     s = next(x for x in st.logic_sites if x.part == i and x.node is g.type)
     name = g.names[0]
@@ -176,7 +176,7 @@ def _notation_site(st: SpannedStatement, item: SpannedNode) -> tuple[int, int, s
         return span.start, span.end, f"abs ({st.text(st.outer(item.children[0]))})", \
             "|·| -> abs"
     if label.startswith(("∑ ", "∏ ")) and len(item.children) == 3:
-        written = st.tokens_in(Span(span.start, st.outer(item.children[1]).start))
+        written = st.tokens_in(CharSpan(span.start, st.outer(item.children[1]).start))
         if len(written) > 2 and written[-1].text in ("in", "∈") and all(
                 t.kind == "ident" for t in written[1:-1]):
             t = written[-1]
@@ -193,7 +193,7 @@ def notation(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     for `Finset.sum`/`Finset.prod`, `in` being the older spelling)."""
     sites: list[tuple[int, int, str, str]] = []
     if "Real" in st.opens:
-        for t in st.tokens_in(Span(st.start, st.end)):
+        for t in st.tokens_in(CharSpan(st.start, st.end)):
             if t.text == "Real.pi":
                 sites.append((t.start, t.end, "π", "Real.pi -> π"))
             elif t.text == "π":
@@ -232,7 +232,7 @@ def namespace(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     Mathlib/core short names guards against an ambiguous overload)."""
     toks = st.tokens
     sites: list[tuple[int, int, str, str]] = []
-    written = st.token_range(Span(st.start, st.end))
+    written = st.token_range(CharSpan(st.start, st.end))
     lo, hi = written.start, written.stop
     for k in written:
         t = toks[k]
@@ -282,7 +282,7 @@ def eq_symm(st: SpannedStatement, rng: random.Random) -> tuple[str, str]:
     sites = [s for s in st.relation_sites if s.symbol == "="
              and st.text(s.lhs) != st.text(s.rhs)]
     s = _pick(rng, sites, "no equation with distinct sides")
-    return st.replace(Span(s.lhs.start, s.rhs.end),
+    return st.replace(CharSpan(s.lhs.start, s.rhs.end),
                       f"{st.text(s.rhs)} = {st.text(s.lhs)}"), "= sides swapped"
 
 

@@ -29,8 +29,8 @@ from transted.opt.node import Node
 from transted.opt.scope import binder_names, body_index, is_binding
 from transted.opt.spans import (
     BinderSpans,
+    CharSpan,
     DeclarationSpans,
-    Span,
     SpannedNode,
     declaration_spans,
 )
@@ -109,32 +109,32 @@ class RelationSite:
 
     node: SpannedNode
     symbol: str
-    op: Span
-    lhs: Span
-    rhs: Span
+    op: CharSpan
+    lhs: CharSpan
+    rhs: CharSpan
     """For ``a ≡ b [MOD n]``, ``b [MOD n]``."""
     part: int
     """Binder-group index of the hypothesis it is in, or -1 for the conclusion."""
-    negation: Span | None = None
+    negation: CharSpan | None = None
 
 
 @dataclass(frozen=True)
 class ArithSite:
     node: SpannedNode
     symbol: str
-    op: Span
+    op: CharSpan
     lhs: SpannedNode
     rhs: SpannedNode
     parent: SpannedNode
     """The node it is an operand of (an arithmetic operator, a unary minus, the relation)."""
 
     @property
-    def span(self) -> Span:
+    def span(self) -> CharSpan:
         assert self.node.span is not None
         return self.node.span
 
 
-def _site_spans(item: SpannedNode, source: str) -> tuple[Span, Span, Span] | None:
+def _site_spans(item: SpannedNode, source: str) -> tuple[CharSpan, CharSpan, CharSpan] | None:
     """(operator, lhs, rhs) spans of an infix node, or None if it was not all written."""
     gaps = item.gaps(source)
     if gaps is None or item.span is None or not len(gaps[1]):
@@ -142,7 +142,7 @@ def _site_spans(item: SpannedNode, source: str) -> tuple[Span, Span, Span] | Non
     lhs, rhs = item.children[0].outer, item.children[1].outer
     assert lhs is not None and rhs is not None
     if item.node.label in _MODULAR:
-        rhs = Span(rhs.start, item.span.end)
+        rhs = CharSpan(rhs.start, item.span.end)
     return gaps[1], lhs, rhs
 
 
@@ -160,7 +160,7 @@ class SpannedStatement:
         self._ends = [t.end for t in self.tokens]
 
     # -- text helpers ---------------------------------------------------------------------
-    def text(self, span: Span) -> str:
+    def text(self, span: CharSpan) -> str:
         return span.text(self.source)
 
     @property
@@ -174,11 +174,11 @@ class SpannedStatement:
         """Start of the first binder group (or of the ``:`` when there is none)."""
         return self.binders[0].span.start if self.binders else self.spans.colon.start
 
-    def token_range(self, span: Span) -> range:
+    def token_range(self, span: CharSpan) -> range:
         """Indices of the tokens inside ``span``."""
         return range(bisect_left(self._starts, span.start), bisect_right(self._ends, span.end))
 
-    def tokens_in(self, span: Span) -> list[Token]:
+    def tokens_in(self, span: CharSpan) -> list[Token]:
         r = self.token_range(span)
         return list(self.tokens[r.start:r.stop])
 
@@ -189,7 +189,7 @@ class SpannedStatement:
             text = text[:start] + new + text[end:]
         return text
 
-    def replace(self, span: Span, new: str) -> str:
+    def replace(self, span: CharSpan, new: str) -> str:
         return self.splice([(span.start, span.end, new)])
 
     @cached_property
@@ -197,14 +197,14 @@ class SpannedStatement:
         return header_opens(self.header)
 
     # -- binders --------------------------------------------------------------------------
-    def uses(self, name: str, span: Span) -> bool:
+    def uses(self, name: str, span: CharSpan) -> bool:
         """Does identifier ``name`` (or ``name.field``) occur in ``span``?"""
         return any(t.kind == "ident" and (t.text == name or t.text.startswith(name + "."))
                    for t in self.tokens_in(span))
 
     def used_after(self, name: str, at: int) -> bool:
         """Does identifier ``name`` occur from character ``at`` to the end of the statement?"""
-        return self.uses(name, Span(at, self.end))
+        return self.uses(name, CharSpan(at, self.end))
 
     @cached_property
     def shadowed(self) -> list[str]:
@@ -250,7 +250,7 @@ class SpannedStatement:
         return self.binders[i]
 
     @staticmethod
-    def outer(item: SpannedNode) -> Span:
+    def outer(item: SpannedNode) -> CharSpan:
         assert item.outer is not None
         return item.outer
 
@@ -277,7 +277,7 @@ class SpannedStatement:
         or any other term; nodes a binder notation built (no span) are walked through."""
         out: list[RelationSite] = []
         for part, root in self.parts:
-            stack: list[tuple[SpannedNode, Span | None]] = [(root, None)]
+            stack: list[tuple[SpannedNode, CharSpan | None]] = [(root, None)]
             while stack:
                 item, negation = stack.pop()
                 symbol = infix_symbol(item)
@@ -322,10 +322,10 @@ class SpannedStatement:
         return out
 
     # -- facts ------------------------------------------------------------------------------
-    def idents(self, span: Span) -> set[str]:
+    def idents(self, span: CharSpan) -> set[str]:
         return {t.text.split(".")[0] for t in self.tokens_in(span) if t.kind == "ident"}
 
-    def numeric_type(self, span: Span) -> str | None:
+    def numeric_type(self, span: CharSpan) -> str | None:
         """The one numeric type every variable of ``span`` has, if the span is plain
         arithmetic (variables of one type in ℕ ℤ ℚ ℝ ℂ, numerals, ``+ - * / ^ %``,
         parentheses); else None."""

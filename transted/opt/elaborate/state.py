@@ -1,0 +1,105 @@
+"""The elaborator's records (types, coercions, constants, issues, deferred checks) and the
+walk's entry points that the notation modules call back into.
+
+The walk itself is :class:`transted.opt.elaborate.core.Elaborator`; the modules it dispatches
+to (:mod:`~transted.opt.elaborate.operators`, :mod:`~transted.opt.elaborate.forms`,
+:mod:`~transted.opt.elaborate.resolve`, :mod:`~transted.opt.elaborate.checks`) take an
+:class:`ElaborationState` and elaborate sub-terms through its abstract methods, so they import
+this module and never the core that imports them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from transted.opt.elaborate.result import Elaboration, Issue, IssueKind, NodeType, Path
+from transted.opt.elaborate.tables import Tables
+from transted.opt.elaborate.types import Meta, MetaStore, Ty, Type_, coe_known, show
+from transted.opt.header_scope import Scope
+from transted.opt.node import Node
+
+__all__ = ["ElaborationState", "Env"]
+
+Env = dict[str, Type_]
+"""The local variables in scope and their types."""
+
+
+@dataclass
+class ElaborationState(ABC):
+    scope: Scope
+    tables: Tables
+    metas: MetaStore = field(default_factory=MetaStore)
+    types: dict[Path, Type_] = field(default_factory=dict)
+    coercions: dict[Path, Type_] = field(default_factory=dict)
+    constants: dict[Path, str] = field(default_factory=dict)
+    issues: list[Issue] = field(default_factory=list)
+    obligations: list[tuple[str, Type_, Path]] = field(default_factory=list)
+    pow_obligations: list[tuple[Type_, Type_, Path]] = field(default_factory=list)
+    arrows: list[tuple[Path, Type_, Type_]] = field(default_factory=list)
+    binder_metas: list[tuple[Path, str, Meta]] = field(default_factory=list)
+    local_instances: list[tuple[str, Type_]] = field(default_factory=list)
+    auto_bound: dict[str, Meta] = field(default_factory=dict)
+
+    # -- the walk (transted.opt.elaborate.core.Elaborator) -----------------------------------
+    @abstractmethod
+    def elab(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
+        """``node``'s type, elaborated against ``expected`` (recorded at ``path``)."""
+
+    @abstractmethod
+    def elab_children(self, node: Node, path: Path, env: Env, start: int = 0) -> None:
+        """Elaborate children with no expected type (their names resolve, their issues count)."""
+
+    @abstractmethod
+    def bind(self, binder: Node, path: Path, env: Env) -> Env:
+        """The environment inside a binder: declared types, or metavariables to unify."""
+
+    @abstractmethod
+    def constant(self, full: str, node: Node, path: Path, env: Env,
+                 expected: Type_ | None) -> Type_:
+        """A resolved constant applied to the node's children (none for a leaf)."""
+
+    @abstractmethod
+    def spawn(self) -> ElaborationState:
+        """A scratch elaborator on a copy of the metavariables (for trials)."""
+
+    # -- bookkeeping -------------------------------------------------------------------------
+    def issue(self, kind: IssueKind, path: Path, message: str, name: str | None = None) -> None:
+        self.issues.append(Issue(kind, path, message, name))
+
+    def require(self, cls: str, ty: Type_, path: Path) -> None:
+        self.obligations.append((cls, ty, path))
+
+    def require_pow(self, base: Type_, exponent: Type_, path: Path) -> None:
+        self.pow_obligations.append((base, exponent, path))
+
+    def known(self, t: Type_ | None) -> Ty | None:
+        """``t`` if it is a known type (an expected type that is a metavariable is none)."""
+        if t is None:
+            return None
+        t = self.metas.zonk(t)
+        return t if isinstance(t, Ty) else None
+
+    def ensure(self, path: Path, actual: Type_, expected: Type_ | None) -> None:
+        """``ensureHasType``: unify, else coerce (recording ``↑`` at ``path``), else a mismatch."""
+        if expected is None or self.metas.unify(actual, expected):
+            return
+        a, e = self.metas.zonk(actual), self.metas.zonk(expected)
+        known = coe_known(a, e)
+        if known:
+            self.coercions[path] = e
+        elif known is None:
+            self.issue("undecided-instance", path, f"coercion {show(a)} → {show(e)}: a type "
+                       "the tables do not know")
+        else:
+            self.issue("type-mismatch", path, f"has type {show(a)}, expected {show(e)} "
+                       "(no coercion)")
+
+    def result(self, tree: Node) -> Elaboration:
+        nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p))
+                 for p, t in self.types.items()}
+        return Elaboration(tree, nodes, tuple(self.issues), self.scope)
+
+    def _coercion(self, path: Path) -> Type_ | None:
+        target = self.coercions.get(path)
+        return None if target is None else self.metas.zonk(target)
