@@ -84,9 +84,10 @@ def test_universes_binder_info_and_inferred_binder_types_are_presentational():
 
 
 def test_opaque_names_are_untrusted_and_taint_their_part_only():
+    # Fintype/Finite: interchangeable in a proposition (the index's curated pair)
     edits = _edits("{G : Type*} [Group G] [Fintype G] (h : Nat.card G = 2) : ∀ x : G, x * x = 1",
                    "{G : Type*} [Group G] [Finite G] (h : Nat.card G = 2) : ∀ x : G, x * x = 1")
-    assert _roles(edits) == {("constant", "untrusted")}
+    assert _roles(edits) == {("constant", "presentational")}
     # a relation change beside an opaque name in the same part: the name may be defined as the
     # other side's formula, so the part is untrusted (cluster) …
     edits = _edits("(s : Set ℕ) (h : s.Nonempty) : 3 ∈ s", "(s : Set ℕ) (h : s ≠ ∅) : 3 ∈ s")
@@ -182,8 +183,7 @@ def test_a_name_written_alike_under_two_headers_must_resolve_alike():
     assert trees[real] != trees[nat]  # the elaboration resolves each under its header
     edits = residual_edits(trees[real], trees[nat], reference_header=real, candidate_header=nat)
     assert [(e.kind, e.role, e.reference, e.candidate) for e in edits] == [
-        ("constant", "untrusted", "Real.sqrt ·", None),
-        ("constant", "untrusted", None, "Nat.sqrt ·")]
+        ("constant", "untrusted", "Real.sqrt ·", "Nat.sqrt ·")]
     # an extra `open` that changes no name of the statement leaves no edit
     assert residual_edits(trees[real], trees[real], reference_header=real,
                           candidate_header=real + "\nopen Topology") == []

@@ -22,7 +22,7 @@ from __future__ import annotations
 import z3
 
 from transted.budget import Budget
-from transted.evidence.lean_text import to_lean
+from transted.evidence.lean_text import term_to_lean
 from transted.evidence.model import Evidence
 from transted.evidence.refute import RefuteOptions, solve
 from transted.evidence.scripts import SCRIPT_STATUS
@@ -77,4 +77,4 @@ def vacuous_pair(reference: Shape, candidate: Shape, budget: Budget,
 
 
 def _conj(hyps: list[Term]) -> str:
-    return " ∧ ".join(to_lean(h) for h in hyps)
+    return " ∧ ".join(term_to_lean(h) for h in hyps)

@@ -127,6 +127,8 @@ def _body(decl: Declaration) -> Node | None:
         return None
     if decl.generated is not None:  # a `@[to_additive]` copy: its value is the source's,
         return None                 # translated by name guessing, not read from Mathlib
+    if decl.reducibility == "irreducible":  # Lean does not unfold it (irreducible_def)
+        return None
     names = [n for binder in decl.binders for n in binder.names]
     return canonical(body.value.tree, {n: f"#p{i}" for i, n in enumerate(names)}, arrows=False)
 

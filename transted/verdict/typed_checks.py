@@ -25,13 +25,13 @@ from typing import Literal
 
 from transted.errors import InputError
 from transted.opt.elaborate import MEANING_KINDS, Elaboration, Scope, elaborate, show
-from transted.opt.names import Constant, load_name_table
 from transted.opt.elaborate.result import NodeType, Path
+from transted.opt.names import Constant, load_name_table
 from transted.opt.node import Node
 from transted.opt.scope import binder_names
 from transted.pairs import Side
-from transted.verdict.edit_kinds import is_annotation
 from transted.verdict.constants import judge_constants
+from transted.verdict.edit_kinds import is_annotation
 from transted.verdict.header_names import Headers
 
 __all__ = ["TypedSides", "Judgement"]
