@@ -85,7 +85,7 @@ CASES = [
     Case("opaque-instance", _t("{G : Type*} [Group G] [Fintype G] (h : Nat.card G = 2)", "∀ x : G, x * x = 1"),
          _t("{G : Type*} [Group G] [Finite G] (h : Nat.card G = 2)", "∀ x : G, x * x = 1"), True,
          "Fintype G and Finite G give the same statement (a Fintype instance exists for any "
-         "Finite type classically); the tool has no definitions to see it"),
+         "Finite type classically); the Mathlib index's curated interchangeable classes say so"),
 ]
 
 

@@ -344,3 +344,18 @@ def test_the_lowering_reads_every_bundled_statement(statement_rows):
     shape = shape_of(parse_statement_normalized(
         "theorem t : ∀ (x : ℝ) (_ : x ≠ -2), x + 2 ≠ 0 := sorry").elaboration)
     assert shape.complete and shape.vars == {"x": "ℝ"} and len(shape.hyps) == 1
+
+
+def test_both_sides_vacuous_is_proved_and_says_why():
+    # issue 31 cause 6: 2 * a = 7 has no solution in ℕ (and 2 * a = 9 neither): both statements
+    # hold by absurd, so they are mutually provable whatever their conclusions
+    from transted.pipeline.evidence.vacuity import VACUOUS_REASON
+
+    ref = parse_statement("theorem t (a : ℕ) (h : 2 * a = 7) : a = 1 := sorry")
+    cand = parse_statement("theorem t (a : ℕ) (h : 2 * a = 9) : a = 2 := sorry")
+    ev = pair_evidence(ref, cand)
+    assert ev.kind == "proved" and ev.reason == VACUOUS_REASON
+    assert ev.procedures == ["vacuous", "vacuous"] and ev.script_status == "unverified"
+    # only the candidate's hypotheses contradictory: vacuity decides nothing
+    sound = parse_statement("theorem t (a : ℕ) (h : 2 * a = 8) : a = 4 := sorry")
+    assert pair_evidence(sound, cand).kind != "proved"

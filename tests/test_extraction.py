@@ -152,3 +152,15 @@ def test_every_bracket_token_of_the_lexer_is_an_opener_or_a_closer():
 ])
 def test_glued_bracket_tokens_are_balanced(text):
     assert extract(text).status == "ok"
+
+
+def test_a_named_theorem_is_chosen_over_a_later_example():
+    # issue 31 (context-commands/12): a sanity `example` after the answer is not the answer
+    text = ("theorem answer (x : ℕ) (h : x = 2) : x + 1 = 4 := by sorry\n\n"
+            "example : (2 : ℕ) + 1 = 3 := by norm_num\n")
+    ex = extract(text, reference_name="mathd_1")
+    assert ex.theorem is not None and ex.theorem.name == "answer" and ex.chosen_by == "last"
+    assert "example" in ex.reason
+    only_examples = extract("example : 1 = 1 := rfl\n\nexample : 2 = 2 := rfl\n")
+    assert only_examples.theorem is not None and only_examples.theorem.keyword == "example"
+    assert only_examples.theorem.statement.startswith("example : 2 = 2")

@@ -148,3 +148,40 @@ def test_auto_bound_names_block_a_proof_only_across_scopes():
     other = get_metric("transted").score_pair(_pair(text, text, HEADER, "import Mathlib\n"))
     assert other.details["evidence"] == "none"
     assert "auto-bound" in other.details["evidence_detail"]["reason"]
+
+
+def test_the_search_never_leaves_the_residual_less_able_to_judge():
+    # issue 31 cause 8 (search-untrusted/01): the search folds `0 ≤ x ∧ x ≤ 1` into
+    # `x ∈ Set.Icc 0 1`, a constant the residual cannot judge; the trees as read show the
+    # dropped conjunct, a meaning edit, and decide
+    def side(h: str) -> Statement:
+        return Statement(statement=f"theorem t (x : ℝ) (h : {h}) (he : Real.cos x ≤ 1) : "
+                                   "x ^ 3 ≤ x := by sorry", header="import Mathlib\n")
+    pair = Pair(id="p", reference=side("0 ≤ x ∧ x ≤ 1"), candidate=side("0 ≤ x"))
+    result = get_metric("transted").score_pair(pair)
+    assert (result.verdict, result.decided_by) == ("not-equivalent", "edits")
+    assert "meaning edit" in result.details["verdict_reason"]
+
+
+def test_conflicting_findings_leave_the_searched_goal_unjudged():
+    # a refutation and a search "proof" contradict each other: the residual is that of the
+    # trees as read, never the goal the (possibly unsound) move produced
+    from transted.pipeline.evidence import Evidence
+    from transted.pipeline.search.providers.base import Provider
+
+    class Liar(Provider):
+        name, version = "liar", "1"
+
+        def moves(self, state, budget):
+            return iter(())
+
+        def evidence(self):
+            return [Evidence(kind="proved", engine=self.name, reason="says so")]
+
+    metric = get_metric("transted")
+    metric.providers.append(Liar())  # type: ignore[attr-defined]
+    pair = Pair(id="p", reference=Statement(statement="theorem t (x : ℕ) (h : x = 2) : x + 1 = 3"),
+                candidate=Statement(statement="theorem t (x : ℕ) (h : x = 2) : x + 1 = 4"))
+    result = metric.score_pair(pair)
+    assert "conflicting evidence" in result.details["evidence_detail"]["reason"]
+    assert result.verdict == "not-equivalent"

@@ -58,6 +58,8 @@ CASES = [
     ("Set.mem_Ioc", {}, "x ∈ Set.Ioc a b", "a < x ∧ x ≤ b"),
     ("Set.mem_Ioo", {}, "x ∈ Set.Ioo a b", "a < x ∧ x < b"),
     ("Set.mem_Ici", {}, "x ∈ Set.Ici a", "a ≤ x"),
+    # the set-builder's declared type stays on the element (issue 31, binder-type/01)
+    ("Set.mem_setOf_eq", {}, "a ∈ {y : ℚ | 2 * y = 1}", "2 * (a : ℚ) = 1"),
     ("Set.mem_Iic", {}, "x ∈ Set.Iic b", "x ≤ b"),
     ("Set.mem_Ioi", {}, "x ∈ Set.Ioi a", "a < x"),
     ("Set.mem_Iio", {}, "x ∈ Set.Iio b", "x < b"),
@@ -67,7 +69,7 @@ CASES = [
     ("Finset.range_eq_Ico", {}, "Finset.range n", "Finset.Ico 0 n"),
     ("Finset.sum_range", {}, "∑ i ∈ Finset.range n, f i", "∑ i : Fin n, f ↑i"),
     ("Finset.prod_range", {}, "∏ i ∈ Finset.range n, f i", "∏ i : Fin n, f ↑i"),
-    ("Finset.sum_Ico_eq_sum_range", {}, "∑ k ∈ Finset.Ico m n, f k",
+    ("Finset.sum_Ico_eq_sum_range", {"m": "ℕ", "n": "ℕ"}, "∑ k ∈ Finset.Ico m n, f k",
      "∑ k ∈ Finset.range (n - m), f (m + k)"),
     ("add_comm", R, "x + y", "y + x"),
     ("mul_comm", {"n": "ℕ"}, "n * 2", "2 * n"),
@@ -152,7 +154,8 @@ def test_reversible_rules_also_rewrite_backwards():
     ("forall_swap", {}, "∀ x, ∀ x, p x"),                 # same name: swap changes meaning
     ("forall_swap_imp", {}, "q y → ∀ y, p y"),            # y free in the hypothesis
     ("funext_iff", {}, "a = b"),                          # not functions
-    ("Finset.sum_Ico_eq_sum_range", {}, "∑ k ∈ Finset.Ico k n, f k"),  # capture
+    ("Finset.sum_Ico_eq_sum_range", {"k": "ℕ", "n": "ℕ"}, "∑ k ∈ Finset.Ico k n, f k"),  # capture
+    ("Finset.sum_Ico_eq_sum_range", {"m": "ℤ", "n": "ℤ"}, "∑ k ∈ Finset.Ico m n, f k"),  # ℤ bounds
 ])
 def test_guarded_rules_do_not_fire(name, env, instance):
     assert _apply(name, instance, env) == []

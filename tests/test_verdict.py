@@ -148,3 +148,24 @@ def test_evidence_overrides_predictions_and_is_counted():
     verdicts, n = apply_evidence(np.array([False, True, True, False]),
                                  ["proved", "refuted", None, {"not": "a kind"}])
     assert verdicts.tolist() == [True, False, True, False] and n == 2
+
+
+def test_a_candidate_lean_certainly_rejects_is_not_equivalent():
+    # issue 31 cause 4: `n * 0.25` with n : ℕ needs OfScientific ℕ, which does not exist
+    from transted.metrics.registry import get_metric
+    from transted.reading.pairs import Pair, Statement
+
+    def pair(ref: str, cand: str) -> Pair:
+        return Pair(id="p", reference=Statement(statement=f"theorem t (n : ℕ) (h : n = 4) : {ref}"),
+                    candidate=Statement(statement=f"theorem t (n : ℕ) (h : n = 4) : {cand}"))
+
+    for metric in ("ted", "transted"):
+        result = get_metric(metric).score_pair(pair("(n : ℝ) * 0.25 = 1", "n * 0.25 = 1"))
+        assert (result.verdict, result.decided_by) == ("not-equivalent", "invalid")
+        assert result.details["rejected"]["kind"] == "missing-instance"
+        assert forced_decision(result.details).verdict == "not-equivalent"  # read back
+    # a short name the header may resolve elsewhere (`abs` on ℂ) is not certain: no rejection
+    ok = get_metric("ted").score_pair(Pair(
+        id="q", reference=Statement(statement="theorem t (z : ℂ) : abs z = abs z"),
+        candidate=Statement(statement="theorem t (z : ℂ) : abs z = abs z")))
+    assert "rejected" not in ok.details

@@ -84,9 +84,10 @@ def test_universes_binder_info_and_inferred_binder_types_are_presentational():
 
 
 def test_opaque_names_are_untrusted_and_taint_their_part_only():
+    # Fintype/Finite: interchangeable in a proposition (the index's curated pair)
     edits = _edits("{G : Type*} [Group G] [Fintype G] (h : Nat.card G = 2) : ∀ x : G, x * x = 1",
                    "{G : Type*} [Group G] [Finite G] (h : Nat.card G = 2) : ∀ x : G, x * x = 1")
-    assert _roles(edits) == {("constant", "untrusted")}
+    assert _roles(edits) == {("constant", "presentational")}
     # a relation change beside an opaque name in the same part: the name may be defined as the
     # other side's formula, so the part is untrusted (cluster) …
     edits = _edits("(s : Set ℕ) (h : s.Nonempty) : 3 ∈ s", "(s : Set ℕ) (h : s ≠ ∅) : 3 ∈ s")
@@ -182,8 +183,33 @@ def test_a_name_written_alike_under_two_headers_must_resolve_alike():
     assert trees[real] != trees[nat]  # the elaboration resolves each under its header
     edits = residual_edits(trees[real], trees[nat], reference_header=real, candidate_header=nat)
     assert [(e.kind, e.role, e.reference, e.candidate) for e in edits] == [
-        ("constant", "untrusted", "Real.sqrt ·", None),
-        ("constant", "untrusted", None, "Nat.sqrt ·")]
+        ("constant", "untrusted", "Real.sqrt ·", "Nat.sqrt ·")]
     # an extra `open` that changes no name of the statement leaves no edit
     assert residual_edits(trees[real], trees[real], reference_header=real,
                           candidate_header=real + "\nopen Topology") == []
+
+
+def test_a_conclusion_term_is_substituted_only_where_its_operations_keep_their_type():
+    # issue 31 (discharge-type/01): y = m, but `y - 5` is real subtraction and `m - 5` truncated
+    # ℕ subtraction (0 at m = 3): the second conclusion is false, nothing is discharged
+    hyps = "(m : ℕ) (y : ℝ) (h : y = m) (hm : m = 3) (he : 1 < Real.exp y)"
+    edits = _edits(f"{hyps} : y - 5 < 0", f"{hyps} : m - 5 < 0")
+    assert _counting(edits)
+    # `Real.exp m` casts m to ℝ like y: the same value at the same type, discharged
+    edits = _edits(f"{hyps} : Real.exp y > 1", f"{hyps} : Real.exp m > 1")
+    assert edits and not _counting(edits)
+
+
+def test_a_subterm_is_never_compared_outside_its_ascription():
+    # issue 31 (ascription-scope/01): ((n / 3 : ℕ) : ℝ) = 2 holds at n = 7, (n / 3 : ℝ) = 2 not
+    hyps = "(n : ℕ) (h : n = 7) (he : 0 < Real.sin n)"
+    edits = _edits(f"{hyps} : ((n / 3 : ℕ) : ℝ) = 2", f"{hyps} : (n / 3 : ℝ) = 2")
+    assert _counting(edits)
+
+
+def test_binders_are_matched_by_type_and_use_before_names():
+    # issue 31 (binder-match/01): the names A, B change roles; the renaming B ↦ A, C ↦ B is
+    # found by the binders' types and uses, so no bound-variable edit is left
+    edits = _edits("{A : Type*} [CommRing A] {B : Subring A} (h : (2 : A) ∈ B) : (4 : A) ∈ B",
+                   "{B : Type*} [CommRing B] {C : Subring B} (h : (2 : B) ∈ C) : (4 : B) ∈ C")
+    assert not [e for e in edits if e.kind == "bound-variable"]

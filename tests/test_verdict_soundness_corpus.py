@@ -27,6 +27,10 @@ ISSUE_CAUSES = {"binder-type", "discharge-type", "ascription-scope", "rejected-s
 EXTRA_CAUSES = {"strictness", "nat-truncation", "opaque-cluster", "coercion-placement",
                 "hypothesis-drop", "quantifier", "noncomm", "junk-values", "binder-info",
                 "finset-bounds", "set-builder", "imp-iff", "numeral-default"}
+INDEX_REWRITE_CAUSES = {"index-typing", "index-trust", "index-hierarchy", "index-unfold",
+                        "rw-lemma", "rw-conditional", "rw-subst"}
+"""Issues 32 (the Mathlib declaration index) and 33 (rewrite lemmas as search moves): each new
+mechanism's adversarial pairs, at least ten per cause with both labels."""
 RAW_OUTPUT_CAUSES = {"context-commands"}
 """Causes whose candidates are whole translator outputs (several commands, fences, prose)."""
 ID = re.compile(r"^(?P<cause>[a-z-]+)/\d{2,}$")
@@ -51,7 +55,7 @@ def test_a_good_share_is_true(pairs):
 def test_every_pair_has_truth_cause_and_reason(pairs):
     for p in pairs:
         assert isinstance(p.label, bool), p.id
-        assert p.meta.get("cause") in ISSUE_CAUSES | EXTRA_CAUSES, p.id
+        assert p.meta.get("cause") in ISSUE_CAUSES | EXTRA_CAUSES | INDEX_REWRITE_CAUSES, p.id
         m = ID.match(p.id)
         assert m and m["cause"] == p.meta["cause"], f"{p.id}: id must be <cause>/<nn>"
         reason = p.meta.get("reason", "")
@@ -74,16 +78,22 @@ def test_false_pairs_carry_a_witness_or_an_abstention(pairs):
 def test_every_issue_cause_has_ten_pairs_and_both_labels(pairs):
     counts = Counter(p.meta["cause"] for p in pairs)
     labels = {(p.meta["cause"], p.label) for p in pairs}
-    for cause in ISSUE_CAUSES:
+    for cause in ISSUE_CAUSES | INDEX_REWRITE_CAUSES:
         assert counts[cause] >= 10, (cause, counts[cause])
         assert {(cause, True), (cause, False)} <= labels, cause
 
 
+OPEN_LINE = re.compile(r"open( [A-Z][\w.]*)+")
+
+
 def test_sides_have_headers_and_theorem_statements(pairs):
+    """A header is `import Mathlib` and, at most, `open` lines (protected and scoped names)."""
     for p in pairs:
         for side in ("reference", "candidate"):
             s = getattr(p, side)
-            assert s.header == "import Mathlib\n", (p.id, side)
+            head, _, opens = s.header.partition("\n")
+            assert head == "import Mathlib" and s.header.endswith("\n"), (p.id, side)
+            assert all(OPEN_LINE.fullmatch(line) for line in opens.splitlines()), (p.id, side)
             if side == "reference" or p.meta["cause"] not in RAW_OUTPUT_CAUSES:
                 assert s.statement.startswith("theorem ") and \
                     s.statement.endswith(":= by sorry"), (p.id, side)

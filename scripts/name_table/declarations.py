@@ -21,7 +21,8 @@ from scripts.name_table.lean_source import (
     strip_universes,
 )
 
-__all__ = ["Decl", "Export", "NotationDecl", "Translation", "FileFacts", "read_file_facts"]
+__all__ = ["Decl", "Export", "NotationDecl", "Translation", "FileFacts", "read_file_facts",
+           "translation_args"]
 
 DECL_KINDS = {
     "def": "def", "abbrev": "def", "irreducible_def": "def", "opaque": "def", "axiom": "axiom",
@@ -200,7 +201,7 @@ def _attribute(cmd: Command, namespace: str, facts: FileFacts) -> None:
         return
     names = [w for w in m.group(2).split() if re.match(r"^[\w«_]", w)]
     for item in split_attributes(m.group(1)):
-        translation = _translation_args(item)
+        translation = translation_args(item)
         if translation is None:
             continue
         attr, target, existing = translation
@@ -209,7 +210,7 @@ def _attribute(cmd: Command, namespace: str, facts: FileFacts) -> None:
                                                   "unknown", False, (), cmd.line))
 
 
-def _translation_args(item: str) -> tuple[str, str | None, bool] | None:
+def translation_args(item: str) -> tuple[str, str | None, bool] | None:
     m = re.match(r"^(to_additive|to_dual)\b(.*)$", item, re.DOTALL)
     if not m:
         return None
@@ -249,7 +250,7 @@ def _declaration(cmd: Command, namespace: str, facts: FileFacts) -> None:
         facts.decls.append(Decl(f"{full}_def", "theorem", protected, cmd.line))
     for attr_text in cmd.attributes:
         for item in split_attributes(attr_text):
-            translation = _translation_args(item)
+            translation = translation_args(item)
             if translation is not None:
                 attr, target, existing = translation
                 facts.translations.append(Translation(attr, full, target, existing, kind,

@@ -102,6 +102,9 @@ class Command:
     rest: str = ""
     scoped_namespace: str | None = None
     """``scoped[NS]`` (Mathlib's ScopedNS): the namespace the scoped command belongs to."""
+    prefixes: list[str] = field(default_factory=list)
+    """``open Foo in`` / ``set_option x y in`` written on the command's first line before it
+    (``open Foo``, …): they scope this command only."""
 
 
 _START = re.compile(r"^(@\[|[A-Za-z_#][\w]*)")
@@ -179,7 +182,10 @@ def _parse(index: int, text: str) -> Iterator[Command]:
         if inner and cmd.rest[:inner.start()].count("\n") == 0:
             tail = cmd.rest[inner.end():]
             if _START.match(tail) and _START.match(tail).group(1) in STARTERS:  # type: ignore[union-attr]
-                yield from _parse(cmd.line - 1 + cmd.rest[:inner.end()].count("\n"), tail)
+                prefix = f"{cmd.keyword} {cmd.rest[:inner.start()].strip()}"
+                for inner_cmd in _parse(cmd.line - 1 + cmd.rest[:inner.end()].count("\n"), tail):
+                    inner_cmd.prefixes.insert(0, prefix)
+                    yield inner_cmd
                 return
     yield cmd
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GuessData", "load_dictionaries", "guess_name", "target_name", "split_case"]
+__all__ = ["GuessData", "load_dictionaries", "parse_dictionaries", "guess_name", "target_name", "split_case"]
 
 # GuessName.lean `endCapitalNames`: names ending in a capital that stay one word.
 END_CAPITAL_NAMES = {"LE": [""], "LT": [""], "GE": [""], "GT": [""], "WF": [""],
@@ -39,7 +39,11 @@ def _section(text: str, header: str) -> str:
 
 def load_dictionaries(source: Path) -> GuessData:
     """``nameDict`` and ``abbreviationDict`` from a ``ToAdditive.lean``/``ToDual.lean``."""
-    text = source.read_text(encoding="utf-8")
+    return parse_dictionaries(source.read_text(encoding="utf-8"), str(source))
+
+
+def parse_dictionaries(text: str, source: str) -> GuessData:
+    """:func:`load_dictionaries` on the file's text (``source`` names it in errors)."""
     names = {k: re.findall(r'"([^"]*)"', v)
              for k, v in _NAME_ENTRY.findall(_section(text, "def nameDict"))}
     abbreviations = dict(_ABBR_ENTRY.findall(_section(text, "def abbreviationDict")))

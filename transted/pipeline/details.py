@@ -12,7 +12,7 @@ from typing import Any
 
 from transted.pipeline.evidence import elaboration_details
 from transted.pipeline.extraction.model import Extraction
-from transted.pipeline.records import PairAnalysis
+from transted.pipeline.records import PairAnalysis, rejected_details
 from transted.pipeline.sides import PairSides, SideReading
 
 __all__ = ["distance_details", "search_details", "input_details"]
@@ -28,6 +28,8 @@ def distance_details(analysis: PairAnalysis) -> dict[str, Any]:
     if auto:
         details["auto_bound"] = auto
     details["residual"] = [e.as_dict() for e in analysis.residual]
+    if analysis.rejected is not None:
+        details["rejected"] = rejected_details(analysis.rejected)
     return {**details, **input_details(analysis.sides)}
 
 
@@ -51,6 +53,8 @@ def search_details(analysis: PairAnalysis) -> dict[str, Any]:
     # the engines' time stays off the line: a result line is the same bytes on every run
     details["evidence_detail"] = evidence.model_dump(exclude={"ms"})
     details["residual"] = [e.as_dict() for e in analysis.residual]
+    if analysis.rejected is not None:
+        details["rejected"] = rejected_details(analysis.rejected)
     details.update(input_details(analysis.sides))
     return details
 

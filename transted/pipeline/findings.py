@@ -12,6 +12,7 @@ a definite answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from transted.budget import Budget
 from transted.pipeline.evidence import (
@@ -25,11 +26,20 @@ from transted.pipeline.search.engine import SearchResult
 from transted.pipeline.search.providers.base import MoveProvider, collect_evidence
 from transted.pipeline.sides import PairSides
 
-__all__ = ["merged_evidence"]
+__all__ = ["merged_evidence", "Findings"]
+
+
+@dataclass(frozen=True)
+class Findings:
+    """The merged evidence, and whether definite findings contradicted each other (then a
+    move of the search may be unsound, and the search's goal is not to be judged)."""
+
+    evidence: Evidence
+    conflict: bool = False
 
 
 def merged_evidence(sides: PairSides, result: SearchResult, providers: Sequence[MoveProvider],
-                    engines: RefuteOptions | None, budget: Budget) -> Evidence:
+                    engines: RefuteOptions | None, budget: Budget) -> Findings:
     """The pair's evidence (see the module docstring); ``engines`` None: the engines are off."""
     found: list[Evidence] = []
     notes: list[str] = []
@@ -55,8 +65,9 @@ def merged_evidence(sides: PairSides, result: SearchResult, providers: Sequence[
     kinds = {e.kind for e in found}
     if len(kinds) > 1:
         why = "; ".join(f"{e.kind} by {e.engine}: {e.reason}" for e in found)
-        return Evidence(kind="none", reason=f"conflicting evidence ({why})", ms=ms)
+        return Findings(Evidence(kind="none", reason=f"conflicting evidence ({why})", ms=ms),
+                        conflict=True)
     if found:
-        return found[0].model_copy(update={"ms": ms})
-    return Evidence(kind="none", reason="; ".join(notes) or
-                    ("evidence off" if engines is None else "no evidence"), ms=ms)
+        return Findings(found[0].model_copy(update={"ms": ms}))
+    return Findings(Evidence(kind="none", reason="; ".join(notes) or
+                             ("evidence off" if engines is None else "no evidence"), ms=ms))

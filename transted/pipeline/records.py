@@ -14,12 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from transted.pipeline.evidence.model import Evidence
+from transted.pipeline.opt.elaborate import Issue
 from transted.pipeline.search.engine import SearchResult
 from transted.pipeline.sides import PairSides
 from transted.pipeline.verdict.residual_edit import ResidualEdit
 from transted.pipeline.verdict.rules import Decision
 
-__all__ = ["Distance", "PairAnalysis"]
+__all__ = ["Distance", "PairAnalysis", "rejected_details"]
 
 
 @dataclass(frozen=True)
@@ -54,3 +55,11 @@ class PairAnalysis:
     score: float
     graded_score: float
     decision: Decision
+    rejected: Issue | None = None
+    """The elaboration issue that certainly makes Lean reject the candidate (and not the
+    reference), :func:`transted.pipeline.verdict.rejection.rejection`."""
+
+
+def rejected_details(issue: Issue | None) -> dict[str, object] | None:
+    """The ``rejected`` record of a result line (the candidate's issue), or None."""
+    return None if issue is None else {"side": "candidate", **issue.to_dict()}

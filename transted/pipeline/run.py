@@ -32,10 +32,10 @@ from transted.errors import PairTimeout
 from transted.pipeline.config import PipelineConfig, tree_fields
 from transted.pipeline.evidence import RefuteOptions, apply_score_rule
 from transted.pipeline.evidence.entail import entails
-from transted.pipeline.evidence.model import Evidence
-from transted.pipeline.findings import merged_evidence
+from transted.pipeline.findings import Findings, merged_evidence
+from transted.pipeline.opt.elaborate import Issue
 from transted.pipeline.opt.node import Node
-from transted.pipeline.records import Distance, PairAnalysis
+from transted.pipeline.records import Distance, PairAnalysis, rejected_details
 from transted.pipeline.search.distance import tree_distance
 from transted.pipeline.search.engine import SearchConfig, SearchResult, search_state
 from transted.pipeline.search.providers.base import MoveProvider, prepare_start
@@ -43,9 +43,10 @@ from transted.pipeline.search.state import State
 from transted.pipeline.sides import PairSides, read_sides
 from transted.pipeline.ted.distance import similarity_from
 from transted.pipeline.ted.statement_distance import StatementDistance, statement_distance
+from transted.pipeline.verdict.rejection import rejection
 from transted.pipeline.verdict.residual import Entail, residual_edits
 from transted.pipeline.verdict.residual_edit import ResidualEdit
-from transted.pipeline.verdict.rules import decide_forced
+from transted.pipeline.verdict.rules import Decision, decide_forced
 from transted.reading.pairs import Pair
 
 __all__ = ["PairPipeline"]
@@ -121,7 +122,7 @@ class PairPipeline:
         return search_state(prepared, self.providers, config=self.config.search,
                             raw_distance=distance.distance, budget=budget, ted=ted)
 
-    def evidence(self, sides: PairSides, result: SearchResult, budget: Budget) -> Evidence:
+    def evidence(self, sides: PairSides, result: SearchResult, budget: Budget) -> Findings:
         """Stage 4: the pair's evidence (:func:`~transted.pipeline.findings.merged_evidence`)."""
         return merged_evidence(sides, result, self.providers, self.config.engines, budget)
 
@@ -145,28 +146,60 @@ class PairPipeline:
         budget = self.budget()  # the per-pair deadline starts before the sides are read
         sides = self.read(pair)
         distance = self.measure(sides)
+        rejected = self.rejected(sides)
         if self.config.search is None or budget is None:
             residual = self.residual(sides, sides.trees)
-            return self._decided(sides, distance, None, None, residual, distance.similarity,
-                                 distance.similarity)
+            return PairAnalysis(sides, distance, None, None, residual, distance.similarity,
+                                distance.similarity, self._decision(None, residual, rejected),
+                                rejected)
         result = self.search(pair, sides, distance, budget)
         self._check_deadline(budget)
         graded = similarity_from(result.distance, distance.norm, distance.norm)
-        evidence = self.evidence(sides, result, budget)
+        findings = self.evidence(sides, result, budget)
+        evidence = findings.evidence
         self._check_deadline(budget)
-        residual = self.residual(sides, (result.best.lhs, result.best.rhs), self.entail(budget))
+        residual, decision = self.judged(sides, result, findings, budget, rejected)
         self._check_deadline(budget)  # entailment runs under the same deadline
         scored = apply_score_rule(graded, evidence)
-        return self._decided(sides, distance, result, evidence, residual,
-                             graded if scored is None else scored, graded)
+        return PairAnalysis(sides, distance, result, evidence, residual,
+                            graded if scored is None else scored, graded, decision, rejected)
 
-    def _decided(self, sides: PairSides, distance: Distance, result: SearchResult | None,
-                 evidence: Evidence | None, residual: tuple[ResidualEdit, ...], score: float,
-                 graded: float) -> PairAnalysis:
-        decision = decide_forced(evidence.kind if evidence else None, residual,
-                                 convention=self.config.convention)
-        return PairAnalysis(sides, distance, result, evidence, residual, score, graded,
-                            decision)
+    def judged(self, sides: PairSides, result: SearchResult, findings: Findings,
+               budget: Budget, rejected: Issue | None = None
+               ) -> tuple[tuple[ResidualEdit, ...], Decision]:
+        """Stages 5 and 6 after a search: the residual edits and the decision they force.
+
+        The edits of the best goal decide, except where the search's own moves took away
+        what the trees as read could tell: when definite findings contradicted each other (a
+        move may be unsound, so its goal is not judged) and when the goal's edits only fall
+        back to the threshold while the trees' edits decide (a rewrite into a constant the
+        residual cannot judge, e.g. ``Set.Icc``, must not hide a dropped conjunct)."""
+        kind = findings.evidence.kind
+        entail = self.entail(budget)
+        start = sides.trees
+        goal = (result.best.lhs, result.best.rhs)
+        if findings.conflict or goal == start:
+            residual = self.residual(sides, start, entail)
+            return residual, self._decision(kind, residual, rejected)
+        residual = self.residual(sides, goal, entail)
+        decision = self._decision(kind, residual, rejected)
+        if decision.verdict is None:
+            as_read = self.residual(sides, start, entail)
+            decided = self._decision(kind, as_read, rejected)
+            if decided.verdict is not None:
+                return as_read, decided
+        return residual, decision
+
+    def _decision(self, evidence: str | None, residual: tuple[ResidualEdit, ...],
+                  rejected: Issue | None) -> Decision:
+        return decide_forced(evidence, residual, convention=self.config.convention,
+                             rejected=rejected_details(rejected))
+
+    @staticmethod
+    def rejected(sides: PairSides) -> Issue | None:
+        """The issue that makes Lean reject the candidate, when the reference elaborates."""
+        ref, cand = sides.elaborations
+        return rejection(cand) if rejection(ref) is None else None
 
     def _check_deadline(self, budget: Budget) -> None:
         """A wall-clock deadline reached anywhere in the pair (the search, a decision inside

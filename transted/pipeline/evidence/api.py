@@ -9,6 +9,7 @@ from transted.pipeline.evidence.decide import decide_pair
 from transted.pipeline.evidence.model import EVIDENCE_VERSION, Evidence, format_exact
 from transted.pipeline.evidence.refute import RefuteOptions, engine_budget, falsify, refute
 from transted.pipeline.evidence.translate import shape_of
+from transted.pipeline.evidence.vacuity import vacuous_pair
 from transted.pipeline.opt.elaborate import Elaboration
 from transted.pipeline.opt.node import Node
 
@@ -43,6 +44,9 @@ def pair_evidence(reference: Node | Elaboration, candidate: Node | Elaboration,
     proved = decide_pair(reference, candidate, options, stage)
     if proved.kind == "proved":
         return proved.model_copy(update={"ms": stage.elapsed() * 1000})
+    vacuous = vacuous_pair(shape_of(reference), shape_of(candidate), stage, options)
+    if vacuous is not None:
+        return vacuous.model_copy(update={"ms": stage.elapsed() * 1000})
     reason = f"refute: {ev.reason}; decide: {proved.reason}"
     if stage.remaining_time() == 0:
         reason = f"timeout (safety net {safety_net * 1000:g} ms); " + reason

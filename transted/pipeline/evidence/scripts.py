@@ -34,7 +34,7 @@ __all__ = ["Procedure", "PROCEDURES", "ProofStep", "proof_of", "congruence", "z3
            "SCRIPT_STATUS", "LINEAR_SYSTEM", "PARITY_SIMP"]
 
 Procedure = Literal["identical", "rewriting", "ring-normal-form", "linear-int", "linear-field",
-                    "linear-field-system", "polynomial", "z3", "congruence"]
+                    "linear-field-system", "polynomial", "z3", "congruence", "vacuous"]
 
 PROCEDURES: dict[str, str] = {
     "identical": "the same term: Iff.rfl",
@@ -46,6 +46,8 @@ PROCEDURES: dict[str, str] = {
     "polynomial": "nlinarith, both directions",
     "z3": "decided offline by z3; no Lean tactic claimed",
     "congruence": "and_congr / or_congr / imp_congr / iff_congr / not_congr of the parts",
+    "vacuous": "each statement by absurd: its hypotheses are contradictory (z3); no Lean tactic "
+               "claimed for the contradiction",
 }
 """Procedure → what its script is (the documentation of the mapping)."""
 

@@ -168,6 +168,10 @@ def _choose(code: str, commands: list[Command], theorems: list[int], requested: 
     if len(theorems) == 1:
         return theorems[0], "only", f"the only {noun} in the output"
     unmatched = f"; none is named like the reference ({reference!r})" if reference else ""
+    named = [i for i in theorems if commands[i].keyword != "example"]
+    if named and named[-1] != theorems[-1]:  # an `example` after the theorem checks it
+        return named[-1], "last", (f"the last named {noun} of {len(theorems)}{unmatched}; "
+                                   "an `example` after it is a check, not the answer")
     return theorems[-1], "last", f"the last {noun} of {len(theorems)}{unmatched}"
 
 

@@ -28,7 +28,10 @@ hypotheses fail; those are the ``when`` side conditions:
 
 ``subst: {?q: [?p, ?x, "pattern"]}`` defines ``?q`` as ``?p`` with ``?x``'s variable
 replaced by the instantiated pattern (capture-avoiding); such rules are one-way
-(``reversible: false``). ``fresh: [?x]`` names right-hand-side binders not bound by the
+(``reversible: false``). When ``?x`` declares a type (``{y : ℚ | 2 * y = 1}``), the value goes
+in ascribed, ``(a : ℚ)``: the type the binder gave the variable is all that says ``2 * a`` is
+over ℚ once the binder is gone (an untyped ``a`` would default to ℕ), and an ascription of a
+term that has that type already is the term itself. ``fresh: [?x]`` names right-hand-side binders not bound by the
 left-hand side: each gets a name free in the instance and the scope.
 
 A rule whose lemma lives in a namespace (``Set.mem_Icc``) also gets an *opened* variant
@@ -54,7 +57,7 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationErr
 from transted import yaml_text
 from transted.errors import InputError
 from transted.pipeline.opt import parse_term
-from transted.pipeline.opt.labels import ARROW
+from transted.pipeline.opt.labels import ARROW, ASCRIPTION
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_type, bound_name, free_names
 from transted.pipeline.opt.substitution import fresh_name, substitute
@@ -172,7 +175,9 @@ class Rule:
                     name = bound_name(sigma[var])
                     if name is None:
                         break
-                    sigma[target] = substitute(sigma[body], name, instantiate(value, sigma))
+                    sigma[target] = substitute(sigma[body], name,
+                                               _typed_as(instantiate(value, sigma),
+                                                         binder_type(sigma[var])))
                 else:
                     yield instantiate(dst, sigma), sigma, backward
                 continue
@@ -352,3 +357,8 @@ def _condition(cond: dict[str, list[str]], where: str) -> tuple[str, tuple[str, 
         raise InputError(f"{where}: condition {kind!r} takes a list"
                          + ("" if arity is None else f" of {arity} metavariable(s)"))
     return str(kind), tuple(str(a) for a in args)
+
+
+def _typed_as(value: Node, declared: Node | None) -> Node:
+    """``(value : T)`` when the replaced variable was declared with type ``T``."""
+    return value if declared is None else Node(ASCRIPTION, (value, declared))

@@ -10,7 +10,13 @@ function (:func:`transted.pipeline.evidence.entail.entails` bound to the pair's 
   other side's, so the two hypothesis sets hold at exactly the same points;
 * the **conclusion** is discharged when its differences are number terms at the same positions
   that the hypotheses prove equal (``(h : x = 2) : f x = 0`` vs ``f 2 = 0``: substitution of
-  equals, ``Eq.subst``), once no hypothesis difference is left.
+  equals, ``Eq.subst``), once no hypothesis difference is left. Substituting equals preserves
+  the statement only where the surrounding operations keep their type (``congrArg`` over the
+  same function): every node above a difference, and the two differing terms themselves, must
+  have the same elaborated type on both sides (``y - 5`` over ℝ is not ``m - 5`` over ℕ, however
+  ``y = m``) and the two terms must be used at the same type (``Real.exp m`` casts ``m`` to ℝ
+  like ``y``), and the equality is asked at that type (``(x : T) = (y : T)``), so a subterm is
+  never compared outside the ascription or the context that types it.
 
 Preconditions, or nothing is discharged: the binders agree (no binder edit but presentational
 ones: the two sides talk about the same variables) and the group has no untrusted edit. A
@@ -25,11 +31,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from transted.pipeline.evidence.entail import number_variables
-from transted.pipeline.opt.labels import EQ
+from transted.pipeline.evidence.terms import NUMBER_TYPES
+from transted.pipeline.opt.labels import ASCRIPTION, EQ
 from transted.pipeline.opt.node import Node
-from transted.pipeline.opt.parts import Part, StatementParts
+from transted.pipeline.opt.parts import Part, PartPath, StatementParts
 from transted.pipeline.verdict.edit_kinds import label_kind
 from transted.pipeline.verdict.residual_edit import Entail, ResidualEdit
+from transted.pipeline.verdict.typed_checks import TypedSides
 
 __all__ = ["discharge", "term_differences"]
 
@@ -58,7 +66,8 @@ def _numbers(indices: Sequence[int]) -> str:
 
 
 def discharge(edits: list[ResidualEdit], reference: StatementParts,
-              candidate: StatementParts, entail: Entail) -> list[ResidualEdit]:
+              candidate: StatementParts, entail: Entail, typed: TypedSides
+              ) -> list[ResidualEdit]:
     """The edits with ``discharged_by`` set where entailment proves them immaterial."""
     if any(e.where.startswith("binder") and e.role != "presentational" for e in edits):
         return edits
@@ -85,7 +94,7 @@ def discharge(edits: list[ResidualEdit], reference: StatementParts,
     members = _groups(out).get("conclusion", [])
     if hypotheses_clean and any(out[k].counts for k in members) and \
             not any(out[k].role == "untrusted" for k in members):
-        note = _conclusion_proof(rc.node, cc.node, ref_h, variables, entail)
+        note = _conclusion_proof(rc, cc, ref_h, variables, entail, typed)
         if note is not None:
             for k in members:
                 if out[k].counts:
@@ -132,34 +141,59 @@ def _premises(proof: object, n: int) -> str:
     return _numbers(list(used))
 
 
-def term_differences(a: Node, b: Node) -> list[tuple[Node, Node]] | None:
+def term_differences(a: Node, b: Node) -> list[tuple[PartPath, Node, Node]] | None:
     """The maximal differing subterm pairs at the same positions of ``a`` and ``b`` (same
-    labels above them), or None when a difference is not between two terms (a relation,
-    connective or quantifier differs)."""
-    out: list[tuple[Node, Node]] = []
-    stack = [(a, b)]
+    labels above them), each with its path from the roots, or None when a difference is not
+    between two terms (a relation, connective or quantifier differs)."""
+    out: list[tuple[PartPath, Node, Node]] = []
+    stack: list[tuple[PartPath, Node, Node]] = [((), a, b)]
     while stack:
-        x, y = stack.pop()
+        path, x, y = stack.pop()
         if x == y:
             continue
         if x.label == y.label and len(x.children) == len(y.children) and x.children:
-            stack.extend(zip(x.children, y.children, strict=True))
+            stack.extend(((*path, k), cx, cy)
+                         for k, (cx, cy) in enumerate(zip(x.children, y.children, strict=True)))
             continue
         if {label_kind(x.label)[0], label_kind(y.label)[0]} & _PROP_KINDS:
             return None
-        out.append((x, y))
+        out.append((path, x, y))
     return out
 
 
-def _conclusion_proof(ref: Node, cand: Node, hyps: list[Node], variables: dict[str, str],
-                      entail: Entail) -> str | None:
-    pairs = term_differences(ref, cand)
+def _common_type(typed: TypedSides, ref: Part, cand: Part, path: PartPath) -> str | None:
+    """The number type at which the differing terms at ``path`` (under the conclusions) are
+    used on both sides — their type after any coercion Lean inserts — when every node above
+    them has the same type on both sides too; None otherwise (another type anywhere on the
+    way, or a type the elaboration cannot settle)."""
+    for depth in range(len(path)):
+        above = path[:depth]
+        judged, _why = typed.same_type((*ref.path, *above), (*cand.path, *above))
+        if judged != "presentational":
+            return None
+    ref_type = typed.effective_type_at("reference", (*ref.path, *path))
+    cand_type = typed.effective_type_at("candidate", (*cand.path, *path))
+    return ref_type if ref_type == cand_type and ref_type in NUMBER_TYPES else None
+
+
+def _conclusion_proof(ref: Part, cand: Part, hyps: list[Node], variables: dict[str, str],
+                      entail: Entail, typed: TypedSides) -> str | None:
+    pairs = term_differences(ref.node, cand.node)
     if not pairs or not hyps:
         return None
     tactics = []
-    for x, y in pairs:
-        proof = entail(hyps, Node(EQ, (x, y)), variables)
+    for path, x, y in pairs:
+        at = _common_type(typed, ref, cand, path)
+        if at is None:
+            return None
+        typed_eq = Node(EQ, (_ascribed(x, at), _ascribed(y, at)))
+        proof = entail(hyps, typed_eq, variables)
         if not proof:
             return None
         tactics.append(_tactics(proof))
     return f"the differing terms are equal under the hypotheses ({'+'.join(dict.fromkeys(tactics))})"
+
+
+def _ascribed(term: Node, number_type: str) -> Node:
+    """``(term : T)``: the term elaborated at the type its context gives it."""
+    return Node(ASCRIPTION, (term, Node(number_type)))

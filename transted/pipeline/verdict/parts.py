@@ -96,39 +96,48 @@ def _difference(a: Counter[tuple[str, int]], b: Counter[tuple[str, int]]) -> int
     return sum((a - b).values()) + sum((b - a).values())
 
 
+_MISMATCH = 1e9
+"""The cost of pairing two binders of different declared types: never, by structure."""
+_NAME_TIE = 0.25
+"""A pairing of two binders of different names costs this much more than one of the same name:
+less than one differing use, so names only break ties of type and use."""
+_ORDER_TIE = 1e-4
+"""The last tie-break: binder order."""
+
+
 def bijection(ref: StatementParts, cand: StatementParts) -> dict[str, str]:
-    """Candidate variable → reference variable, one bijection: the same name first (a changed
-    type then shows as a type edit), then among binders of the same type by where the
-    variables occur (a minimum-cost assignment over the differences of their uses, binder order
-    breaking ties); a candidate binder left over gets a fresh name (``x✝``). Any bijection is
-    sound: renaming and reordering independent binders (``forall_swap``) give the same
-    proposition, so the two sides coincide after it only if they are equivalent."""
+    """Candidate variable → reference variable, one bijection, by structure first: among
+    binders of the same declared type (the statement's own variables blanked out), a
+    minimum-cost assignment over the differences of where the variables occur; the same name
+    breaks ties of type and use, binder order the last ones. A candidate binder no binder of
+    its type is left for keeps a reference binder of its own name if one is free (a changed
+    type then shows as a type edit), else a fresh name (``x✝``). Any bijection is sound:
+    renaming and reordering independent binders (``forall_swap``) give the same proposition,
+    so the two sides coincide after it only if they are equivalent; matching by use finds the
+    renaming when names changed roles (``{A : Type*} {B : Subring A}`` vs
+    ``{B : Type*} (C : Subring B)``)."""
     rn = [binder_name(p) for p in ref.binders]
     cn = [binder_name(p) for p in cand.binders]
-    blank = {n for n in rn + cn if n is not None}
-    out: dict[str, str] = {}
     free = [i for i, n in enumerate(rn) if n is not None]
-    for name in cn:  # the same name: the same variable (a type edit may follow)
-        hit = next((i for i in free if rn[i] == name), None)
-        if name is not None and hit is not None:
-            out[name] = name
-            free.remove(hit)
-    rest = [j for j, n in enumerate(cn) if n is not None and n not in out]
+    rest = [j for j, n in enumerate(cn) if n is not None]
+    out: dict[str, str] = {}
     if free and rest:
+        blank = {n for n in rn + cn if n is not None}
         rt = [_type_shape(p, blank) for p in ref.binders]
         ct = [_type_shape(p, blank) for p in cand.binders]
-        ru = _uses([*ref.hypotheses, ref.conclusion], {rn[i] for i in free})  # type: ignore[misc]
-        cu = _uses([*cand.hypotheses, cand.conclusion], {cn[j] for j in rest})  # type: ignore[misc]
-        big = 1e9
-        cost = [[big if rt[i] != ct[j] else
-                 _difference(ru[rn[i]], cu[cn[j]]) + abs(i - j) * 1e-3  # type: ignore[index]
-                 for j in rest] for i in free]
+        ru = _uses([*ref.hypotheses, ref.conclusion, *ref.binders], {rn[i] for i in free})  # type: ignore[misc]
+        cu = _uses([*cand.hypotheses, cand.conclusion, *cand.binders], {cn[j] for j in rest})  # type: ignore[misc]
+        cost = [[_MISMATCH if rt[i] != ct[j] else
+                 _difference(ru[rn[i]], cu[cn[j]]) + (0 if rn[i] == cn[j] else _NAME_TIE)  # type: ignore[index]
+                 + abs(i - j) * _ORDER_TIE for j in rest] for i in free]
         for a, b in zip(*linear_sum_assignment(cost), strict=True):
-            if cost[a][b] < big:
+            if cost[a][b] < _MISMATCH:
                 out[cn[rest[b]]] = rn[free[a]]  # type: ignore[index,assignment]
-    for name in cn:
+    taken = set(out.values())
+    for name in cn:  # left over: the same name if free (its type edit shows), else fresh
         if name is not None and name not in out:
-            out[name] = f"{name}✝"
+            out[name] = name if name in rn and name not in taken else f"{name}✝"
+            taken.add(out[name])
     return out
 
 

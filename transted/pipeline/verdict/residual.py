@@ -148,7 +148,7 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
         ra, cb = a.ref_labels[op.ref], a.cand_labels[op.cand]
         kind = rename_kind(op.ref_label or "", op.cand_label or "")
         role, why = table.roles[kind], table.why[kind]
-        if kind == "namespace":
+        if kind == "namespace" or (kind == "constant" and _both_constants(ra, cb)):
             role, why = a.typed.same_constant(a.ref_path(op.ref), a.cand_path(op.cand))
         elif role == "typed":
             role, why = a.typed.same_type(a.ref_path(op.ref), a.cand_path(op.cand))
@@ -168,6 +168,11 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
     if op.cand is not None:
         return ResidualEdit("insert", a.where, kind, None, _show(shown), role, why, op.cost)  # type: ignore[arg-type]
     return ResidualEdit("delete", a.where, kind, _show(shown), None, role, why, op.cost)  # type: ignore[arg-type]
+
+
+def _both_constants(a: str, b: str) -> bool:
+    """Both labels name constants (a type constructor such as ``Subgroup`` counts too)."""
+    return {label_kind(a)[0], label_kind(b)[0]} <= {"constant", "type"}
 
 
 def _show(label: str) -> str:
@@ -236,7 +241,7 @@ def residual_edits(reference: Node, candidate: Node, *, reference_header: str | 
                                     Headers(reference_header, candidate_header)))
     edits = compared.edits()
     if entail is not None:
-        edits = discharge(edits, compared.reference, compared.candidate, entail)
+        edits = discharge(edits, compared.reference, compared.candidate, entail, compared.typed)
     if redefined:
         edits = [_redefinition_why(e, redefined) for e in edits]
     return edits
@@ -318,8 +323,53 @@ def _pair_order(pair: tuple[int | None, int | None, float]) -> tuple[int, int]:
 
 def _aligned(where: str, ref: Part, cand: Part, shown_ref: Node, shown_cand: Node,
              model: SemanticCost, typed: TypedSides) -> _Aligned:
-    return _Aligned(where, ref, cand, shown_ref, shown_cand,
-                    node_alignment(ref.node, cand.node, model), typed)
+    ops = _constant_renames(node_alignment(ref.node, cand.node, model), ref.node, cand.node)
+    return _Aligned(where, ref, cand, shown_ref, shown_cand, ops, typed)
+
+
+def _constant_renames(ops: list[NodeOp], ref: Node, cand: Node) -> list[NodeOp]:
+    """A named constant deleted where another is inserted over the same, matched arguments
+    (``Monotone f`` → ``Antitone f``: the alignment prices the rename like a delete and an
+    insert) is one rename: the edit of one constant into another, judged as such."""
+    deleted = {o.ref: o for o in ops if o.cand is None and o.ref is not None
+               and label_kind(o.ref_label or "")[0] == "constant"}
+    inserted = {o.cand: o for o in ops if o.ref is None and o.cand is not None
+                and label_kind(o.cand_label or "")[0] == "constant"}
+    if not deleted or not inserted:
+        return ops
+    r2c = {o.ref: o.cand for o in ops if o.ref is not None and o.cand is not None}
+    ref_kids, cand_kids = _children_indices(ref), _children_indices(cand)
+    merged: dict[int, NodeOp] = {}
+    used: set[int] = set()
+    for i, d in deleted.items():
+        kids = [r2c.get(k) for k in ref_kids[i]]
+        for j, n in inserted.items():
+            if j not in used and kids and kids == cand_kids[j]:
+                merged[i] = NodeOp(i, j, d.ref_label, n.cand_label, d.cost + n.cost)
+                used.add(j)
+                break
+    if not merged:
+        return ops
+    out = []
+    for o in ops:
+        if o.cand is None and o.ref in merged:
+            out.append(merged[o.ref])
+        elif not (o.ref is None and o.cand in used):
+            out.append(o)
+    return out
+
+
+def _children_indices(tree: Node) -> list[list[int]]:
+    """The preorder indices of each node's children (by the node's preorder index)."""
+    nodes = _preorder(tree)
+    out: list[list[int]] = []
+    for k, node in enumerate(nodes):
+        kids, at = [], k + 1
+        for child in node.children:
+            kids.append(at)
+            at += child.size()
+        out.append(kids)
+    return out
 
 
 def _unmatched(kind: str, where: str, ref: str | None, cand: str | None, cost: float

@@ -6,8 +6,9 @@ from here — result lines (:meth:`transted.metrics.base.Metric.score_pair`), ``
 predictions (:func:`forced_decision` + :func:`predict` for the threshold's share), the
 regression gate's ``verdict-flip`` (the result lines' verdicts). In order:
 
-1. ``status == "invalid"`` (a candidate that is confidently not Lean 4): not-equivalent,
-   ``decided_by="invalid"``;
+1. ``status == "invalid"`` (a candidate that is confidently not Lean 4), or a candidate whose
+   elaboration Lean certainly rejects (``details["rejected"]``,
+   :mod:`transted.pipeline.verdict.rejection`): not-equivalent, ``decided_by="invalid"``;
 2. definite **evidence** (``details["evidence"]``): ``proved`` → equivalent, ``refuted`` →
    not-equivalent, ``decided_by="evidence"``;
 3. the **residual edits** (``details["residual"]``, :mod:`transted.pipeline.verdict.residual`), when the
@@ -114,11 +115,18 @@ def _describe(edit: ResidualEdit, what: str) -> str:
 
 
 def decide_forced(evidence: object, residual: Sequence[ResidualEdit] | None, *,
-                  status: str = "ok", convention: str = "strict") -> Decision:
+                  status: str = "ok", convention: str = "strict",
+                  rejected: Mapping[str, Any] | None = None) -> Decision:
     """What decides before the threshold (steps 1–3): a :class:`Decision` with a verdict, or
-    one with ``verdict=None`` and the reason the threshold must decide."""
+    one with ``verdict=None`` and the reason the threshold must decide. ``rejected`` is the
+    elaboration issue that makes Lean reject the candidate
+    (:func:`transted.pipeline.verdict.rejection.rejection`; ``details["rejected"]`` of a line)."""
     if status == "invalid":
         return Decision("not-equivalent", "invalid", "the candidate is not valid Lean 4")
+    if rejected:
+        return Decision("not-equivalent", "invalid",
+                        f"the candidate does not elaborate: {rejected.get('kind')} at "
+                        f"{rejected.get('path') or 'root'}: {rejected.get('message')}")
     forced = forced_by_evidence(evidence)
     if forced is not None:
         return Decision(_word(forced), "evidence", f"evidence: {evidence}")
@@ -132,13 +140,14 @@ def forced_decision(details: Mapping[str, Any], *, status: str = "ok",
     """:func:`decide_forced` of a result line's ``details`` (as read back from a result file)."""
     residual = details.get("residual")
     edits = None if residual is None else [ResidualEdit.from_dict(e) for e in residual]
-    return decide_forced(details.get("evidence"), edits, status=status, convention=convention)
+    return decide_forced(details.get("evidence"), edits, status=status, convention=convention,
+                         rejected=details.get("rejected"))
 
 
 def decide_result(score: float | None, *, evidence: object = None,
                   residual: Sequence[ResidualEdit] | None = None, binary: bool,
-                  threshold: float | None, status: str = "ok", convention: str = "strict"
-                  ) -> Decision:
+                  threshold: float | None, status: str = "ok", convention: str = "strict",
+                  rejected: Mapping[str, Any] | None = None) -> Decision:
     """The verdict of one result and what decided it (see the module docstring)."""
     if convention not in CONVENTIONS:
         raise ValueError(f"`convention` must be one of {', '.join(CONVENTIONS)}, got "
@@ -146,7 +155,8 @@ def decide_result(score: float | None, *, evidence: object = None,
     if binary and status == "ok" and score is not None and np.isfinite(score):
         return Decision(_word(bool(passes(score, BINARY_THRESHOLD))), "binary")
     return with_threshold(decide_forced(evidence, residual, status=status,
-                                        convention=convention), score, threshold)
+                                        convention=convention, rejected=rejected),
+                          score, threshold)
 
 
 def with_threshold(forced: Decision, score: float | None, threshold: float | None) -> Decision:
@@ -167,7 +177,8 @@ def decide(score: float | None, details: Mapping[str, Any] | None = None, *, bin
     residual = details.get("residual")
     edits = None if residual is None else [ResidualEdit.from_dict(e) for e in residual]
     return decide_result(score, evidence=details.get("evidence"), residual=edits, binary=binary,
-                         threshold=threshold, status=status, convention=convention)
+                         threshold=threshold, status=status, convention=convention,
+                         rejected=details.get("rejected"))
 
 
 def make_verdict(score: float | None, *, binary: bool, threshold: float | None,

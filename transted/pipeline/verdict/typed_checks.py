@@ -10,7 +10,8 @@ compares, at aligned nodes:
   wrapper produces against the other side's *effective* type (its type after the ``↑`` Lean
   inserts): ``↑n`` (ℕ → ℝ) against ``n`` that Lean coerces to ℝ agree; ``↑(a - b)`` against
   ``↑a - ↑b`` do not (the subtraction is in ℕ on one side, in ℝ on the other);
-* the **constant** a name resolved to (namespace variants).
+* the **constant** a name resolved to (namespace variants), and, for two different constants,
+  what the Mathlib declaration index says they are (:mod:`transted.pipeline.verdict.constants`).
 
 Anything the elaboration cannot settle — no type at a node, an unsolved metavariable, an issue
 (unknown name, ambiguous overload, missing instance …) at the node, inside it or on its path
@@ -22,10 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from transted.pipeline.opt.elaborate import Elaboration, Scope, elaborate, show
+from transted.errors import InputError
+from transted.pipeline.opt.elaborate import MEANING_KINDS, Elaboration, Scope, elaborate, show
 from transted.pipeline.opt.elaborate.result import NodeType, Path
+from transted.pipeline.opt.names import Constant, load_name_table
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names
+from transted.pipeline.verdict.constants import judge_constants
 from transted.pipeline.verdict.edit_kinds import is_annotation
 from transted.pipeline.verdict.header_names import Headers
 from transted.reading.pairs import Side
@@ -110,19 +114,46 @@ class TypedSides:
                               f"has {_effective(other)}"
         return "presentational", f"Lean elaborates both sides to {_effective(other)} here"
 
+    def effective_type_at(self, side: Side, path: Path) -> str | None:
+        """The type the node at ``path`` is used at (after the coercion Lean inserts above
+        it, if any), or None where the elaboration cannot settle it."""
+        got = self._typed(side, path)
+        return None if isinstance(got, str) else _effective(got)
+
     def same_constant(self, ref_path: Path, cand_path: Path) -> Judgement:
-        """Whether two names resolve to the same constant under their headers."""
-        ref, cand = self._typed("reference", ref_path), self._typed("candidate", cand_path)
-        for got in (ref, cand):
-            if isinstance(got, str):
-                return "untrusted", got
-        assert isinstance(ref, NodeType) and isinstance(cand, NodeType)
-        if ref.constant is None or cand.constant is None:
+        """Whether two names resolve to the same constant under their headers, and, for two
+        different constants, what the Mathlib index says they are."""
+        ref = self.constant_at("reference", ref_path)
+        cand = self.constant_at("candidate", cand_path)
+        if ref is None or cand is None:
             return "untrusted", "a name was not resolved to a constant"
-        if ref.constant != cand.constant:
-            return "untrusted", f"{ref.constant} vs {cand.constant}: different constants the " \
-                                "tool has no definitions for"
-        return "presentational", f"both resolve to {ref.constant}"
+        if ref != cand:
+            return judge_constants(ref, cand)  # type: ignore[return-value]
+        return "presentational", f"both resolve to {ref}"
+
+    def constant_at(self, side: Side, path: Path) -> str | None:
+        """The constant the name heading the node at ``path`` resolves to under the side's
+        header (the elaboration's, else the name table's), or None: an issue that says the
+        name is not what it looks like (unknown, ambiguous, auto-bound) at the node, or no
+        unique constant. A gap of the type model does not matter here: which constant a name
+        is, is the header's business alone."""
+        el = self.elaboration(side)
+        if isinstance(el, str):
+            return None
+        if any(i.path == path and i.kind in MEANING_KINDS for i in el.issues):
+            return None
+        info = el.nodes.get(path)
+        if info is not None and info.constant is not None:
+            return info.constant
+        head = el.node_at(path).label.split(" ", 1)[0]
+        if not head or not (head[0].isalpha() or head[0] == "_"):
+            return None
+        scope = self.reference_scope if side == "reference" else self.candidate_scope
+        try:
+            found = load_name_table().resolve(head, scope=scope)
+        except InputError:
+            return None
+        return found.name if isinstance(found, Constant) and not found.fields else None
 
 
 def _unsettled(el: Elaboration) -> set[str]:

@@ -1,0 +1,156 @@
+"""Two different Mathlib constants in the same place: what the declaration index says they are.
+
+A residual edit between two named constants was untrusted while the tool knew only their names
+(``Monotone f`` vs ``Antitone f`` could be synonyms). The Mathlib declaration index
+(:mod:`transted.pipeline.opt.mathlib`, docs/MATHLIB_INDEX.md) says what each constant *is*, and
+:func:`judge_constants` decides the edit from that:
+
+* the **same constant** once aliases and deprecations are followed (``alias``, ``export``, a
+  deprecated name): presentational;
+* two **types** (structures, classes, inductive types: ``Subgroup G`` vs ``Submonoid G``,
+  ``[Field F]`` vs ``[CommRing F]``) are different types — a structure is a new type, and two
+  classes are two hypotheses, one at best implied by the other (``Field`` extends ``CommRing``):
+  a meaning edit; except the pairs curated as interchangeable in a proposition
+  (:data:`INTERCHANGEABLE`: ``Fintype``/``Finite``), which are presentational;
+* two **definitions** whose bodies the index holds (a ``def``/``abbrev`` with one term as its
+  value, not recursive) are compared by their bodies, with their parameters named by position
+  and their bound variables by de Bruijn level, with the residual's own kinds: identical
+  bodies are one definition under two names (presentational); bodies whose differences are
+  all of the closed vocabulary (another relation, operator, connective, numeral, variable:
+  ``Monotone``'s ``f a ≤ f b`` against ``Antitone``'s ``f b ≤ f a``) are different
+  definitions (a meaning edit); a difference between two constants inside is judged the same
+  way, one level down (``Real.sin`` vs ``Real.cos`` through ``Complex.sin`` vs
+  ``Complex.cos``), up to :data:`MAX_DEPTH` levels;
+* anything else — a constant the index lacks or could not parse, an ``irreducible_def``
+  (Lean does not unfold it), a pattern-matching or recursive definition, a definition against a
+  type — stays untrusted: an honest fallback, never a decision.
+
+Soundness: a *meaning* verdict here says what the residual says of every closed-vocabulary edit
+(another operator is another statement), now about the definitions' bodies; a *presentational*
+one rests on the two names being one constant, or on two definitions whose bodies are the same
+term.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from transted.pipeline.opt.canonical import canonical
+from transted.pipeline.opt.mathlib import MathlibIndex, load_index
+from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.node import Node
+from transted.pipeline.verdict.edit_kinds import label_kind, rename_kind
+
+__all__ = ["judge_constants", "INTERCHANGEABLE", "MAX_DEPTH", "ConstantJudgement"]
+
+ConstantJudgement = tuple[str, str]
+"""``(role, why)``: ``meaning``, ``presentational`` or ``untrusted``."""
+
+MAX_DEPTH = 2
+"""Levels of constants inside definitions compared before giving up (untrusted)."""
+
+INTERCHANGEABLE: frozenset[frozenset[str]] = frozenset({
+    # Fintype α → Finite α (Finite.of_fintype) and Finite α → Nonempty (Fintype α)
+    # (Fintype.ofFinite, noncomputable); Fintype is a Subsingleton, so a proposition over
+    # [Fintype α] holds iff it holds over [Finite α] (Mathlib/Data/Fintype/Card.lean)
+    frozenset({"Fintype", "Finite"}),
+})
+"""Classes a proposition may assume either of (curated, each with its Mathlib reason)."""
+
+_TYPE_KINDS = frozenset({"structure", "class", "inductive"})
+_DEFINITION_KINDS = frozenset({"def", "abbrev"})
+_CLOSED = frozenset({"relation", "logic", "quantifier", "operator", "numeral", "type",
+                     "big-operator", "bound-variable", "local-application"})
+
+
+def judge_constants(reference: str, candidate: str, index: MathlibIndex | None = None,
+                    *, depth: int = MAX_DEPTH) -> ConstantJudgement:
+    """The role of an edit replacing the constant ``reference`` by ``candidate`` (full names,
+    as the elaboration resolved them)."""
+    index = index if index is not None else _bundled()
+    if index is None:
+        return "untrusted", "no Mathlib index: the two constants cannot be compared"
+    a, b = index.current_name(reference), index.current_name(candidate)
+    if a == b:
+        return "presentational", f"{reference} and {candidate} are one constant ({a})"
+    da, db = index.declaration(a), index.declaration(b)
+    if da is None or db is None:
+        missing = a if da is None else b
+        return "untrusted", f"{missing} is not in the Mathlib index"
+    if da.kind in _TYPE_KINDS and db.kind in _TYPE_KINDS:
+        if frozenset({a, b}) in INTERCHANGEABLE:
+            return "presentational", f"[{a} α] and [{b} α] are interchangeable in a proposition"
+        return "meaning", f"{a} and {b} are two different {_noun(da, db)}"
+    if da.kind in _DEFINITION_KINDS and db.kind in _DEFINITION_KINDS:
+        return _compare_bodies(da, db, index, depth)
+    return "untrusted", f"{a} ({da.kind}) and {b} ({db.kind}): the index cannot compare them"
+
+
+def _noun(da: Declaration, db: Declaration) -> str:
+    if da.kind == db.kind == "class":
+        return "classes (one hypothesis is not the other)"
+    return "types"
+
+
+def _compare_bodies(da: Declaration, db: Declaration, index: MathlibIndex,
+                    depth: int) -> ConstantJudgement:
+    ta, tb = _body(da), _body(db)
+    if ta is None or tb is None:
+        which = da if ta is None else db
+        why = which.body.why_not if which.body is not None else "no body"
+        return "untrusted", f"{which.name} does not unfold ({why or 'its value did not parse'})"
+    if ta == tb:
+        return "presentational", f"{da.name} and {db.name} have the same definition"
+    differences = _differences(ta, tb)
+    if differences is None:
+        return "untrusted", f"{da.name} and {db.name} are defined by differently shaped terms"
+    for x, y in differences:
+        kind = rename_kind(x.label, y.label)
+        if kind in _CLOSED:
+            continue
+        if kind in ("constant", "namespace") and depth > 1:
+            inner, why = judge_constants(label_kind(x.label)[1], label_kind(y.label)[1], index,
+                                         depth=depth - 1)
+            if inner == "meaning":
+                continue
+            return "untrusted", f"inside {da.name} and {db.name}: {why}"
+        return "untrusted", f"{da.name} and {db.name} differ by {kind} edits the index cannot judge"
+    shown = ", ".join(f"{x.label} → {y.label}" for x, y in differences[:3])
+    return "meaning", f"{da.name} and {db.name} are defined differently ({shown})"
+
+
+def _body(decl: Declaration) -> Node | None:
+    """The definition's value with its parameters named by position (``#p0``…), bound
+    variables by de Bruijn level: two definitions differing only in names give one tree."""
+    body = decl.body
+    if body is None or not body.unfoldable or body.value.tree is None:
+        return None
+    if decl.generated is not None:  # a `@[to_additive]` copy: its value is the source's,
+        return None                 # translated by name guessing, not read from Mathlib
+    if decl.reducibility == "irreducible":  # Lean does not unfold it (irreducible_def)
+        return None
+    names = [n for binder in decl.binders for n in binder.names]
+    return canonical(body.value.tree, {n: f"#p{i}" for i, n in enumerate(names)}, arrows=False)
+
+
+def _differences(a: Node, b: Node) -> list[tuple[Node, Node]] | None:
+    """The differing nodes of two trees of the same shape (label renames), or None when the
+    shapes differ (an inserted or deleted node: not a closed-vocabulary rename)."""
+    out: list[tuple[Node, Node]] = []
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if len(x.children) != len(y.children):
+            return None
+        if x.label != y.label:
+            out.append((x, y))
+        stack.extend(zip(x.children, y.children, strict=True))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> MathlibIndex | None:
+    try:
+        return load_index()
+    except FileNotFoundError:
+        return None
