@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from transted.pipeline.opt.mathlib import SIZE_CAP_BYTES, index_path, load_index
 from transted.pipeline.opt.mathlib.index import MathlibIndex
-
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.parser import TermParser
 
@@ -36,7 +36,7 @@ def index() -> MathlibIndex:
 
 def test_bundled_file_is_package_data_under_the_size_cap() -> None:
     path = index_path()
-    assert path == REPO / "transted" / "opt" / "data" / "mathlib_index.sqlite"
+    assert path == REPO / "transted" / "pipeline" / "opt" / "data" / "mathlib_index.sqlite"
     assert path.stat().st_size <= SIZE_CAP_BYTES
     assert (path.parent / "LICENSE").read_text().strip().startswith("Apache License")
     pyproject = (REPO / "pyproject.toml").read_text()

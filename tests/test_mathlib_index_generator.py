@@ -4,35 +4,51 @@ hierarchy, and determinism (one process and two give the same bytes)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from transted.pipeline.opt.mathlib import MathlibIndex
 
 from scripts.mathlib_index.additive_terms import AdditiveTranslator, Untranslatable
 from scripts.mathlib_index.build import main
 from scripts.mathlib_index.declarations import read_file
 from scripts.mathlib_index.signature import cut
 from scripts.mathlib_index.sources import open_source
+from transted.pipeline.opt.mathlib import MathlibIndex
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.parser import TermParser
 
-DATA = Path(__file__).parent / "data" / "mathlib_index"
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data" / "mathlib_index"
 MATHLIB_COMMIT = "a" * 40
 BATTERIES_COMMIT = "b" * 40
 
 
+def _arguments(out: Path, jobs: int) -> list[str]:
+    return ["--mathlib", str(DATA / "mathlib"), "--mathlib-commit", MATHLIB_COMMIT,
+            "--batteries", str(DATA / "batteries"), "--batteries-commit", BATTERIES_COMMIT,
+            "--out", str(out), "--jobs", str(jobs)]
+
+
 def _build(out: Path, jobs: int) -> Path:
-    assert main(["--mathlib", str(DATA / "mathlib"), "--mathlib-commit", MATHLIB_COMMIT,
-                 "--batteries", str(DATA / "batteries"), "--batteries-commit", BATTERIES_COMMIT,
-                 "--out", str(out), "--jobs", str(jobs)]) == 0
+    assert main(_arguments(out, jobs)) == 0
     return out
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One build in this process, one in a new process with another string-hash seed and two
+    workers: set iteration order must not reach the output."""
     root = tmp_path_factory.mktemp("index")
-    return _build(root / "one.sqlite", 1), _build(root / "two.sqlite", 2)
+    one = _build(root / "one.sqlite", 1)
+    two = root / "two.sqlite"
+    seed = "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"
+    subprocess.run([sys.executable, "-m", "scripts.mathlib_index.build", *_arguments(two, 2)],
+                   check=True, capture_output=True, cwd=REPO,
+                   env={**os.environ, "PYTHONHASHSEED": seed})
+    return one, two
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +60,8 @@ def term(text: str) -> Node:
     return TermParser(text).parse()
 
 
-def test_generator_is_deterministic_across_processes(built: tuple[Path, Path]) -> None:
+def test_generator_is_deterministic_across_processes_and_hash_seeds(
+        built: tuple[Path, Path]) -> None:
     one, two = built
     assert one.read_bytes() == two.read_bytes()
 

@@ -14,6 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from scripts.mathlib_index.additive_terms import AdditiveTranslator, Untranslatable
+from scripts.mathlib_index.attributes import TranslationRequest
+from scripts.mathlib_index.resolution import Resolver
+from scripts.name_table.translate import GuessData, target_name
 from transted.pipeline.opt.mathlib.records import (
     Body,
     Declaration,
@@ -22,11 +26,6 @@ from transted.pipeline.opt.mathlib.records import (
     Term,
     Translation,
 )
-
-from scripts.mathlib_index.additive_terms import AdditiveTranslator, Untranslatable
-from scripts.mathlib_index.attributes import TranslationRequest
-from scripts.mathlib_index.resolution import Resolver
-from scripts.name_table.translate import GuessData, target_name
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.render import to_lean
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from transted.pipeline.opt.mathlib.records import Deprecation
-
 from scripts.name_table.declarations import translation_args
 from scripts.name_table.lean_source import split_attributes
+from transted.pipeline.opt.mathlib.records import Deprecation
 
 __all__ = ["TranslationRequest", "Attributes", "read_attributes", "AttributeCommand",
            "read_attribute_command", "REDUCIBILITY"]

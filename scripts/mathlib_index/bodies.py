@@ -11,10 +11,9 @@ kernel), and values that do not parse.
 
 from __future__ import annotations
 
-from transted.pipeline.opt.mathlib.records import Body, FieldValue, Term
-
 from scripts.mathlib_index.signature import PARSE_FAILURES, cut, located, parse_value
 from scripts.mathlib_index.structures import read_where_values
+from transted.pipeline.opt.mathlib.records import Body, FieldValue, Term
 from transted.pipeline.opt.scope import free_names
 
 __all__ = ["read_body", "MAX_VALUE_CHARS"]

@@ -23,9 +23,6 @@ import sys
 import time
 from pathlib import Path
 
-from transted.pipeline.opt.mathlib.records import Declaration
-from transted.pipeline.opt.mathlib.statements import statement_of
-
 from scripts.mathlib_index.additive import Request, generate, translation_maps
 from scripts.mathlib_index.core import CORE_FILE, read_core
 from scripts.mathlib_index.coverage import coverage_counts
@@ -41,6 +38,8 @@ from scripts.mathlib_index.sources import Source, open_source
 from scripts.mathlib_index.store import Meta, RewriteRow, write_index
 from scripts.name_table.translate import parse_dictionaries
 from transted.pipeline.opt import PARSER_VERSION
+from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.statements import statement_of
 
 GENERATOR_VERSION = 1
 DEFAULT_OUT = Path("transted/pipeline/opt/data/mathlib_index.sqlite")

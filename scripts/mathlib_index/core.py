@@ -11,9 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import yaml
-from transted.pipeline.opt.mathlib.records import SourceRef
 
 from scripts.mathlib_index.declarations import FileIndex, read_file
+from transted.pipeline.opt.mathlib.records import SourceRef
 
 __all__ = ["CORE_FILE", "read_core"]
 

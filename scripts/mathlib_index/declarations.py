@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from transted.pipeline.opt.mathlib.records import Binder, Declaration, Scope, SourceRef, Term
-
 from scripts.mathlib_index.attributes import (
     REDUCIBILITY,
     AttributeCommand,
@@ -39,6 +37,7 @@ from scripts.name_table.lean_source import Command, commands, declared_name, str
 from transted.pipeline.opt.binders import BinderGroup
 from transted.pipeline.opt.declaration import Declaration as OptDeclaration
 from transted.pipeline.opt.declaration import with_variables
+from transted.pipeline.opt.mathlib.records import Binder, Declaration, Scope, SourceRef, Term
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import free_names
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from transted.pipeline.opt.mathlib.records import Declaration, InstanceOf, Term
-
 from scripts.mathlib_index.bodies import read_body
 from scripts.mathlib_index.projections import (
     constructors,
@@ -34,6 +32,7 @@ from scripts.mathlib_index.structures import (
     read_fields,
 )
 from transted.pipeline.opt.labels import ARROW, EQ, FORALL, application
+from transted.pipeline.opt.mathlib.records import Declaration, InstanceOf, Term
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import head_name
 

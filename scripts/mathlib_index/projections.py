@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from transted.pipeline.opt.mathlib.records import Binder, Declaration, Parent, StructureField, Term
-
 from scripts.mathlib_index.signature import binder_type_text
 from scripts.mathlib_index.structures import Member
 from transted.pipeline.opt.labels import application
+from transted.pipeline.opt.mathlib.records import Binder, Declaration, Parent, StructureField, Term
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import head_name
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from scripts.mathlib_index.attributes import AttributeCommand
+from scripts.mathlib_index.kinds import instance_of
 from transted.pipeline.opt.mathlib.records import (
     Declaration,
     Deprecation,
@@ -20,9 +22,6 @@ from transted.pipeline.opt.mathlib.records import (
     Scope,
     Statement,
 )
-
-from scripts.mathlib_index.attributes import AttributeCommand
-from scripts.mathlib_index.kinds import instance_of
 from transted.pipeline.opt.scope import head_name
 
 __all__ = ["Resolver", "resolve_records", "apply_attribute_commands", "hierarchy_edges",
@@ -112,7 +111,7 @@ def hierarchy_edges(records: dict[str, Declaration], resolver: Resolver) -> list
             edge = _instance_edge(r, records, resolver)
             if edge is not None:
                 edges.append(edge)
-    return sorted(set(edges), key=lambda e: (e.child, e.parent, e.via))
+    return sorted(set(edges), key=lambda e: (e.child, e.parent, e.via, e.by))
 
 
 def _instance_edge(r: Declaration, records: dict[str, Declaration],

@@ -3,9 +3,10 @@
 Schema (read by :mod:`transted.pipeline.opt.mathlib.index`)::
 
     meta(key, value)              format, commits, versions, coverage, zdict, block size, licence
-    blocks(id, first, records)    BLOCK_SIZE consecutive declarations in name order (a deflated
-                                  JSON array), keyed by the first name: a lookup finds the last
-                                  block whose first name is ≤ the name, and looks inside
+    blocks(id, first, records)    BLOCK_SIZE consecutive declarations in name order (deflated
+                                  ``name<TAB>json`` lines), keyed by the first name: a lookup
+                                  finds the last block whose first name is ≤ the name, and
+                                  parses the one line
     hierarchy(child, parent, via, origin)   class/structure edges (extends, instance)
     instances(class, names)       the instance declarations providing a class (deflated list)
     rewrites(head, lemmas)        theorems whose conclusion is = or ↔, by lhs key: a deflated
@@ -27,12 +28,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from transted.pipeline.opt.mathlib.codec import ZDICT_SIZE, deflate, dumps, to_plain
+from transted.pipeline.opt.mathlib.codec import ZDICT_SIZE, block_text, deflate, dumps, to_plain
 from transted.pipeline.opt.mathlib.records import Declaration, HierarchyEdge
 
 __all__ = ["SCHEMA", "BLOCK_SIZE", "Meta", "RewriteRow", "write_index", "build_zdict"]
 
-FORMAT = "transted-mathlib-index/2"
+FORMAT = "transted-mathlib-index/3"
 BLOCK_SIZE = 32
 """Records per block: a block of 32 compresses to about 45% of its records deflated apart, and
 a lookup inflates ~30 kB of JSON (a fraction of a millisecond)."""
@@ -101,8 +102,10 @@ def write_index(out: Path, records: list[Declaration], edges: list[HierarchyEdge
         db.executescript(f"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
                          f"PRAGMA page_size={PAGE_SIZE};" + SCHEMA)
         db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(_meta_rows(meta, content, zdict)))
+        names = [r.name for r in records]
         db.executemany("INSERT INTO blocks (first, records) VALUES (?, ?)", (
-            (records[i].name, deflate("[" + ",".join(texts[i:i + BLOCK_SIZE]) + "]", zdict))
+            (names[i], deflate(block_text(names[i:i + BLOCK_SIZE], texts[i:i + BLOCK_SIZE]),
+                               zdict))
             for i in range(0, len(records), BLOCK_SIZE)))
         edge_rows = {}
         for e in sorted(edges, key=lambda e: (e.child, e.parent, e.via, e.by != "extends")):

@@ -2,7 +2,7 @@
 
 A record is written as compact JSON (a dataclass as an object of its non-default fields, a tree
 as :class:`~transted.pipeline.opt.node.Node`'s bracket text, which round-trips exactly). Records are
-stored in blocks of consecutive names, each deflated with zlib against a preset dictionary
+stored in blocks of consecutive names (:func:`block_text`), each deflated with zlib against a preset dictionary
 stored once in the database: a record alone is a few hundred bytes, too short for deflate to
 find much to reuse; neighbours in name order share namespaces, binders and notation, and the
 preset dictionary (sampled from the records: recurring labels ``{<SLOT> = <SLOT>{``, field
@@ -17,14 +17,15 @@ import json
 import types
 import typing
 import zlib
+from collections.abc import Callable
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from transted.pipeline.opt.node import Node
 
-__all__ = ["to_plain", "from_plain", "dumps", "deflate", "inflate", "decode_block", "ZDICT_SIZE"]
+__all__ = ["to_plain", "from_plain", "dumps", "deflate", "inflate", "block_text", "block_record",
+           "block_records", "ZDICT_SIZE"]
 
-T = TypeVar("T")
 ZDICT_SIZE = 32 * 1024
 """zlib's window: a preset dictionary longer than this is not used."""
 
@@ -46,28 +47,35 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+Decoder = Callable[[Any], Any]
 
 
 def from_plain(tp: Any, value: Any) -> Any:
     """The value of type ``tp`` that :func:`to_plain` wrote as ``value``."""
-    if value is None:
-        return None
+    return _decoder(tp)(value)
+
+
+@cache
+def _decoder(tp: Any) -> Decoder:
+    """A decoder for ``tp``, built once from its type hints (a lookup then does not walk
+    ``typing`` for every field of every record)."""
     if tp is Node:
-        return Node.from_text(value)
+        return lambda v: None if v is None else Node.from_text(v)
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(tp) if a is not type(None)]
-        return from_plain(options[0], value)
+        inner = _decoder(next(a for a in typing.get_args(tp) if a is not type(None)))
+        return lambda v: None if v is None else inner(v)
     if origin is tuple:
-        item = typing.get_args(tp)[0]
-        return tuple(from_plain(item, v) for v in value)
+        item = _decoder(typing.get_args(tp)[0])
+        return lambda v: tuple(item(x) for x in v)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        hints = _hints(tp)
-        return tp(**{k: from_plain(hints[k], v) for k, v in value.items()})
-    return value
+        hints = typing.get_type_hints(tp)
+        cls = tp
+
+        def record(v: Any) -> Any:
+            return cls(**{k: _decoder(hints[k])(x) for k, x in v.items()})
+        return record
+    return lambda v: v
 
 
 def deflate(text: str, zdict: bytes | None) -> bytes:
@@ -88,7 +96,26 @@ def dumps(plain: Any) -> str:
     return json.dumps(plain, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def decode_block(blob: bytes, zdict: bytes | None) -> list[Any]:
-    """The plain values of a block — a deflated JSON array of records in name order, written by
-    ``scripts/mathlib_index/store.py`` — (:func:`from_plain` turns one into its record)."""
-    return typing.cast(list, json.loads(inflate(blob, zdict)))
+def block_text(names: list[str], texts: list[str]) -> str:
+    """A block: one ``name<TAB>json`` line per record, in name order (JSON text has no raw
+    newline or tab, a Lean name neither), so a lookup parses its own line only."""
+    return "\n".join(f"{n}\t{t}" for n, t in zip(names, texts, strict=True))
+
+
+def block_record(block: str, name: str) -> Any:
+    """The plain value of ``name`` in an inflated block, or None."""
+    key = name + "\t"
+    if block.startswith(key):
+        start = 0
+    else:
+        found = block.find("\n" + key)
+        if found < 0:
+            return None
+        start = found + 1
+    end = block.find("\n", start)
+    return json.loads(block[start + len(key):end if end >= 0 else len(block)])
+
+
+def block_records(block: str) -> list[Any]:
+    """Every plain value of an inflated block, in name order."""
+    return [json.loads(line.split("\t", 1)[1]) for line in block.split("\n") if line]

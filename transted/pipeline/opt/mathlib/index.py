@@ -31,7 +31,7 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
-from transted.pipeline.opt.mathlib.codec import decode_block, from_plain, inflate
+from transted.pipeline.opt.mathlib.codec import block_record, block_records, from_plain, inflate
 from transted.pipeline.opt.mathlib.records import (
     Body,
     Coverage,
@@ -50,7 +50,7 @@ INDEX_FILE = "mathlib_index.sqlite"
 SIZE_CAP_BYTES = 40 * 1024 * 1024
 """The index file's size cap (repository and wheel; tests/test_mathlib_index.py enforces it)."""
 _CACHE = 4096
-_BLOCKS = 256
+_BLOCKS = 64
 
 
 class MathlibIndex:
@@ -66,7 +66,7 @@ class MathlibIndex:
         self._connection: sqlite3.Connection | None = None
         self._pid = -1
         self._records: OrderedDict[str, Declaration | None] = OrderedDict()
-        self._blocks: OrderedDict[str, dict[str, dict]] = OrderedDict()
+        self._blocks: OrderedDict[str, str] = OrderedDict()
 
     # -- storage ----------------------------------------------------------------------------
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -87,7 +87,7 @@ class MathlibIndex:
         return bytes(self._query("SELECT value FROM meta WHERE key = 'zdict'")[0][0])
 
     def _plain(self, name: str) -> dict | None:
-        """The stored (plain) record of ``name``: the last block whose first name is ≤ it."""
+        """The stored (plain) record of ``name``: in the last block whose first name is ≤ it."""
         rows = self._query("SELECT first, records FROM blocks WHERE first <= ? "
                            "ORDER BY first DESC LIMIT 1", (name,))
         if not rows:
@@ -98,12 +98,12 @@ class MathlibIndex:
             if block is not None:
                 self._blocks.move_to_end(first)
         if block is None:
-            block = {p["name"]: p for p in decode_block(blob, self._zdict)}
+            block = inflate(blob, self._zdict)
             with self._lock:
                 self._blocks[first] = block
                 if len(self._blocks) > _BLOCKS:
                     self._blocks.popitem(last=False)
-        return block.get(name)
+        return block_record(block, name)
 
     # -- declarations -------------------------------------------------------------------------
     def declaration(self, name: str) -> Declaration | None:
@@ -131,7 +131,7 @@ class MathlibIndex:
     def declarations(self, kind: str | None = None) -> Iterator[Declaration]:
         """Every declaration (of ``kind``), in name order: a full scan, for reports."""
         for (blob,) in self._query("SELECT records FROM blocks ORDER BY first"):
-            for plain in decode_block(blob, self._zdict):
+            for plain in block_records(inflate(blob, self._zdict)):
                 if kind is None or plain["kind"] == kind:
                     yield from_plain(Declaration, plain)
 
