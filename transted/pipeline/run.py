@@ -32,6 +32,7 @@ from transted.errors import PairTimeout
 from transted.pipeline.config import PipelineConfig, tree_fields
 from transted.pipeline.evidence import RefuteOptions, apply_score_rule
 from transted.pipeline.evidence.entail import entails
+from transted.pipeline.evidence.model import Evidence
 from transted.pipeline.findings import Findings, merged_evidence
 from transted.pipeline.opt.elaborate import Issue
 from transted.pipeline.opt.node import Node
@@ -174,26 +175,28 @@ class PairPipeline:
         move may be unsound, so its goal is not judged) and when the goal's edits only fall
         back to the threshold while the trees' edits decide (a rewrite into a constant the
         residual cannot judge, e.g. ``Set.Icc``, must not hide a dropped conjunct)."""
-        kind = findings.evidence.kind
+        evidence = findings.evidence
         entail = self.entail(budget)
         start = sides.trees
         goal = (result.best.lhs, result.best.rhs)
         if findings.conflict or goal == start:
             residual = self.residual(sides, start, entail)
-            return residual, self._decision(kind, residual, rejected)
+            return residual, self._decision(evidence, residual, rejected)
         residual = self.residual(sides, goal, entail)
-        decision = self._decision(kind, residual, rejected)
+        decision = self._decision(evidence, residual, rejected)
         if decision.verdict is None:
             as_read = self.residual(sides, start, entail)
-            decided = self._decision(kind, as_read, rejected)
+            decided = self._decision(evidence, as_read, rejected)
             if decided.verdict is not None:
                 return as_read, decided
         return residual, decision
 
-    def _decision(self, evidence: str | None, residual: tuple[ResidualEdit, ...],
+    def _decision(self, evidence: Evidence | None, residual: tuple[ResidualEdit, ...],
                   rejected: Issue | None) -> Decision:
-        return decide_forced(evidence, residual, convention=self.config.convention,
-                             rejected=rejected_details(rejected))
+        return decide_forced(evidence.kind if evidence else None, residual,
+                             convention=self.config.convention,
+                             rejected=rejected_details(rejected),
+                             evidence_reason=evidence.reason if evidence else None)
 
     @staticmethod
     def rejected(sides: PairSides) -> Issue | None:

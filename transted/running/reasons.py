@@ -14,13 +14,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from transted.errors import escape_control
+from transted.pipeline.verdict.rules import VACUOUS_REASON_PREFIX
 
 __all__ = ["VACUOUS_REASON_PREFIX", "VACUOUS_NOTE", "DECIDED_BY_TEXT", "is_vacuous",
            "count_vacuous", "verdict_text", "details_text"]
 
-VACUOUS_REASON_PREFIX = "vacuous: "
-"""How a verdict reason starts when the verdict holds only because both sides' hypotheses
-are contradictory (``"vacuous: both sides' hypotheses are contradictory …"``)."""
 VACUOUS_NOTE = ("vacuously: both sides' hypotheses are contradictory, so both statements hold "
                 "(equivalent under mutual provability; their conclusions were not compared)")
 """What a vacuous verdict's line adds, whatever its reason says after the prefix."""

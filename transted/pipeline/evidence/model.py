@@ -10,12 +10,16 @@ from pydantic import BaseModel, ConfigDict
 
 from transted.reading.pairs import Side
 
-__all__ = ["Evidence", "EvidenceKind", "format_exact", "EVIDENCE_VERSION"]
+__all__ = ["Evidence", "EvidenceKind", "format_exact", "EVIDENCE_VERSION", "VACUOUS_REASON"]
 
 EVIDENCE_VERSION = "6"  # 6: a pair whose two sides' hypotheses are both proved contradictory is proved (vacuity, evidence/vacuity.py); 5: one z3 context per encoder (a witness independent of earlier calls); 4: exact values capped by size (MAX_VALUE_BITS), a clock-ended solver call ends the pair; 3: lowering of the shared elaboration, abstains on its issues; 2: rlimit budgets
 """Bump when an encoding, the vacuity rule or the abstention rules change (goes into signatures)."""
 
 EvidenceKind = Literal["proved", "refuted", "none"]
+
+VACUOUS_REASON = ("both sides' hypotheses are contradictory: both statements hold, so the pair "
+                  "is equivalent under mutual provability")
+"""The reason of a ``proved`` that rests on vacuity (:mod:`transted.pipeline.evidence.vacuity`)."""
 
 
 def format_exact(value: int | Fraction | bool) -> str:

@@ -23,7 +23,7 @@ import z3
 
 from transted.budget import Budget
 from transted.pipeline.evidence.lean_text import term_to_lean
-from transted.pipeline.evidence.model import Evidence
+from transted.pipeline.evidence.model import VACUOUS_REASON, Evidence
 from transted.pipeline.evidence.refute import RefuteOptions, solve
 from transted.pipeline.evidence.scripts import SCRIPT_STATUS
 from transted.pipeline.evidence.smt import Encoder
@@ -32,9 +32,6 @@ from transted.pipeline.evidence.translate import Shape
 
 __all__ = ["vacuous_pair", "contradictory", "VACUOUS_REASON"]
 
-VACUOUS_REASON = ("both sides' hypotheses are contradictory: both statements hold, so the pair "
-                  "is equivalent under mutual provability")
-"""The reason of a ``proved`` that rests on vacuity (it starts every such reason)."""
 
 
 def contradictory(shape: Shape, budget: Budget, options: RefuteOptions) -> list[Term] | None:

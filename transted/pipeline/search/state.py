@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from transted.pipeline.opt.canonical import canonical, canonical_flat, spliced_flat
 from transted.pipeline.opt.node import Flat, Node, unflatten
+from transted.pipeline.search.pattern import replace_at
 
 __all__ = ["Edit", "Local", "State", "CLOSED"]
 
@@ -145,6 +146,16 @@ class State:
         """Canonical sides as preorder labels + adjacency lists (TED backend input)."""
         canon = self._canonical()
         return canon.flat_lhs, canon.flat_rhs
+
+    def rewritten(self, side: str, path: tuple[int, ...], new: Node) -> State:
+        """This goal with the subterm at ``path`` of ``side`` (``lhs``/``rhs``) replaced by
+        ``new``; the edit travels with it so the canonical form is spliced, not recomputed."""
+        before: Node = getattr(self, side)
+        after = replace_at(before, path, new)
+        edit = (side, Edit(before, path, new, after))
+        if side == "lhs":
+            return State(after, self.rhs, self.context, edit=edit)
+        return State(self.lhs, after, self.context, edit=edit)
 
     def local_types(self) -> dict[str, Node | None]:
         """Name → declared type of the locals (later locals shadow earlier ones)."""

@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from transted.pipeline.evidence.model import VACUOUS_REASON
 from transted.pipeline.verdict.conventions import CONVENTIONS, convention_rule
 from transted.pipeline.verdict.edit_kinds import load_kind_table
 from transted.pipeline.verdict.residual_edit import ResidualEdit
@@ -114,9 +115,16 @@ def _describe(edit: ResidualEdit, what: str) -> str:
     return f"{what} ({edit.where}, {edit.kind}: {shown}): {why}"
 
 
+VACUOUS_REASON_PREFIX = "vacuous: "
+"""How a verdict reason starts when the verdict holds only because both sides' hypotheses are
+contradictory (evidence by vacuity, :mod:`transted.pipeline.evidence.vacuity`): right under
+mutual provability, and surprising, so results say it and summaries count it."""
+
+
 def decide_forced(evidence: object, residual: Sequence[ResidualEdit] | None, *,
                   status: str = "ok", convention: str = "strict",
-                  rejected: Mapping[str, Any] | None = None) -> Decision:
+                  rejected: Mapping[str, Any] | None = None,
+                  evidence_reason: str | None = None) -> Decision:
     """What decides before the threshold (steps 1–3): a :class:`Decision` with a verdict, or
     one with ``verdict=None`` and the reason the threshold must decide. ``rejected`` is the
     elaboration issue that makes Lean reject the candidate
@@ -129,6 +137,8 @@ def decide_forced(evidence: object, residual: Sequence[ResidualEdit] | None, *,
                         f"{rejected.get('path') or 'root'}: {rejected.get('message')}")
     forced = forced_by_evidence(evidence)
     if forced is not None:
+        if evidence_reason is not None and evidence_reason.startswith(VACUOUS_REASON):
+            return Decision(_word(forced), "evidence", VACUOUS_REASON_PREFIX + evidence_reason)
         return Decision(_word(forced), "evidence", f"evidence: {evidence}")
     if residual is None or not convention_rule(convention).edits_decide:
         return Decision(None, None, None)
@@ -141,13 +151,15 @@ def forced_decision(details: Mapping[str, Any], *, status: str = "ok",
     residual = details.get("residual")
     edits = None if residual is None else [ResidualEdit.from_dict(e) for e in residual]
     return decide_forced(details.get("evidence"), edits, status=status, convention=convention,
-                         rejected=details.get("rejected"))
+                         rejected=details.get("rejected"),
+                         evidence_reason=_evidence_reason(details))
 
 
 def decide_result(score: float | None, *, evidence: object = None,
                   residual: Sequence[ResidualEdit] | None = None, binary: bool,
                   threshold: float | None, status: str = "ok", convention: str = "strict",
-                  rejected: Mapping[str, Any] | None = None) -> Decision:
+                  rejected: Mapping[str, Any] | None = None,
+                  evidence_reason: str | None = None) -> Decision:
     """The verdict of one result and what decided it (see the module docstring)."""
     if convention not in CONVENTIONS:
         raise ValueError(f"`convention` must be one of {', '.join(CONVENTIONS)}, got "
@@ -155,7 +167,8 @@ def decide_result(score: float | None, *, evidence: object = None,
     if binary and status == "ok" and score is not None and np.isfinite(score):
         return Decision(_word(bool(passes(score, BINARY_THRESHOLD))), "binary")
     return with_threshold(decide_forced(evidence, residual, status=status,
-                                        convention=convention, rejected=rejected),
+                                        convention=convention, rejected=rejected,
+                                        evidence_reason=evidence_reason),
                           score, threshold)
 
 
@@ -178,7 +191,14 @@ def decide(score: float | None, details: Mapping[str, Any] | None = None, *, bin
     edits = None if residual is None else [ResidualEdit.from_dict(e) for e in residual]
     return decide_result(score, evidence=details.get("evidence"), residual=edits, binary=binary,
                          threshold=threshold, status=status, convention=convention,
-                         rejected=details.get("rejected"))
+                         rejected=details.get("rejected"),
+                         evidence_reason=_evidence_reason(details))
+
+
+def _evidence_reason(details: Mapping[str, Any]) -> str | None:
+    detail = details.get("evidence_detail")
+    reason = detail.get("reason") if isinstance(detail, Mapping) else None
+    return str(reason) if reason else None
 
 
 def make_verdict(score: float | None, *, binary: bool, threshold: float | None,

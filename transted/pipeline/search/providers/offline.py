@@ -24,12 +24,13 @@ from transted.pipeline.opt.render import to_lean
 from transted.pipeline.opt.scope import binder_names, body_index, free_names
 from transted.pipeline.search.congruence import congruence_moves
 from transted.pipeline.search.numerals import numeral_rewrites
-from transted.pipeline.search.pattern import Path, match, positions, replace_at
+from transted.pipeline.search.pattern import Path, match, positions
 from transted.pipeline.search.providers.base import Move, Provider, ProviderContext
+from transted.pipeline.search.providers.unfolding import UnfoldProvider
 from transted.pipeline.search.reduction import beta_reduce, reduce_definitional
 from transted.pipeline.search.ruleset import Rule, RuleSet, load_rules
 from transted.pipeline.search.scalars import ScopeAt
-from transted.pipeline.search.state import Edit, State
+from transted.pipeline.search.state import State
 
 __all__ = ["OfflineProvider", "CongruenceProvider", "DefinitionalProvider", "NumeralProvider",
            "RuleProvider"]
@@ -77,7 +78,7 @@ class NumeralProvider(Provider):
                 if budget.spent():
                     return
                 tactic = f"rw [show ({to_lean(old)} : {typ}) = {to_lean(new)} by norm_num]"
-                yield Move("norm_num", tactic, _replace(state, side, path, new))
+                yield Move("norm_num", tactic, state.rewritten(side, path, new))
 
 
 class RuleProvider(Provider):
@@ -152,11 +153,12 @@ _FOUND_MAX = 4096
 def _rewrite_move(rewrite: _Rewrite, node: Node, state: State, side: str, path: Path) -> Move:
     rule, sigma, backward, reduced, new = rewrite
     tactic = partial(_tactic, rule, backward, sigma, node, state, side, path, reduced != new)
-    return Move(rule.lemma, tactic, _replace(state, side, path, reduced))
+    return Move(rule.lemma, tactic, state.rewritten(side, path, reduced))
 
 
 class OfflineProvider(Provider):
-    """The default offline composition: congruence, ``dsimp only``, numerals, rules.
+    """The default offline composition: congruence, ``dsimp only``, numerals, rules, and
+    Mathlib definitions unfolded (:mod:`~transted.pipeline.search.providers.unfolding`).
 
     Parameters
     ----------
@@ -166,12 +168,14 @@ class OfflineProvider(Provider):
     """
 
     name = "offline"
-    version = "1"
+    version = "2"  # 2: Mathlib definitions unfolded (the `unfold` part); 1: four parts
 
     def __init__(self, rules: RuleSet | None = None):
         self.rule_provider = RuleProvider(rules)
+        self.unfold_provider = UnfoldProvider()
         self.parts: tuple[Provider, ...] = (CongruenceProvider(), DefinitionalProvider(),
-                                            NumeralProvider(), self.rule_provider)
+                                            NumeralProvider(), self.rule_provider,
+                                            self.unfold_provider)
 
     @property
     def rules(self) -> RuleSet:
@@ -182,7 +186,7 @@ class OfflineProvider(Provider):
         return cls(load_rules(context.rules))
 
     def options(self) -> dict[str, object]:
-        return self.rule_provider.options()
+        return {**self.rule_provider.options(), **self.unfold_provider.options()}
 
     def moves(self, state: State, budget: Budget | None = None) -> Iterator[Move]:
         if state.closed:
@@ -190,15 +194,6 @@ class OfflineProvider(Provider):
         budget = budget if budget is not None else Budget()
         for part in self.parts:
             yield from part.moves(state, budget)
-
-
-def _replace(state: State, side: str, path: Path, new: Node) -> State:
-    before = getattr(state, side)
-    after = replace_at(before, path, new)
-    edit = (side, Edit(before, path, new, after))
-    if side == "lhs":
-        return State(after, state.rhs, state.context, edit=edit)
-    return State(state.lhs, after, state.context, edit=edit)
 
 
 def _bound_on_path(tree: Node, path: Path) -> set[str]:

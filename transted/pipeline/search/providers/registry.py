@@ -33,11 +33,12 @@ BUILTIN_PROVIDERS: dict[str, str] = {
     "definitional": "transted.pipeline.search.providers.offline:DefinitionalProvider.from_context",
     "numerals": "transted.pipeline.search.providers.offline:NumeralProvider.from_context",
     "rules": "transted.pipeline.search.providers.offline:RuleProvider.from_context",
+    "unfold": "transted.pipeline.search.providers.unfolding:UnfoldProvider.from_context",
     "lean": "transted.pipeline.search.providers.lean:LeanProvider.from_context",
     "decide": "transted.pipeline.search.providers.procedures:DecisionProvider.from_context",
 }
 """The providers that ship with transted. ``offline`` = congruence, definitional, numerals,
-rules in that order (the default)."""
+rules, unfold in that order (the default)."""
 
 Factory = Callable[["ProviderContext"], MoveProvider]
 
