@@ -195,7 +195,8 @@ def test_a_directory_needs_a_commit() -> None:
 
 
 def _translator(binders: dict[str, str]) -> AdditiveTranslator:
-    t = AdditiveTranslator(lambda name: {"Monoid": "AddMonoid"}.get(name), {"prod": "sum"})
+    t = AdditiveTranslator(lambda name: {"Monoid": "AddMonoid"}.get(name),
+                           {"prod": "sum", "mul": None})
     for name, ty in binders.items():
         t.bind(name, term(ty))
     return t
@@ -210,12 +211,21 @@ def test_additive_operations_follow_their_type() -> None:
         "∑ i ∈ s, n • f i = n • ∑ i ∈ s, f i")
     assert t.term(term("a ^ (n * 2) * 1 = a⁻¹")) == term("(n * 2) • a + 0 = -a")
     assert t.term(term("n * 2 = n / 1")) == term("n * 2 = n / 1")  # ℕ stays multiplicative
+    assert t.term(term("(a * a)ˣ = Mˣ")) == term("AddUnits (a + a) = AddUnits M")
+    assert t.term(term("n • a = a")) == term("n • a = a")  # a scalar in ℕ: HSMul stays
+    smul = t.term(term("a • a = a"))
+    assert smul.children[0].label == "<SLOT> +ᵥ <SLOT>"  # M acting on itself: HVAdd
 
 
 def test_additive_translation_refuses_an_undecided_operation() -> None:
     t = _translator({"x": "M", "M": "Type*"})
     with pytest.raises(Untranslatable):
         t.term(term("g x * g x = 1"))  # `g` is not bound: its result type is unknown
+    parser = TermParser("x.mul x = x")
+    with parser.binding(["x"]):  # `x.mul` on a bound `x` is field notation
+        field = parser.parse()
+    with pytest.raises(Untranslatable, match="receiver"):
+        t.term(field)  # `.mul` translates differently by the receiver's type
 
 
 def test_context_variables_rekind_include_and_omit() -> None:

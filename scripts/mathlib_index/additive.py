@@ -79,16 +79,21 @@ def generate(requests: list[Request], records: dict[str, Declaration],
             yield _generated(member, member_target, r, maps, resolver, field_map)
 
 
-def _field_map(mapping: dict[str, str]) -> dict[str, str]:
-    """Last name components that always translate alike (``prod`` ↦ ``sum``): field notation."""
+def _field_map(mapping: dict[str, str]) -> dict[str, str | None]:
+    """Last name components → the one last component their translations share, or None when
+    they differ (field notation: see :class:`AdditiveTranslator`); unchanged ones left out."""
     seen: dict[str, set[str]] = {}
     for source, target in mapping.items():
         seen.setdefault(source.rsplit(".", 1)[-1], set()).add(target.rsplit(".", 1)[-1])
-    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and k != next(iter(v))}
+    out: dict[str, str | None] = {}
+    for k, v in seen.items():
+        if v != {k}:
+            out[k] = next(iter(v)) if len(v) == 1 else None
+    return out
 
 
 def _generated(source: Declaration, target: str, r: Request, maps: dict[str, dict[str, str]],
-               resolver: Resolver, field_map: dict[str, str]) -> Declaration:
+               resolver: Resolver, field_map: dict[str, str | None]) -> Declaration:
     mapping = maps[r.request.attribute]
     # only `(attr := …)` attributes go to the generated declaration (ToAdditive.lean docstring)
     base = replace(source, name=target, attributes=r.request.attributes, additive=None,
@@ -101,9 +106,8 @@ def _generated(source: Declaration, target: str, r: Request, maps: dict[str, dic
     if source.parse_error is not None:
         return _name_only(base, Translation("to_additive", source.name, None,
                                             "the source's signature does not parse"))
-    def names(written: str) -> str | None:
-        full = resolver.resolve(written, source.scope)
-        return mapping.get(full) if full is not None else None
+    def names(written: str) -> str | None:  # a name the index lacks (core `HMul`) as written
+        return mapping.get(resolver.resolve(written, source.scope) or written.lstrip("@"))
     try:
         translated = _translated(base, source, AdditiveTranslator(names, field_map))
     except Untranslatable as e:
@@ -133,11 +137,7 @@ def _translated(base: Declaration, source: Declaration, t: AdditiveTranslator) -
         for n in b.names:
             t.bind(n, b.type.tree)
     ty_term = _term(source.type, t)
-    body = source.body
-    if body is not None:
-        value = _term(body.value, t)
-        body = Body(body.form, value or body.value, body.unfoldable and value is not None,
-                    body.why_not, (), body.error) if body.form == "term" else None
+    body = _body(source.body, t)
     instance = source.instance
     if instance is not None:
         instance = InstanceOf(t.names(instance.class_name) or instance.class_name,
@@ -147,6 +147,22 @@ def _translated(base: Declaration, source: Declaration, t: AdditiveTranslator) -
     return replace(base, binders=tuple(binders), type=ty_term, body=body, parents=parents,
                    fields=fields, instance=instance,
                    generated=Translation("to_additive", source.name, "translated"))
+
+
+def _body(body: Body | None, t: AdditiveTranslator) -> Body | None:
+    """The translated value of a ``term`` body; a value that does not translate is no value
+    (never the multiplicative one under the additive name)."""
+    if body is None or body.form != "term" or body.value.tree is None:
+        return None
+    saved = dict(t.types)
+    try:
+        value = _term(body.value, t)
+    except Untranslatable as e:
+        return Body("term", Term("", None), False, f"its to_additive translation: {e}")
+    finally:
+        t.types = saved
+    assert value is not None
+    return Body("term", value, body.unfoldable, body.why_not)
 
 
 def _field(f: StructureField, t: AdditiveTranslator) -> StructureField:

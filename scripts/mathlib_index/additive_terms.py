@@ -2,8 +2,9 @@
 
 Mathlib's ``to_additive`` (Mathlib/Tactic/Translate/ToAdditive.lean, "Implementation notes" and
 "Heuristics") maps every constant that has a translation to it, and ``*``, ``/``, ``⁻¹``, ``1``,
-``^``, ``∏`` to ``+``, ``-``, ``-``, ``0``, ``•`` (arguments swapped: ``x ^ n`` is ``n • x``,
-``Monoid.npow n x`` ↦ ``AddMonoid.nsmul n x``), ``∑`` — *unless the operation's type argument
+``^``, ``∏``, ``•``, ``ˣ`` to ``+``, ``-``, ``-``, ``0``, ``•`` (arguments swapped: ``x ^ n`` is
+``n • x``, ``Monoid.npow n x`` ↦ ``AddMonoid.nsmul n x``), ``∑``, ``+ᵥ``, ``AddUnits`` — *unless
+the operation's type argument
 contains a fixed type* (an unapplied constant such as ``ℕ``: ``(n * m : ℕ)`` stays ``*``). Here
 that type is read from the binders: an operand that is a bound variable (or a bound function
 applied) has its binder's type; a type made only of bound type variables and applied
@@ -36,6 +37,7 @@ from transted.pipeline.opt.labels import (
     application,
     field_label,
     infix,
+    postfix,
 )
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, binder_type, body_index, head_name
@@ -45,6 +47,7 @@ __all__ = ["Untranslatable", "AdditiveTranslator"]
 _OPERATORS = {MUL: infix("+"), DIV: SUB, INV: NEG}
 _RELATIONS = (EQ, NE, LE, LT, GE, GT)
 _SMUL = infix("•")
+_UNITS = postfix("ˣ")
 _BIG = {"∏": "∑", "∏'": "∑'"}
 
 
@@ -54,11 +57,14 @@ class Untranslatable(Exception):
 
 @dataclass
 class AdditiveTranslator:
-    """``names(written) -> target or None``: a constant's translation; ``fields``: field-notation
-    names with one translation (``prod`` ↦ ``sum``)."""
+    """``names(written) -> target or None``: a constant's translation; ``fields``: what a
+    field-notation name becomes (``x.prod`` is ``T.prod x`` for the receiver's type ``T``,
+    which is not known here): the one translation every translated ``….prod`` shares
+    (``sum``), None when they differ (``Finset.prod`` ↦ ``sum`` but ``MonoidHom.prod`` ↦
+    ``prod``: undecided); a name no translation has is kept."""
 
     names: Callable[[str], str | None]
-    fields: dict[str, str]
+    fields: dict[str, str | None]
     types: dict[str, Node | None] = field(default_factory=dict)
     """Bound variable → its binder type (None: bound, type not written)."""
 
@@ -117,6 +123,15 @@ class AdditiveTranslator:
             return Node(target) if target else node
         if node.label in _OPERATORS or node.label == POW:
             return self._operator(node, carrier)
+        if node.label == _SMUL:  # HSMul ↦ HVAdd, decided by the scalar's type
+            scalar, target = node.children
+            label = infix("+ᵥ") if self.translated_type(self.type_of(scalar)) else _SMUL
+            return Node(label, (self.term(scalar), self.term(target, self.type_of(target))))
+        if node.label == _UNITS:  # Mˣ is Units M ↦ AddUnits M, unless M is a fixed type
+            (arg,) = node.children
+            if self.translated_type(arg):
+                return Node(application("AddUnits", 1), (self.term(arg),))
+            return node
         if node.label in _RELATIONS:
             ty = next((t for c in node.children if (t := self.type_of(c)) is not None), None)
             return node.with_children(tuple(self.term(c, ty) for c in node.children))
@@ -140,10 +155,14 @@ class AdditiveTranslator:
             target = self.names(head)
             if target:
                 label = application(target, len(node.children))
-        elif label.startswith(f"{SLOT}.") and " " not in label.split(".", 1)[1].split(SLOT)[0]:
-            name = label[len(SLOT) + 1:].split(" ", 1)[0]
+        elif label == field_label(name := label[len(SLOT) + 1:].split(" ", 1)[0],
+                                  len(node.children) - 1):
             if name in self.fields:
-                label = field_label(self.fields[name], len(node.children) - 1)
+                target = self.fields[name]
+                if target is None:
+                    raise Untranslatable(f"field notation `.{name}`, whose translation depends "
+                                         "on the receiver's type")
+                label = field_label(target, len(node.children) - 1)
         big = label.split(" ", 1)[0]
         index = body_index(label)
         if index is None or len(node.children) < 2:
