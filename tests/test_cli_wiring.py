@@ -14,7 +14,6 @@ from cli_helpers import write_rows
 from transted.cli import get_app, main
 from transted.cli.options import metric_specs
 from transted.cli.score import aggregate_line
-from transted.metrics.registry import get_metric
 from transted.reading.outputs import OutputLock
 
 SAME = "theorem t (x : ℕ) : x = x := sorry"
@@ -64,17 +63,24 @@ def test_score_text_prints_the_verdict(runner):
 def test_aggregate_counts_every_status_and_verdict(runner, tmp_path):
     data = write_rows(tmp_path / "p.jsonl", [("a", SAME, SAME), ("b", SAME, BROKEN)])
     result = runner.invoke(get_app(), ["score", str(data), "-m", "ted"])
-    equivalent = 1 if get_metric("ted").decision_rule() is not None else 0
     # BROKEN is cut off inside `(`: an invalid candidate, an answer (not-equivalent)
     assert ("2 pairs: mean 1.0000 over 1 scored; 1 ok, 1 invalid, 0 errors, 0 unavailable, "
             "0 too_large, 0 timeout; "
-            f"verdicts: {equivalent} equivalent, 1 not-equivalent, {1 - equivalent} none; "
-            "0 already done") in result.stderr
+            "verdicts: 1 equivalent, 1 not-equivalent, 0 none; "
+            # identical sides: no edit left, so the edits decide without any threshold
+            "decided by 1 invalid, 1 edits, 0 bare threshold; 0 already done") in result.stderr
     rows = [SimpleNamespace(score=None, status="timeout", verdict=None),
             SimpleNamespace(score=0.5, status="ok", verdict="not-equivalent")]
     line = aggregate_line(rows)
     assert "1 ok, 0 invalid, 0 errors, 0 unavailable, 0 too_large, 1 timeout;" in line
     assert "verdicts: 0 equivalent, 1 not-equivalent, 1 none" in line
+    # a verdict without a route counts nowhere; the bare threshold is always named
+    assert "decided by 0 bare threshold;" in line
+    routed = [SimpleNamespace(score=0.9, status="ok", verdict="equivalent", decided_by="threshold"),
+              SimpleNamespace(score=1.0, status="ok", verdict="equivalent", decided_by="edits"),
+              SimpleNamespace(score=1.0, status="ok", verdict="equivalent", decided_by="edits"),
+              SimpleNamespace(score=0.2, status="ok", verdict=None, decided_by=None)]
+    assert "decided by 2 edits, 1 bare threshold;" in aggregate_line(routed)
 
 
 # output-path safety ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from transted.cli.options import signature_text
 from transted.cli.progress import progress_bar
 from transted.errors import escape_control
 from transted.metrics.base import Status
+from transted.pipeline.verdict.rules import DecidedBy
 from transted.reading.outputs import check_output_file
 from transted.running.batch import score_pairs
 from transted.running.executors.guard import result_line
@@ -23,14 +24,16 @@ from transted.running.health import run_health
 from transted.running.reasons import count_vacuous, verdict_text
 from transted.running.samples import problem_of, problems_path, sample_figures
 
-__all__ = ["BatchRun", "run_batch", "aggregate_line", "result_text", "print_result", "out_path"]
+__all__ = ["BatchRun", "run_batch", "aggregate_line", "decided_by_counts", "result_text", "print_result", "out_path"]
 
 
 def aggregate_line(results: list[Any], cached: int = 0) -> str:
     """``n pairs: mean 0.8123 over 90 scored; 88 ok, 2 errors, 0 unavailable, 0 too_large;
-    verdicts: 40 equivalent, 48 not-equivalent, 2 none; 5 already done`` — every status of
-    :data:`transted.metrics.base.Status`, and any other a result carries; equivalent verdicts
-    that hold only vacuously (:func:`transted.running.reasons.is_vacuous`) are counted in brackets."""
+    verdicts: 40 equivalent, 48 not-equivalent, 2 none; decided by 10 evidence, 60 edits,
+    18 bare threshold; 5 already done`` — every status of :data:`transted.metrics.base.Status`,
+    and any other a result carries; equivalent verdicts that hold only vacuously
+    (:func:`transted.running.reasons.is_vacuous`) are counted in brackets. The bare threshold's
+    count is always shown: those verdicts are the score's guess where nothing else could tell."""
     scores = [r.score for r in results if r.score is not None]
     statuses = list(get_args(Status))
     statuses += sorted({r.status for r in results} - set(statuses))
@@ -43,7 +46,19 @@ def aggregate_line(results: list[Any], cached: int = 0) -> str:
         verdicts += f" ({vacuous} equivalent only vacuously: contradictory hypotheses)"
     mean = f"mean {sum(scores) / len(scores):.4f} over {len(scores)} scored" if scores else \
         "no score"
-    return f"{len(results)} pairs: {mean}; {counts}; verdicts: {verdicts}; {cached} already done"
+    return (f"{len(results)} pairs: {mean}; {counts}; verdicts: {verdicts}; "
+            f"decided by {decided_by_counts(results)}; {cached} already done")
+
+
+def decided_by_counts(results: list[Any]) -> str:
+    """``2 evidence, 30 edits, 8 bare threshold``: the routes that gave the verdicts, in
+    :data:`~transted.pipeline.verdict.rules.DecidedBy`'s order; routes no verdict took are left
+    out except the bare threshold."""
+    routes = Counter(getattr(r, "decided_by", None) for r in results if r.verdict is not None)
+    shown = [f"{routes[route]} {'bare threshold' if route == 'threshold' else route}"
+             for route in get_args(DecidedBy)
+             if routes[route] or route == "threshold"]
+    return ", ".join(shown)
 
 
 def result_text(result: Any) -> str:
