@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-import z3
+from typing import TYPE_CHECKING
 
 from transted.budget import Budget
 from transted.pipeline.evidence.evaluate import Value, assignments, evaluate_term, stops_at
@@ -27,6 +26,9 @@ from transted.pipeline.evidence.translate import Shape, shape_of
 from transted.pipeline.opt.elaborate import Elaboration
 from transted.pipeline.opt.node import Node
 from transted.reading.pairs import Side
+
+if TYPE_CHECKING:  # annotations only: the engines import these where they run
+    import z3
 
 __all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify", "solve"]
 
@@ -115,6 +117,7 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
     """An assignment making ``shape``'s statement false, confirmed by exact evaluation
     (or found by z3 where evaluation cannot represent the values). With ``other`` (the
     statement taken as true), prefer assignments where ``other``'s instance holds."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     notes = notes if notes is not None else []
     body = shape.prop()
     other_body = _aligned_body(shape, other)

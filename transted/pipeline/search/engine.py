@@ -29,8 +29,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-import networkx as nx
-
 from transted.budget import Budget, BudgetExceeded
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.distance import UNIT_TED, sides_distance, tree_distance
@@ -212,6 +210,7 @@ class _Search:
         self._generators = [provider_moves(p) for p in self.providers]
         self.config = config
         self.distance = sides_distance(ted)
+        import networkx as nx  # heavy to import (~0.3 s): only when a search runs
         self.graph = nx.DiGraph()
         self.ids: dict[tuple, int] = {}
         self.dist: list[float] = []
@@ -286,6 +285,7 @@ class _Search:
     def _result(self, root: int, best: int, raw: float, status: str, expanded: int,
                 frontier: int, elapsed: float) -> SearchResult:
         best_d = self.dist[best]
+        import networkx as nx  # heavy to import (~0.3 s): only when a search runs
         nodes = nx.shortest_path(self.graph, root, best)
         steps = []
         for a, b in zip(nodes, nodes[1:], strict=False):
