@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from transted.budget import Budget
+from transted.pipeline.engine_libraries import load_engine_libraries
 from transted.pipeline.evidence.evaluate import Value, assignments, evaluate_term, stops_at
 from transted.pipeline.evidence.model import Evidence, format_exact
 from transted.pipeline.evidence.smt import Encoder, SolverResult, check_sat, prove
@@ -70,7 +71,9 @@ class RefuteOptions:
 
 def engine_budget(options: RefuteOptions, budget: Budget | None = None) -> Budget:
     """The engines' stage of a pair's budget: the safety net ``options.budget_ms``, ended
-    earlier by the pair's own deadline (``budget``; None: the safety net alone)."""
+    earlier by the pair's own deadline (``budget``; None: the safety net alone). The engines'
+    libraries are loaded first: their import is not the pair's time."""
+    load_engine_libraries()
     return (budget if budget is not None else Budget()).within(options.budget_ms / 1000)
 
 

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from transted.budget import Budget, BudgetExceeded
+from transted.pipeline.engine_libraries import load_engine_libraries
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.distance import UNIT_TED, sides_distance, tree_distance
 from transted.pipeline.search.providers.base import Move, MoveProvider, provider_moves
@@ -84,7 +85,9 @@ class SearchConfig:
                              f"{self.max_time!r}")
 
     def budget(self) -> Budget:
-        """A fresh per-pair budget with this config's ``max_work`` and ``max_time``."""
+        """A fresh per-pair budget with this config's ``max_work`` and ``max_time`` (the
+        search's libraries loaded first: their import is not the pair's time)."""
+        load_engine_libraries()
         return Budget(self.max_work, self.max_time)
 
 
