@@ -26,7 +26,7 @@ _FINALISER = textwrap.dedent("""
     def interrupted_free(ctx):  # what SIGINT does just after z3's C call returns
         raise KeyboardInterrupt
 
-    context = smt._Context() if sys.argv[1] == "ours" else z3.Context()
+    context = smt._context_class()() if sys.argv[1] == "ours" else z3.Context()
     z3.z3.Z3_del_context = interrupted_free
     try:
         del context  # its finaliser runs here, and the interrupt lands in it

@@ -1,22 +1,22 @@
-"""Generate ``transted/pipeline/opt/data/mathlib_names.json.gz`` from a Mathlib (and Batteries) checkout.
+"""Generate ``transted/pipeline/opt/data/mathlib_names.sqlite`` from a Mathlib (and Batteries) checkout.
 
 Usage (from the repository root; the checkouts are not part of the repository)::
 
     python -m scripts.name_table.build --mathlib /path/to/mathlib4 --batteries /path/to/batteries \
-        --mathlib-commit <sha> --batteries-commit <sha> [--out transted/pipeline/opt/data/mathlib_names.json.gz]
+        --mathlib-commit <sha> --batteries-commit <sha> [--out transted/pipeline/opt/data/mathlib_names.sqlite]
 
 The table lists, for every ``.lean`` file under ``Mathlib/`` and ``Batteries/``: the declared
 names (with kind and ``protected`` flag; ``private`` ones are never reachable and are left out),
 the names ``@[to_additive]``/``@[to_dual]`` generate, ``export`` aliases, and the notations with
 their ``scoped`` namespace; plus the hand-curated Lean core names of ``lean_core.yaml`` (no Lean
-core snapshot could be fetched). See docs/NAMES.md.
+core snapshot could be fetched). The table is computed as one JSON value (header, files,
+declaration rows, aliases, notations; the header's ``content_sha256`` hashes the rest) and
+stored by :func:`transted.pipeline.opt.name_store.write_store`. See docs/NAMES.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
-import hashlib
 import json
 import sys
 from collections import Counter
@@ -28,13 +28,14 @@ import yaml
 
 from scripts.name_table.declarations import FileFacts, read_file_facts
 from scripts.name_table.translate import GuessData, load_dictionaries, target_name
+from transted.pipeline.opt.name_store import NameStore, body_digest, content_digest, write_store
 
 GENERATOR_VERSION = 1
 FORMAT = "transted-names/1"
 KIND_CODES = {"def": "d", "theorem": "t", "axiom": "a", "instance": "i", "structure": "s",
               "class": "c", "inductive": "n", "constructor": "k", "field": "f", "alias": "l"}
 CORE_SUPPLEMENT = Path(__file__).with_name("lean_core.yaml")
-DEFAULT_OUT = Path("transted/pipeline/opt/data/mathlib_names.json.gz")
+DEFAULT_OUT = Path("transted/pipeline/opt/data/mathlib_names.sqlite")
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def build(sources: list[Source], mathlib_root: Path, core: Path) -> dict:
         "exports": len(aliases),
         "notations": len(notations),
     }
-    digest = hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    digest = body_digest(body)
     header = {
         "format": FORMAT,
         "generator": {"script": "scripts/name_table/build.py", "version": GENERATOR_VERSION},
@@ -174,11 +175,10 @@ def build(sources: list[Source], mathlib_root: Path, core: Path) -> dict:
 
 
 def write(table: dict, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode()
-    with out.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0,
-                                               compresslevel=9, filename="") as gz:
-        gz.write(data)
+    """Store ``table`` at ``out`` and read its content hash back from the file."""
+    write_store(table, out)
+    if content_digest(NameStore(out)) != table["header"]["content_sha256"]:
+        raise RuntimeError(f"{out}: the stored table does not hash to its header's content_sha256")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-
-import sympy
-import z3
+from typing import TYPE_CHECKING
 
 from transted.budget import Budget
 from transted.pipeline.evidence.evaluate import assignments, evaluate_term
@@ -54,6 +52,9 @@ from transted.pipeline.opt.elaborate import Elaboration, Ty
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.node import Node
 
+if TYPE_CHECKING:  # annotations only: the engines import these where they run
+    import sympy
+
 Statement = Node | Elaboration
 """A proposition-form statement: its elaboration (the tree as written under its header), or a
 tree elaborated with no header."""
@@ -82,6 +83,7 @@ class Closing:
 def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
                   options: RefuteOptions) -> bool:
     """True only if assignments making ``term`` true and false were both exhibited."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     if not free_vars(term):
         return False
     seen: set[bool] = set()
@@ -110,6 +112,7 @@ def is_contingent(term: Term, variables: dict[str, str], budget: Budget,
 # -- ring_nf -------------------------------------------------------------------------------
 def _poly(term: Term) -> sympy.Expr:
     """The term as a sympy polynomial, only where ring normalisation is sound in its type."""
+    import sympy  # heavy to import (~0.5 s): only when a term reaches it
     if isinstance(term, Var):
         return sympy.Symbol(f"{term.name}:{term.type}")
     if isinstance(term, Num):
@@ -136,6 +139,7 @@ def _poly(term: Term) -> sympy.Expr:
 
 def same_polynomial(a: Term, b: Term) -> bool:
     """Both propositions are the same relation between the same polynomials, side by side."""
+    import sympy  # heavy to import (~0.5 s): only when a term reaches it
     if not (isinstance(a, Op) and isinstance(b, Op) and a.op == b.op and a.op in _RELATIONS):
         return False
     if a.args[0].type != b.args[0].type:

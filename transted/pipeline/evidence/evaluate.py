@@ -16,8 +16,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
 
-import sympy
-
 from transted.budget import Budget
 from transted.pipeline.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var
 
@@ -100,6 +98,7 @@ def _power(base: Value, exponent: int) -> Value:
 
 def _prime(n: int) -> bool:
     """``Nat.Prime``; sympy's ``isprime`` is deterministic below 2⁶⁴, larger numbers abstain."""
+    import sympy  # heavy to import (~0.5 s): only when a term reaches it
     if n >= 2**64:
         raise Unsupported(f"primality of a {n.bit_length()}-bit number")
     return bool(sympy.isprime(n))

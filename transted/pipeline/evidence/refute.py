@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-import z3
+from typing import TYPE_CHECKING
 
 from transted.budget import Budget
+from transted.pipeline.engine_libraries import load_engine_libraries
 from transted.pipeline.evidence.evaluate import Value, assignments, evaluate_term, stops_at
 from transted.pipeline.evidence.model import Evidence, format_exact
 from transted.pipeline.evidence.smt import Encoder, SolverResult, check_sat, prove
@@ -27,6 +27,9 @@ from transted.pipeline.evidence.translate import Shape, shape_of
 from transted.pipeline.opt.elaborate import Elaboration
 from transted.pipeline.opt.node import Node
 from transted.reading.pairs import Side
+
+if TYPE_CHECKING:  # annotations only: the engines import these where they run
+    import z3
 
 __all__ = ["RefuteOptions", "engine_budget", "left_ms", "refute", "falsify", "solve"]
 
@@ -68,7 +71,9 @@ class RefuteOptions:
 
 def engine_budget(options: RefuteOptions, budget: Budget | None = None) -> Budget:
     """The engines' stage of a pair's budget: the safety net ``options.budget_ms``, ended
-    earlier by the pair's own deadline (``budget``; None: the safety net alone)."""
+    earlier by the pair's own deadline (``budget``; None: the safety net alone). The engines'
+    libraries are loaded first: their import is not the pair's time."""
+    load_engine_libraries()
     return (budget if budget is not None else Budget()).within(options.budget_ms / 1000)
 
 
@@ -115,6 +120,7 @@ def falsify(shape: Shape, budget: Budget, options: RefuteOptions, *,
     """An assignment making ``shape``'s statement false, confirmed by exact evaluation
     (or found by z3 where evaluation cannot represent the values). With ``other`` (the
     statement taken as true), prefer assignments where ``other``'s instance holds."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     notes = notes if notes is not None else []
     body = shape.prop()
     other_body = _aligned_body(shape, other)

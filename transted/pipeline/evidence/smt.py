@@ -24,27 +24,36 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-
-import z3
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from transted.pipeline.evidence.evaluate import evaluate_term
 from transted.pipeline.evidence.terms import Big, Num, Op, Quant, Term, Unsupported, Var, free_vars
 
+if TYPE_CHECKING:  # annotations only: the engines import these where they run
+    import z3
+
 __all__ = ["Encoder", "SolverResult", "check_sat", "prove"]
 
 
-class _Context(z3.Context):
+@lru_cache(maxsize=1)
+def _context_class() -> type[z3.Context]:
     """A z3 context whose finaliser passes a Ctrl-C on. ``Context.__del__`` frees the C
     context; a KeyboardInterrupt landing there cannot propagate from a finaliser (Python
     prints "Exception ignored in Context.__del__" with a traceback and the interrupt is
     lost), so it is delivered to the main thread again after the finaliser has returned
-    (from a timer thread: raised in the finaliser, it would be lost again)."""
+    (from a timer thread: raised in the finaliser, it would be lost again). Made at first
+    use: the class derives from z3's."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
 
-    def __del__(self) -> None:
-        try:
-            super().__del__()
-        except KeyboardInterrupt:
-            threading.Timer(0.05, _thread.interrupt_main).start()
+    class _Context(z3.Context):
+        def __del__(self) -> None:
+            try:
+                super().__del__()
+            except KeyboardInterrupt:
+                threading.Timer(0.05, _thread.interrupt_main).start()
+
+    return _Context
 
 
 class Encoder:
@@ -67,10 +76,11 @@ class Encoder:
     @property
     def ctx(self) -> z3.Context:
         if self._ctx is None:
-            self._ctx = _Context()
+            self._ctx = _context_class()()
         return self._ctx
 
     def var(self, name: str, typ: str) -> z3.ExprRef:
+        import z3  # heavy to import (~0.3 s): only when a term reaches the solver
         key = f"{name}:{typ}"
         if key not in self.vars:
             v = z3.Int(key, self.ctx) if typ in ("ℕ", "ℤ") else z3.Real(key, self.ctx)
@@ -81,12 +91,14 @@ class Encoder:
         return self.vars[key]
 
     def const(self, value: int | Fraction, typ: str) -> z3.ExprRef:
+        import z3  # heavy to import (~0.3 s): only when a term reaches the solver
         if typ in ("ℕ", "ℤ"):
             return z3.IntVal(int(value), self.ctx)
         f = Fraction(value)
         return z3.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
 
     def encode(self, term: Term, bound: Mapping[str, z3.ExprRef] | None = None) -> z3.ExprRef:
+        import z3  # heavy to import (~0.3 s): only when a term reaches the solver
         bound = bound or {}
         if not free_vars(term) and not isinstance(term, Num):
             try:
@@ -129,6 +141,7 @@ class Encoder:
         return self._op(term, bound)
 
     def _op(self, term: Op, bound: Mapping[str, z3.ExprRef]) -> z3.ExprRef:  # noqa: C901
+        import z3  # heavy to import (~0.3 s): only when a term reaches the solver
         op, t = term.op, term.type
         if op in ("true", "false"):
             return z3.BoolVal(op == "true", self.ctx)
@@ -214,6 +227,7 @@ class SolverResult:
 
 
 def _solver(enc: Encoder, timeout_ms: int, memory_mb: int, rlimit: int | None) -> z3.Solver:
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     s = z3.Solver(ctx=enc.ctx)
     s.set("timeout", max(1, int(timeout_ms)))
     s.set("max_memory", int(memory_mb))
@@ -226,6 +240,7 @@ def _solver(enc: Encoder, timeout_ms: int, memory_mb: int, rlimit: int | None) -
 def check_sat(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
               memory_mb: int = 256, rlimit: int | None = None) -> SolverResult:
     """Is ``formula`` ∧ side conditions satisfiable? A model is returned with exact values."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     if enc.nested_quantifier and "ℚ" in enc.types.values():
         return SolverResult("unknown", reason="ℚ variables with a nested quantifier")
     if enc.nested_quantifier and enc.nonlinear:
@@ -264,5 +279,6 @@ def check_sat(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
 def prove(enc: Encoder, formula: z3.BoolRef, *, timeout_ms: int = 100,
           memory_mb: int = 256, rlimit: int | None = None) -> SolverResult:
     """``unsat`` means ``formula`` is valid (under the side conditions) — proved."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     return check_sat(enc, z3.Not(formula), timeout_ms=timeout_ms, memory_mb=memory_mb,
                      rlimit=rlimit)

@@ -19,8 +19,6 @@ pair only when each side is shown vacuous on its own.
 
 from __future__ import annotations
 
-import z3
-
 from transted.budget import Budget
 from transted.pipeline.evidence.lean_text import term_to_lean
 from transted.pipeline.evidence.model import VACUOUS_REASON, Evidence
@@ -37,6 +35,7 @@ __all__ = ["vacuous_pair", "contradictory", "VACUOUS_REASON"]
 def contradictory(shape: Shape, budget: Budget, options: RefuteOptions) -> list[Term] | None:
     """The modelled hypotheses of ``shape`` when z3 proves them jointly unsatisfiable (over the
     statement's number variables), else None."""
+    import z3  # heavy to import (~0.3 s): only when a term reaches the solver
     if shape.errors and not shape.hyps:  # an elaboration issue: nothing was lowered
         return None
     hyps = [h for h in shape.hyps if h is not None]

@@ -29,9 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-import networkx as nx
-
 from transted.budget import Budget, BudgetExceeded
+from transted.pipeline.engine_libraries import load_engine_libraries
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.distance import UNIT_TED, sides_distance, tree_distance
 from transted.pipeline.search.providers.base import Move, MoveProvider, provider_moves
@@ -86,7 +85,9 @@ class SearchConfig:
                              f"{self.max_time!r}")
 
     def budget(self) -> Budget:
-        """A fresh per-pair budget with this config's ``max_work`` and ``max_time``."""
+        """A fresh per-pair budget with this config's ``max_work`` and ``max_time`` (the
+        search's libraries loaded first: their import is not the pair's time)."""
+        load_engine_libraries()
         return Budget(self.max_work, self.max_time)
 
 
@@ -212,6 +213,7 @@ class _Search:
         self._generators = [provider_moves(p) for p in self.providers]
         self.config = config
         self.distance = sides_distance(ted)
+        import networkx as nx  # heavy to import (~0.3 s): only when a search runs
         self.graph = nx.DiGraph()
         self.ids: dict[tuple, int] = {}
         self.dist: list[float] = []
@@ -286,6 +288,7 @@ class _Search:
     def _result(self, root: int, best: int, raw: float, status: str, expanded: int,
                 frontier: int, elapsed: float) -> SearchResult:
         best_d = self.dist[best]
+        import networkx as nx  # heavy to import (~0.3 s): only when a search runs
         nodes = nx.shortest_path(self.graph, root, best)
         steps = []
         for a, b in zip(nodes, nodes[1:], strict=False):

@@ -5,9 +5,9 @@ hypotheses and its conclusion (:func:`transted.pipeline.opt.parts.statement_part
 
     A(binders) + A(hypotheses) + TED(conclusion₁, conclusion₂)
 
-where ``A`` is a minimum-cost assignment (scipy's ``linear_sum_assignment``, the Hungarian
-method) over the pairwise TEDs of the items, each item left unmatched costing a fixed amount
-from the cost table (``units`` in ``costs/semantic.yaml``) rather than its node count. The order
+where ``A`` is a minimum-cost assignment (:func:`transted.assignment.min_cost_assignment`,
+scipy's ``linear_sum_assignment`` method) over the pairwise TEDs of the items, each item left
+unmatched costing a fixed amount from the cost table (``units`` in ``costs/semantic.yaml``) rather than its node count. The order
 of hypotheses does not matter (Lean's ``Imp.swap``); the order of binders is not checked either,
 which can only lower a distance, never raise it above a reordering's. The similarity divides by
 the larger of the two statements' *deletion costs* ``M(T) = U_b·#binders + U_h·#hypotheses +
@@ -23,9 +23,9 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from transted import yaml_text
+from transted.assignment import min_cost_assignment
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.parts import statement_parts
 from transted.pipeline.ted.cost import CostModel
@@ -67,10 +67,10 @@ def align(left: Sequence[Node], right: Sequence[Node], distance: Callable[[Node,
         cost[i, m + i] = unmatched
     for j in range(m):
         cost[n + j, j] = unmatched
-    rows, cols = linear_sum_assignment(cost)
+    rows, cols = min_cost_assignment(cost.tolist())
     pairs: list[tuple[int | None, int | None, float]] = []
     total = 0.0
-    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+    for r, c in zip(rows, cols, strict=True):
         if r < n and c < m:
             pairs.append((r, c, float(cost[r, c])))
         elif r < n:

@@ -20,8 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from scipy.optimize import linear_sum_assignment
-
+from transted.assignment import min_cost_assignment
 from transted.pipeline.opt.canonical import canonical
 from transted.pipeline.opt.labels import SLOT
 from transted.pipeline.opt.node import Node
@@ -130,7 +129,7 @@ def bijection(ref: StatementParts, cand: StatementParts) -> dict[str, str]:
         cost = [[_MISMATCH if rt[i] != ct[j] else
                  _difference(ru[rn[i]], cu[cn[j]]) + (0 if rn[i] == cn[j] else _NAME_TIE)  # type: ignore[index]
                  + abs(i - j) * _ORDER_TIE for j in rest] for i in free]
-        for a, b in zip(*linear_sum_assignment(cost), strict=True):
+        for a, b in zip(*min_cost_assignment(cost), strict=True):
             if cost[a][b] < _MISMATCH:
                 out[cn[rest[b]]] = rn[free[a]]  # type: ignore[index,assignment]
     taken = set(out.values())
