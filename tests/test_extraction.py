@@ -32,6 +32,18 @@ def test_header_joins_base_and_context_in_order():
     assert extract("theorem t : True := trivial").header(None) is None
 
 
+def test_include_and_omit_are_context_commands():
+    # Lean 4 `include`/`omit` (and their `… in` forms) change which variables a theorem has
+    got = extract("variable (x : ℕ) (h : 0 < x) (g : x < 9)\ninclude h g\n"
+                  "theorem a : x = x := rfl\nomit g in\ntheorem t : 0 < x := sorry")
+    assert [(c.kind, c.name, c.only_next) for c in got.context] == [
+        ("variable", "x h g", False), ("include", "h g", False), ("omit", "g", True)]
+    # an `include … in` before another theorem is gone; a section's `include` ends with it
+    got = extract("variable (h : 0 < 1)\ninclude h in\ntheorem a : True := trivial\n"
+                  "section\ninclude h\nend\ntheorem t : True := trivial")
+    assert [c.kind for c in got.context] == ["variable"]
+
+
 def test_full_name_and_namespace():
     got = extract("namespace A.B\nsection\ntheorem t : True := trivial\nend\nend A.B")
     assert got.theorem is not None

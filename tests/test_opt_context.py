@@ -124,6 +124,38 @@ def test_a_later_variable_command_changes_the_binder_kind():
     assert got.variables == ("G",)
 
 
+def test_an_included_hypothesis_is_a_binder_of_every_later_theorem():
+    # Lean 4 `include` (src/Lean/Elab/Command.lean; the `variable` docstring): h is included
+    # although the statement does not mention it, and its type brings x along
+    same("variable (x : ℝ) (h : 0 < x)\ninclude h\ntheorem t : 0 < x ^ 3 := sorry",
+         "theorem t (x : ℝ) (h : 0 < x) : 0 < x ^ 3")
+    same("variable (x : ℝ) (h : 0 < x)\ninclude h in\ntheorem t : 0 < x ^ 3 := sorry",
+         "theorem t (x : ℝ) (h : 0 < x) : 0 < x ^ 3")
+    # without `include`, h is not a hypothesis (the statement claims 0 < x ^ 3 for all x)
+    same("variable (x : ℝ) (h : 0 < x)\ntheorem t : 0 < x ^ 3 := sorry",
+         "theorem t (x : ℝ) : 0 < x ^ 3")
+
+
+def test_omit_in_drops_an_included_variable_for_one_theorem():
+    text = ("variable (x : ℝ) (hx : 0 < x)\ninclude hx\n"
+            "theorem aux : 0 < 2 * x := sorry\n\nomit hx in\ntheorem t : x ^ 2 ≥ 0 := sorry")
+    same(text, "theorem t (x : ℝ) : x ^ 2 ≥ 0")
+    # the `in` form lasts one command: a later theorem has hx again
+    later = text + "\ntheorem u : 0 < x ^ 2 := sorry"
+    prepared = prepare(later, None, theorem="u")
+    context = read_context(prepared.context, header=prepared.header)
+    got = parse_in_context(prepared.statement, header=prepared.header, context=context,
+                           options=CANON)
+    assert got.tree == parse_statement("theorem u (x : ℝ) (hx : 0 < x) : 0 < x ^ 2",
+                                       options=CANON)
+
+
+def test_omit_drops_an_instance_binder():
+    same("variable {α : Type*} [DecidableEq α] (s : Finset α)\nomit [DecidableEq α] in\n"
+         "theorem t : s.card = s.card := sorry",
+         "theorem t {α : Type*} (s : Finset α) : s.card = s.card")
+
+
 def test_variables_in_a_closed_section_are_gone():
     got = read("section\nvariable (n : ℕ)\nend\ntheorem t (m : ℕ) (h : n = m) : True := sorry")
     assert got.variables == () and got.auto_bound == ("n",)

@@ -377,3 +377,42 @@ def test_a_term_level_open_scopes_only_its_term():
     assert [i.name for i in outside.issues if i.kind == "auto-bound"] == ["sqrt"]
     unknown = elaborate_statement("theorem t : open NoSuchSpace in 1 = 1 := sorry")
     assert [i.kind for i in unknown.issues] == ["unknown-name"]
+
+
+# -- default instances: `Neg` → ℤ (mid) beats `OfNat` → ℕ (low) -----------------------------
+@pytest.mark.parametrize("text", [": ∃ x, -x = 3", ": -7 / 2 = -4", ": 2 - 5 = -3"])
+def test_a_negation_nothing_types_is_an_integer(text):
+    # Lean core src/Init/Data/Int/Basic.lean: `@[default_instance mid] instance instNegInt`,
+    # "must have priority higher than `low` since the default instance `OfNat Nat n` has `low`"
+    e = E(text)
+    assert e.ok, e.issues
+    assert all(n.type == Ty("ℤ") for p, node, n in e.walk()
+               if n is not None and node.label[:1].isdigit())
+
+
+def test_without_negation_or_with_a_type_the_negation_default_does_not_apply():
+    e = E(": 2 - 5 < 0")
+    assert e.ok and ty(e, "2") == "ℕ"
+    assert kinds(E("(n : ℕ) : -n = 3")) == ["missing-instance"]  # n is ℕ: no Neg ℕ
+    # Mathlib's `Monoid.toPow` (default_instance high) makes the exponent ℕ first
+    assert kinds(E("(x : ℝ) : x ^ (-1) = x")) == ["missing-instance"]
+    # a decimal literal's Float (mid+1) outranks Neg Int (mid)
+    assert ty(E(": ∃ x, -x = 2.5"), "x") == "Float"
+
+
+def test_nat_and_real_spelled_out_are_the_number_types():
+    e = E("(n : Nat) (x : Real) : (n : Real) = x")
+    assert e.ok and ty(e, "n", 1) == "ℕ" and coe(e, "n", 1) == "ℝ"
+
+
+def test_sup_and_inf_are_max_and_min():
+    # Mathlib/Order/Notation.lean:78-79 macro_rules: `a ⊔ b` is `Max.max a b`, `⊓` `Min.min`
+    e = E("(a b : ℕ) : a ⊔ b = max a b")
+    assert e.ok, e.issues
+    assert e.at(find(e, f"{SLOT} ⊔ {SLOT}")).constant == "Max.max"
+
+
+def test_a_number_cast_into_a_function_type_is_undecided():
+    # Mathlib's Pi.instIntCast: `(f : ℕ → ℚ) = (a : ℤ)` casts a to a constant function
+    e = E("(f : ℕ → ℚ) (a : ℤ) : f = a")
+    assert "type-mismatch" not in kinds(e) and "undecided-instance" in kinds(e)

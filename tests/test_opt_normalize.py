@@ -50,6 +50,15 @@ SAME = [
     # a homogeneous relation types an untyped binder from a numeral's ascription
     ("theorem t : ∃ x < (1:ℝ), x ^ 2 = 4", "theorem t : ∃ x : ℝ, x < 1 ∧ x ^ 2 = 4"),
     ("theorem t : ∀ x > (0:ℚ), x ^ 2 > 0", "theorem t : ∀ x : ℚ, 0 < x → 0 < x ^ 2"),
+    # `¬ p` is notation for `Not p` (Lean core Init/Core.lean), `$` is application
+    ("theorem t (x : ℝ) : Not (x ≤ 0)", "theorem t (x : ℝ) : ¬ (x ≤ 0)"),
+    # an auto-bound type variable (Lean core AutoBound.lean) is `{G : Type u_1}`
+    ("theorem t [Group G] (a : G) : a * a⁻¹ = 1",
+     "theorem t {G : Type*} [Group G] (a : G) : a * a⁻¹ = 1"),
+    # field notation on a constant the index types (Mathlib/GroupTheory/Index.lean:
+    # Subgroup.index {G} [Group G] (H : Subgroup G) : ℕ)
+    ("theorem t {G : Type*} [Group G] (H : Subgroup G) : H.index = 2",
+     "theorem t {G : Type*} [Group G] (H : Subgroup G) : Subgroup.index H = 2"),
 ]
 HEADERS = {6: "open Real", 7: "open Real"}
 
@@ -94,6 +103,9 @@ DIFFERENT = [
     ("theorem t (s : Finset ℕ) : s.card = 3", "theorem t (s : Finset ℕ) : card s = 3"),
     # `n !` is notation scoped in Nat: without `open Nat` it is not Nat.factorial
     ("theorem t (n : ℕ) : n ! = 2", "theorem t (n : ℕ) : Nat.factorial n = 2"),
+    # the receiver goes to Nat.ModEq's first ℕ argument, the modulus (Mathlib
+    # Data/Nat/ModEq.lean: def ModEq (n a b : ℕ)): `x.ModEq 5 2` is `Nat.ModEq x 5 2`
+    ("theorem t (x : ℕ) : x.ModEq 5 2", "theorem t (x : ℕ) : Nat.ModEq 5 x 2"),
 ]
 
 

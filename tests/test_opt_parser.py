@@ -106,6 +106,33 @@ def test_parentheses_vanish():
     assert parse_term("(f a) b") == parse_term("f a b")
 
 
+def test_pipes_are_applications():
+    # Lean core Init/Prelude.lean: `f $args* <| a` is `f $args* a` (`$` the same, at precedence
+    # min so the argument is all of `n ^ 2 + 1`); `a |> f $args*` is `f $args* a`
+    assert parse_term("Nat.Prime $ n ^ 2 + 1") == parse_term("Nat.Prime (n ^ 2 + 1)")
+    assert parse_term("Nat.Prime <| n ^ 2 + 1") == parse_term("Nat.Prime (n ^ 2 + 1)")
+    assert parse_term("f a <| g <| b") == parse_term("f a (g b)")
+    assert parse_term("n ^ 2 + 1 |> Nat.Prime") == parse_term("Nat.Prime (n ^ 2 + 1)")
+    assert parse_term("x |> f a |> g") == parse_term("g (f a x)")
+    assert parse_term("Not $ x ≤ 0") == parse_term("Not (x ≤ 0)")
+
+
+def test_a_cdot_in_parentheses_is_a_function():
+    # Lean core src/Lean/Elab/BuiltinNotation.lean, expandCDot?: `· + 1` => `fun x => x + 1`,
+    # `f · · b` => `fun x1 x2 => f x1 x2 b`; an inner parenthesis is its own function
+    def hygienic(node: Node, names: dict[str, str]) -> Node:  # the binders Lean makes
+        if node.is_leaf:
+            return Node(names.get(node.label, node.label))
+        return node.with_children(tuple(hygienic(c, names) for c in node.children))
+
+    one = {"x": "x✝"}
+    assert parse_term("(· + 1)") == hygienic(parse_term("fun x => x + 1"), one)
+    assert parse_term("(f · · b)") == hygienic(parse_term("fun p q => f p q b"),
+                                               {"p": "x✝1", "q": "x✝2"})
+    assert parse_term("g (· + (· * 2))") == hygienic(
+        parse_term("g (fun x => x + fun x => x * 2)"), one)
+
+
 def test_bounded_binders_expand_to_their_meaning():
     assert parse_term("∀ x > 0, p x") == parse_term("∀ x, x > 0 → p x")
     assert parse_term("∃ x ∈ s, p x") == parse_term("∃ x, x ∈ s ∧ p x")

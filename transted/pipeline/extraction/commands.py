@@ -3,10 +3,11 @@ signature ends.
 
 Lean ends a command where the next command's keyword begins (the keywords are reserved: no term
 contains ``theorem``), and a command may take a one-command prefix ``open … in`` /
-``set_option … in`` (Lean 4 src/Lean/Parser/Command.lean: ``«in»``, ``«open»``,
-``«set_option»``). We split where a command keyword (or a modifier, ``@[…]``, ``#check``…) is
-the first token of its line; ``open``/``set_option``/``end``, which also exist as term and
-tactic forms, start a command only at or left of the enclosing command's column.
+``set_option … in`` / ``include … in`` / ``omit … in`` (Lean 4 src/Lean/Parser/Command.lean:
+``«in»``, ``«open»``, ``«set_option»``, ``«include»``, ``«omit»``). We split where a command
+keyword (or a modifier, ``@[…]``, ``#check``…) is the first token of its line;
+``open``/``set_option``/``end``, which also exist as term and tactic forms, start a command only
+at or left of the enclosing command's column.
 
 A declaration's signature (``declSig``/``optDeclSig``) ends at the first ``:=``, ``where`` or
 match alternative ``| … =>`` outside brackets; a ``:=`` belonging to a ``let``/``have`` in the
@@ -37,6 +38,9 @@ MODIFIERS = ("private", "protected", "noncomputable", "nonrec", "partial", "unsa
              "scoped", "public")
 HASH_COMMANDS = ("check", "eval", "print", "reduce", "exit", "lint", "synth")
 _ALSO_TERMS = ("open", "set_option", "end")
+_PREFIXES = ("open", "set_option", "include", "omit")
+"""Commands that take the one-command form ``… in`` (``omit h in theorem …``: Lean 4
+``include``/``omit``; ``variable … in`` is not split here, a binder's ``∑ x in s`` would end it)."""
 OPENERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⁅": "⁆", "⟪": "⟫", "%[": "]",
            "⌊": "⌋", "⌈": "⌉", "![": "]", "!![": "]", "^[": "]", "=ᶠ[": "]", "≤ᶠ[": "]",
            "=O[": "]", "=o[": "]", "=Θ[": "]"}
@@ -186,7 +190,7 @@ def split_commands(code: str, tokens: list[Token]) -> list[Command]:
         current.append(tok)
         head = _keyword_index(current)
         if (tok.text == "in" and tok.kind == "ident" and len(current) > head + 1
-                and current[head].text in ("open", "set_option") and tok is not current[head]):
+                and current[head].text in _PREFIXES and tok is not current[head]):
             commands.append(_make(current, prefix=True))
             current = []
     if current:

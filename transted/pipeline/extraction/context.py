@@ -2,8 +2,8 @@
 
 Lean 4 (src/Lean/Parser/Command.lean, docstrings of ``section``/``namespace``/``end``/``open``):
 ``section``/``namespace`` open a scope closed by ``end`` (or the end of the file); ``variable``,
-``open``, ``universe``, ``set_option`` and ``local``/``scoped`` notations and attributes last
-until their scope closes; definitions, instances and global notations stay after it (under
+``open``, ``universe``, ``set_option``, ``include``/``omit`` and ``local``/``scoped`` notations
+and attributes last until their scope closes; definitions, instances and global notations stay after it (under
 their namespace); ``open … in``/``set_option … in`` apply to the next command only.
 """
 
@@ -24,11 +24,13 @@ from transted.pipeline.extraction.model import ContextDeclaration, ContextKind, 
 __all__ = ["ScopedContext", "context_at", "context_kind"]
 
 _NOTATIONS = ("notation", "infix", "infixl", "infixr", "prefix", "postfix")
-_SCOPED = ("open", "open_locale", "variable", "universe", "universes", "set_option")
+_SCOPED = ("open", "open_locale", "variable", "universe", "universes", "set_option", "include",
+           "omit")
 _KINDS: dict[str, ContextKind] = {
     "import": "import", "open": "open", "open_locale": "open", "set_option": "set_option",
     "variable": "variable", "universe": "universe", "universes": "universe",
     "namespace": "namespace", "section": "section", "attribute": "attribute",
+    "include": "include", "omit": "omit",
     **{k: "notation" for k in _NOTATIONS},
     **{k: k for k in DECLARATION_KEYWORDS if k not in THEOREM_KEYWORDS},  # type: ignore[misc]
 }
@@ -39,8 +41,8 @@ def context_kind(command: Command) -> ContextKind | None:
     and unknown text."""
     if command.keyword in _KINDS:
         return _KINDS[command.keyword]
-    if command.keyword in ("macro", "macro_rules", "syntax", "elab", "export", "include", "omit",
-                           "mutual", "deriving"):
+    if command.keyword in ("macro", "macro_rules", "syntax", "elab", "export", "mutual",
+                           "deriving"):
         return "other"
     return None
 

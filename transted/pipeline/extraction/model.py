@@ -24,7 +24,7 @@ ChosenBy = Literal["requested", "reference-name", "only", "last"]
 
 ContextKind = Literal["import", "open", "set_option", "variable", "universe", "namespace",
                       "section", "notation", "def", "abbrev", "instance", "structure", "class",
-                      "inductive", "axiom", "opaque", "attribute", "other"]
+                      "inductive", "axiom", "opaque", "attribute", "include", "omit", "other"]
 
 InvalidKind = Literal["unclosed-bracket", "mismatched-bracket", "ends-inside-term", "no-type",
                       "no-name", "unterminated-comment", "unterminated-string", "lean3",

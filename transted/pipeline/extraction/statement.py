@@ -23,7 +23,8 @@ from transted.pipeline.extraction.model import ContextDeclaration, Extraction
 __all__ = ["Prepared", "prepare", "header_context", "declaration_text", "empty_answer",
            "EXTRACTION_VERSION"]
 
-EXTRACTION_VERSION = "2"  # 2: a named theorem is chosen over a later `example`; 1: the last
+EXTRACTION_VERSION = "3"  # 3: `include`/`omit` kept in the context (Lean's variable inclusion);
+# 2: a named theorem is chosen over a later `example`; 1: the last
 """Bump when the extraction or the invalid-output rules change which text is scored (it goes
 into the signature as ``extract``). 2: an empty output is ``invalid`` (was an input error)."""
 

@@ -25,10 +25,12 @@ from transted.pipeline.opt.parser import MAX_TREE_DEPTH, TermParser
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
            "header_opens", "parse_statement_normalized", "Normalized", "elaborate_declaration"]
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 """Bump when the trees the parser produces can change (it goes into score signatures).
 2: pattern binders, set-builder readings, binder groups; 3: names as written (no opened
-prefix dropped), generalized field notation marked."""
+prefix dropped), generalized field notation marked; 4: `f $ a`, `f <| a`, `a |> f` are
+applications (Lean core Init/Prelude.lean macro_rules), `(· + 1)` is `fun x✝ => x✝ + 1`
+(``expandCDot?``)."""
 
 
 def parse_statement(text: str, *, header: str | None = None, options: OptOptions | None = None) -> Node:

@@ -10,10 +10,10 @@ Functions over the parser's :class:`~transted.pipeline.opt.cursor.TermCursor`, c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from transted.pipeline.opt.cursor import TermCursor
-from transted.pipeline.opt.labels import ASCRIPTION, SLOT
+from transted.pipeline.opt.labels import ASCRIPTION, FUN, SLOT
 from transted.pipeline.opt.node import Node
 
 __all__ = ["paren", "delimited", "inner_product", "lie_bracket", "anonymous_constructor",
@@ -37,7 +37,7 @@ def paren(p: TermCursor) -> Node:
         if p.accept(":"):
             ty = p.expr(0)
             p.expect(")")
-            return Node(ASCRIPTION, (first, ty))
+            return cdot_function(Node(ASCRIPTION, (first, ty)))
         items = [first]
         while p.accept(","):
             items.append(p.expr(0))
@@ -47,8 +47,39 @@ def paren(p: TermCursor) -> Node:
     finally:
         p.closers, p.position = saved, saved_position
     if len(items) == 1:
-        return first
-    return Node("(" + ", ".join([SLOT] * len(items)) + ")", tuple(items))
+        return cdot_function(first)
+    return cdot_function(Node("(" + ", ".join([SLOT] * len(items)) + ")", tuple(items)))
+
+
+CDOT = "·"
+
+
+def cdot_function(term: Node) -> Node:
+    """``(· + 1)`` is ``fun x => x + 1``, ``(f · · b)`` is ``fun x1 x2 => f x1 x2 b`` (Lean core
+    ``expandCDot?``, src/Lean/Elab/BuiltinNotation.lean: the ``·`` of a parenthesis, an
+    ascription or a tuple, up to the inner ones, which a nested call has already expanded). The
+    binders get hygienic names (``x✝``, ``x✝1``, …) no written name can capture."""
+    count = _count_cdots(term)
+    if not count:
+        return term
+    names = ["x✝"] if count == 1 else [f"x✝{i}" for i in range(1, count + 1)]
+    fresh = iter(names)
+    body = _replace_cdots(term, fresh)
+    for name in reversed(names):
+        body = Node(FUN, (Node(name), body))
+    return body
+
+
+def _count_cdots(node: Node) -> int:
+    if node.is_leaf:
+        return node.label == CDOT
+    return sum(_count_cdots(c) for c in node.children)
+
+
+def _replace_cdots(node: Node, fresh: Iterator[str]) -> Node:
+    if node.is_leaf:
+        return Node(next(fresh)) if node.label == CDOT else node
+    return node.with_children(tuple(_replace_cdots(c, fresh) for c in node.children))
 
 def delimited(p: TermCursor, open_sym: str, close_sym: str,
               label_of: Callable[[int], str]) -> Node:

@@ -8,7 +8,10 @@ too) become a :class:`Context`:
   ``opaque``/``axiom``/``instance``), each with its parameters, type and value tree; whether
   it may be unfolded (:mod:`transted.pipeline.opt.unfold`) or is only compared, and why;
 * **variables**: the ``variable`` binder groups in order (a later ``variable {x}`` changes the
-  binder kind of ``x``, as Lean's ``variable`` does);
+  binder kind of ``x``, as Lean's ``variable`` does), and the inclusion commands: ``include h``
+  makes ``h`` a binder of every later theorem of the section, ``omit h`` undoes it and
+  ``omit [C α]`` drops an instance binder (``omit … in``: for the next theorem only; Lean 4
+  ``include``/``omit`` commands, src/Lean/Elab/Command.lean, the ``variable`` docstring);
 * **notations**: ``notation "ℝ²" => t`` (an atom), ``infix[l|r]:p " op " => f``,
   ``prefix``/``postfix``, and ``notation:p a " op " b => f a b``, which become parser entries
   (Lean's ``notation`` is a macro: src/Lean/Elab/Notation.lean); any other shape is
@@ -151,6 +154,10 @@ class Context:
     unread_variables: tuple[tuple[tuple[str, ...], ParseError], ...] = ()
     """``variable`` commands that do not parse: their names and the error (raised when a
     statement uses one of those names)."""
+    included: frozenset[str] = frozenset()
+    """Variables ``include`` names (and no later ``omit`` undoes)."""
+    omitted: tuple[Node, ...] = ()
+    """Types of the instance binders ``omit [C α]`` drops."""
 
     @property
     def variable_names(self) -> list[str]:
@@ -196,6 +203,8 @@ def read_context(sources: Sequence[ContextSource], *, header: str | None = None,
     variables: list[BinderGroup] = []
     unnamed: list[str] = []
     unread: list[tuple[tuple[str, ...], ParseError]] = []
+    included: set[str] = set()
+    omitted: list[Node] = []
     auto_implicit = True
     for s in sources:
         if s.kind in _NAMED_KINDS and s.name:
@@ -210,9 +219,17 @@ def read_context(sources: Sequence[ContextSource], *, header: str | None = None,
                 unread.append((tuple(s.name.split()), e))
         elif s.kind == "set_option" and s.name == "autoImplicit":
             auto_implicit = not s.text.split()[-1] == "false"
+        elif s.kind in ("include", "omit"):
+            names, instances = _inclusion(s, opens, table, atoms)
+            if s.kind == "include":
+                included |= names
+            else:
+                included -= names
+                omitted += instances
     return replace(ctx, definitions=_mark_recursive(definitions), variables=tuple(variables),
                    auto_implicit=auto_implicit, unnamed=tuple(unnamed),
-                   unread_variables=tuple(unread))
+                   unread_variables=tuple(unread), included=frozenset(included),
+                   omitted=tuple(omitted))
 
 
 def _parser(s: ContextSource, opens: tuple[str, ...], split: bool, table: NotationTable,
@@ -308,6 +325,26 @@ def _variables(s: ContextSource, groups: list[BinderGroup], opens: tuple[str, ..
     if p.tok.kind != "eof":
         raise p.error(f"in `variable`: expected a binder group, found {p.describe(p.tok)}")
     return out
+
+
+def _inclusion(s: ContextSource, opens: tuple[str, ...], table: NotationTable,
+               atoms: dict[str, Node]) -> tuple[set[str], list[Node]]:
+    """The variable names and instance binder types of ``include …`` / ``omit …``."""
+    p = _parser(s, opens, True, table, atoms)
+    p.expect(s.kind)
+    names: set[str] = set()
+    instances: list[Node] = []
+    while p.tok.kind != "eof":
+        if p.at("["):
+            p.advance()
+            instances.append(p.expr(0))
+            p.expect("]")
+        elif p.tok.kind == "ident":
+            names.add(p.advance().text)
+        else:
+            raise p.error(f"in `{s.kind}`: expected a variable name or an instance binder, "
+                          f"found {p.describe(p.tok)}")
+    return names, instances
 
 
 def _rekind(group: BinderGroup, names: set[str], kind: str) -> BinderGroup:

@@ -141,20 +141,24 @@ def read_declaration_head(p: TermParser, keywords: tuple[str, ...]
     return kw, name, groups, extents
 
 
-def with_variables(decl: Declaration, variables: tuple[BinderGroup, ...]) -> Declaration:
+def with_variables(decl: Declaration, variables: tuple[BinderGroup, ...], *,
+                   included: frozenset[str] = frozenset(),
+                   omitted: tuple[Node, ...] = ()) -> Declaration:
     """``decl`` with the ``variable`` binders Lean adds to a theorem's header.
 
     Lean 4 (the ``variable`` docstring, src/Lean/Parser/Command.lean; Lean.Elab.Command
-    ``sectionVars``): a variable is included when the theorem's header (binders and type)
-    mentions it, transitively through the types of included variables, and an instance-implicit
-    variable (``[Group G]``) when every variable it mentions is included. Included variables
-    come first, in declaration order, with their binder kinds.
+    ``sectionVars``; the ``include``/``omit`` commands): a variable is included when the
+    theorem's header (binders and type) mentions it or an ``include`` names it (``included``),
+    transitively through the types of included variables, and an instance-implicit variable
+    (``[Group G]``) when every variable it mentions is included, unless an ``omit [Group G]``
+    dropped it (``omitted``: their types). Included variables come first, in declaration order,
+    with their binder kinds.
     """
     if not variables:
         return decl
     declared = {n for g in variables for n in g.names}
     used: set[str] = set()
-    pending: set[str] = set()
+    pending: set[str] = set(included) & declared
     for g in decl.binders:
         pending |= free_names(g.type) if g.type is not None else set()
     pending |= free_names(decl.conclusion)
@@ -170,7 +174,8 @@ def with_variables(decl: Declaration, variables: tuple[BinderGroup, ...]) -> Dec
     for g in variables:
         if g.kind == "instance":
             mentioned = free_names(g.type) & declared if g.type is not None else set()
-            if mentioned and mentioned <= used:
+            named = bool(set(g.names) & included)
+            if (named or (mentioned and mentioned <= used)) and g.type not in omitted:
                 kept.append(g)
             continue
         names = [n for n in g.names if n in used]

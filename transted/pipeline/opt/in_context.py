@@ -66,7 +66,8 @@ def parse_in_context(text: str, *, header: str | None = None, context: Context |
     decl = read_declaration(p)
     _check_variables(decl, context)
     own = len(decl.binders)
-    decl = with_variables(decl, context.variables)
+    decl = with_variables(decl, context.variables, included=context.included,
+                          omitted=context.omitted)
     joined = tuple(n for g in decl.binders[:len(decl.binders) - own] for n in g.names)
     tree = declaration_tree(decl, options)
     tree, unfolding = unfold(tree, context, make_resolver(context, header), keep=keep)

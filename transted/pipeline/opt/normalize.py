@@ -12,8 +12,9 @@ in ``docs/NORMALISATION.md``:
   table) is written in full (``sqrt`` under ``open Real`` is ``Real.sqrt``); an ambiguous or
   unknown one stays as written;
 * generalized field notation (only where written as ``x.f``): ``x.f`` with ``x : T …`` is
-  ``T.f … x …`` for the declarations ``T.f`` of a shipped table, the receiver at the position
-  of ``T.f``'s first explicit argument of type ``T``; a plain ``f x`` is never rewritten;
+  ``T.f … x …`` for the declarations ``T.f`` of a shipped table or that the elaboration typed
+  (hand signatures, the Mathlib index), the receiver at the position of ``T.f``'s first
+  explicit argument of type ``T``; a plain ``f x`` is never rewritten;
 * ``∀ (_ : P), Q`` (or a name unused in ``Q``) is ``P → Q`` (Lean's arrow is that pi type);
 * auto-bound implicits: the names the elaboration found Lean would bind (``autoImplicit``,
   ``relaxedAutoImplicit``, both on unless the header turns them off) become implicit
@@ -64,7 +65,9 @@ from transted.pipeline.opt.scope import binder_names, body_index, free_names, he
 
 __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
 
-NORMALIZE_VERSION = "2"  # 2: reads the elaboration (names resolved by the header, field notation)
+NORMALIZE_VERSION = "3"  # 3: auto-bound type variables bound at their universe, `Not p` is `¬p`,
+# field notation on every constant the elaboration types;
+# 2: reads the elaboration (names resolved by the header, field notation)
 """Bump when the normalised trees can change (it goes into the parser's signature field)."""
 
 _HOMOGENEOUS = frozenset((EQ, LT, LE, NE))
@@ -83,6 +86,8 @@ class NormalizationTables:
     """The data of ``normalize.yaml``; ``sha256`` goes into signatures."""
 
     synonyms: dict[str, str]
+    notations: dict[str, str]
+    """A constant (``Not``) → the notation label it is written as (``¬<SLOT>``)."""
     swaps: dict[str, str]
     negations: dict[str, str]
     type_namespaces: dict[str, str]
@@ -100,6 +105,7 @@ def load_tables() -> NormalizationTables:
               for ns, entries in data["fields"].items()}
     return NormalizationTables(
         synonyms={e["from"]: e["to"] for e in data["synonyms"]},
+        notations={e["constant"]: e["to"] for e in data.get("notations", ())},
         swaps={e["from"]: e["to"] for e in data["swaps"]},
         negations={e["from"]: e["to"] for e in data["negations"]},
         type_namespaces=dict(data["type_namespaces"]), fields=fields,
@@ -245,6 +251,11 @@ class _Normalizer:
             self.applied.append(node.label.replace(SLOT, "·"))
             return Node(syn, node.children)
         head = node.label if node.is_leaf else head_name(node.label, len(node.children))
+        form = self.t.notations.get(full)
+        if form is not None and head is not None and head not in bound and \
+                form.count(SLOT) == len(node.children):
+            self.applied.append(f"{full} is {form.replace(SLOT, '·')}")
+            return Node(form, node.children)
         if head is None or head == full or head in bound:
             return None
         self.applied.append("name resolved by the header")
@@ -262,6 +273,12 @@ class _Normalizer:
         field = self.t.fields.get(ns or "", {}).get(fname)
         if field is None and len(node.children) == 1 and self._projection(path):
             field, ns = Field(None, 0), self.el.nodes[path].constant.rpartition(".")[0]  # type: ignore[union-attr]
+        info = self.el.nodes.get(path)
+        if field is None and info is not None and info.receiver is not None and \
+                info.constant is not None and info.constant.endswith("." + fname):
+            # the elaboration typed `x.f …` as `T.f` (a signature of the tables or the index)
+            # and put `x` where Lean's dot notation does
+            field, ns = Field(None, info.receiver), info.constant.rpartition(".")[0]
         if ns is None or field is None or field.self_index > len(node.children) - 1:
             return node  # not a listed declaration, or a partial application: as written
         recv, rest = node.children[0], list(node.children[1:])
@@ -298,6 +315,12 @@ class _Normalizer:
         return None
 
 
+def _universe(sort: str | None) -> str:
+    """The binder type of an auto-bound type variable as written (``{X : Type*}``: Lean's
+    ``X : Type u_1`` with a fresh universe), ``_`` when its type is not known."""
+    return f"{sort}*" if sort else "_"
+
+
 def normalize(tree: Node, *, scope: Scope | None = None, elaboration: Elaboration | None = None,
               auto_implicit: bool = True) -> Normalized:
     """The elaboration-faithful form of a statement's tree (see the module docstring).
@@ -317,10 +340,14 @@ def normalize(tree: Node, *, scope: Scope | None = None, elaboration: Elaboratio
         if auto_implicit else ()
     if names:
         pass_.applied.append("autoImplicit")
+        sorts = elaboration.auto_bound_sorts
         if out.label == THEOREM:
-            implicit = tuple(Node(IMPLICIT_BINDER, (Node(n), Node("_"))) for n in names)
+            implicit = tuple(Node(IMPLICIT_BINDER, (Node(n), Node(_universe(sorts.get(n)))))
+                             for n in names)
             out = Node(THEOREM, implicit + out.children)
         else:
             for n in reversed(names):
-                out = Node(FORALL, (Node(n), out))
+                sort = sorts.get(n)
+                binder = Node(TYPED_BINDER, (Node(n), Node(_universe(sort)))) if sort else Node(n)
+                out = Node(FORALL, (binder, out))
     return Normalized(out, tuple(dict.fromkeys(pass_.applied)), names, elaboration)

@@ -56,6 +56,17 @@ def app_node(head: Node, args: list[Node]) -> Node:
     return Node(SLOT + f" {SLOT}" * len(args), (head, *args))
 
 
+PIPES = ("<|", "$", "|>")
+"""Lean core Init/Prelude.lean: ``syntax:min term " <| " term:min`` with ``macro_rules |
+`($f $args* <| $a) => `($f $args* $a)`` (``$`` is the same: ``atomic(" $" ws)``), and
+``syntax:min term " |> " term:min1`` with ```($a |> $f $args*) => `($f $args* $a)``."""
+
+
+def _pipe(symbol: str, left: Node, right: Node) -> Node:
+    """``f a <| b`` and ``f a $ b`` are ``f a b``; ``b |> f a`` is ``f a b``."""
+    return app_node(right, [left]) if symbol == "|>" else app_node(left, [right])
+
+
 def field_node(receiver: Node, name: str) -> Node:
     """Generalized field notation ``x.f`` (Lean 4: ``T.f`` with ``x`` as its first explicit
     argument of type ``T``, resolved by the receiver's type, not by the name ``f``): the label
@@ -182,6 +193,8 @@ class TermParser(TermCursor):
                     right = self.expr(op.prec if op.assoc == "right" else op.prec + 1)
                     return Node(f"{SLOT} {sym}[{SLOT}] {SLOT}", (left, ring, right))
                 right = self.expr(op.prec if op.assoc == "right" else op.prec + 1)
+                if sym in PIPES:
+                    return _pipe(sym, left, right)
                 if sym == "≡" and self.at("["):
                     return trailers.modeq(self, left, right)
                 return Node(op.node_label, (left, right))

@@ -29,7 +29,7 @@ from transted.pipeline.opt.declaration import (
     parse_declaration,
 )
 from transted.pipeline.opt.elaborate.core import Elaborator
-from transted.pipeline.opt.elaborate.resolve import instance_binder
+from transted.pipeline.opt.elaborate.resolve import auto_bound_types, instance_binder
 from transted.pipeline.opt.elaborate.result import (
     GAP_KINDS,
     MEANING_KINDS,
@@ -48,6 +48,7 @@ from transted.pipeline.opt.elaborate.tables import (
 )
 from transted.pipeline.opt.elaborate.types import PROP, Ty, Type_, show
 from transted.pipeline.opt.header_scope import Scope
+from transted.pipeline.opt.labels import ARROW, FORALL
 from transted.pipeline.opt.node import Node
 
 __all__ = ["elaborate", "elaborate_statement", "Elaboration", "Issue", "IssueKind", "NodeType",
@@ -55,26 +56,40 @@ __all__ = ["elaborate", "elaborate_statement", "Elaboration", "Issue", "IssueKin
            "tables_version", "ELABORATION_VERSION", "MEANING_KINDS", "GAP_KINDS",
            "elaborate_declaration"]
 
-ELABORATION_VERSION = "1"
+ELABORATION_VERSION = "2"
 """Bump when the elaborator's algorithm can type a statement differently (signatures)."""
 
 
 def elaborate(tree: Node, scope: Scope | None = None, *, tables: Tables = BUNDLED,
-              locals: Mapping[str, Type_] | None = None) -> Elaboration:
+              locals: Mapping[str, Type_] | None = None,
+              proposition: bool = True) -> Elaboration:
     """Types of every node of ``tree`` (a statement) under ``scope``; ``locals`` are variables
-    already in context (a search goal's locals)."""
+    already in context (a search goal's locals). ``proposition=False`` for a ``def``/``abbrev``/
+    ``instance``, whose type may be any type (``def e … : CommRing R``): only a theorem's must
+    be a proposition ("type of theorem is not a proposition")."""
     el = Elaborator(scope or Scope(), tables)
+    goal = PROP if proposition else None
     if tree.label == "theorem":
-        _statement_form(el, tree)
+        _statement_form(el, tree, goal)
     else:
-        el.ensure((), el.elab(tree, (), dict(locals or {}), PROP), PROP)
+        env = auto_bound_types(el, _spine(tree), dict(locals or {}))
+        el.ensure((), el.elab(tree, (), env, goal), goal)
     el.finish_checks()
     return el.result(tree)
 
 
-def _statement_form(el: Elaborator, tree: Node) -> None:
+def _spine(tree: Node) -> list[tuple[bool, Node]]:
+    """The leading ``∀`` binders (True) and ``→`` premises (False) of a proposition."""
+    out: list[tuple[bool, Node]] = []
+    while len(tree.children) == 2 and tree.label in (FORALL, ARROW):
+        out.append((tree.label == FORALL, tree.children[0]))
+        tree = tree.children[1]
+    return out
+
+
+def _statement_form(el: Elaborator, tree: Node, goal: Type_ | None) -> None:
     """Root ``theorem``: binders in order (each in scope of the later ones), then the type."""
-    env: Env = {}
+    env: Env = auto_bound_types(el, [(True, b) for b in tree.children[:-1]], {})
     for i, binder in enumerate(tree.children[:-1]):
         if binder.label.startswith("["):  # an instance argument `[C α]`
             if binder.children:
@@ -82,7 +97,7 @@ def _statement_form(el: Elaborator, tree: Node) -> None:
             continue
         env = el.bind(binder, (i,), env)
     last = len(tree.children) - 1
-    el.ensure((last,), el.elab(tree.children[last], (last,), env, PROP), PROP)
+    el.ensure((last,), el.elab(tree.children[last], (last,), env, goal), goal)
 
 
 def elaborate_declaration(tree: Node, decl: Declaration, header: str | None, *,
@@ -97,14 +112,18 @@ def elaborate_declaration(tree: Node, decl: Declaration, header: str | None, *,
     try:
         scope = scope_from_header(header, extra_opens=own)
     except ParseError as e:
-        found = elaborate(tree, Scope())
+        found = elaborate(tree, Scope(), proposition=_is_theorem(decl))
         issue = Issue("unsupported", (), f"header not read: {e.reason}")
         return Elaboration(found.tree, found.nodes, (issue, *found.issues), found.scope)
     missing = tuple(n for n in declared if n not in scope.declared)
     if missing or not auto_implicit:
         scope = replace(scope, declared=(*scope.declared, *missing),
                         auto_implicit=scope.auto_implicit and auto_implicit)
-    return elaborate(tree, scope)
+    return elaborate(tree, scope, proposition=_is_theorem(decl))
+
+
+def _is_theorem(decl: Declaration) -> bool:
+    return decl.keyword in ("theorem", "lemma", "example")
 
 
 def elaborate_statement(text: str, *, header: str | None = None,
@@ -114,4 +133,5 @@ def elaborate_statement(text: str, *, header: str | None = None,
     decl = parse_declaration(text, header=header)
     tree = declaration_tree(decl, OptOptions(normalize=False))
     own = tuple(ns for ns in decl.opens if ns not in header_opens(header))
-    return elaborate(tree, scope_from_header(header, extra_opens=own), tables=tables)
+    return elaborate(tree, scope_from_header(header, extra_opens=own), tables=tables,
+                     proposition=_is_theorem(decl))

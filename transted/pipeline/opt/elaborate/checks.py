@@ -27,14 +27,14 @@ def finish(el: ElaborationState) -> list[Issue]:
     defaulted = {m.id for m, _t in el.metas.default()}
     for path, inner, target in el.arrows:
         _check_arrow(el, path, inner, target)
-    for cls, ty, path in el.obligations:
-        if gaps and _defaulted(el, ty, defaulted):
+    for cls, args, path in el.obligations:
+        if gaps and any(_defaulted(el, t, defaulted) for t in args):
             # the numeral's type was defaulted to ℕ because something the model does not
             # type (a gap reported above) left it open: in Lean that something may fix it
             el.issue("uninferred", path, f"the type of this {cls} operation was defaulted, "
                      "but a constant the model does not type may determine it", cls)
             continue
-        _check_instance(el, cls, el.metas.zonk(ty), path)
+        _check_instance(el, cls, tuple(el.metas.zonk(t) for t in args), path)
     for base, exponent, path in el.pow_obligations:
         _check_pow(el, el.metas.zonk(base), el.metas.zonk(exponent), path)
     for path, name, meta in el.binder_metas:
@@ -63,18 +63,44 @@ def _check_arrow(el: ElaborationState, path: Path, inner: Type_, target: Type_) 
         el.ensure(path, a, b)
 
 
-def _check_instance(el: ElaborationState, cls: str, ty: Type_, path: Path) -> None:
-    if isinstance(ty, Meta):
+def _check_instance(el: ElaborationState, cls: str, args: tuple[Type_, ...], path: Path) -> None:
+    """Lean's instance synthesis at the end: a local instance or one of its parents first,
+    then the instance table (number types); what neither decides is undecided, never
+    missing (an abstract type may have the instance through a binder the model cannot read)."""
+    at = " ".join(show(a) for a in args)
+    if any(isinstance(a, Meta) for a in args):
         el.issue("uninferred", path, f"the type of this {cls} operation is not determined")
         return
-    if any(t == ty and (c == cls or cls in IMPLIED.get(c, ()))
-           for c, t in el.local_instances):
+    typed = tuple(a for a in args if isinstance(a, Ty))
+    if _local(el, cls, typed):
         return
-    has = el.tables.instances.has_instance(cls, ty, el.scope.scoped)
+    if len(typed) != 1:
+        el.issue("undecided-instance", path, f"{cls} {at}: a class of several arguments "
+                 "the local instances do not give", cls)
+        return
+    has = el.tables.instances.has_instance(cls, typed[0], el.scope.scoped)
     if has is False:
-        el.issue("missing-instance", path, f"no {cls} instance at {show(ty)}", cls)
+        el.issue("missing-instance", path, f"no {cls} instance at {at}", cls)
     elif has is None:
-        el.issue("undecided-instance", path, f"{cls} at {show(ty)}: not in the table", cls)
+        el.issue("undecided-instance", path, f"{cls} at {at}: not in the table", cls)
+
+
+def _local(el: ElaborationState, cls: str, args: tuple[Ty, ...]) -> bool:
+    """A local instance gives ``cls args``: itself, or a parent through the class hierarchy
+    (the index's ``extends`` and instance edges, with their arguments:
+    :mod:`~transted.pipeline.opt.elaborate.classes`); without the index, the curated ``IMPLIED``
+    parents. Only upwards: ``[Ring R]`` gives ``Mul R``, never ``CommRing R``."""
+    hierarchy = el.tables.classes
+    for local_cls, local_args in el.local_instances:
+        given = (local_cls, tuple(el.metas.zonk(a) for a in local_args))
+        if given == (cls, args):
+            return True
+        if hierarchy is not None:
+            if hierarchy.provides(given, (cls, args)):
+                return True
+        elif len(args) == 1 and given[1] == args and cls in IMPLIED.get(local_cls, ()):
+            return True
+    return False
 
 
 def _check_pow(el: ElaborationState, base: Type_, exponent: Type_, path: Path) -> None:
@@ -83,6 +109,6 @@ def _check_pow(el: ElaborationState, base: Type_, exponent: Type_, path: Path) -
         return
     cls = {"ℕ": "Monoid", "ℤ": "DivInvMonoid"}.get(exponent.head)
     if cls is not None:
-        _check_instance(el, cls, base, path)
+        _check_instance(el, cls, (base,), path)
     elif not (base == exponent and base.head in ("ℝ", "ℂ")):  # Real.rpow, Complex.cpow
         el.issue("missing-instance", path, f"no power {show(base)} ^ {show(exponent)}")

@@ -27,7 +27,7 @@ import re
 from transted.errors import ParseError
 from transted.pipeline.opt.elaborate import checks, forms, operators, resolve
 from transted.pipeline.opt.elaborate.result import Issue, Path
-from transted.pipeline.opt.elaborate.signatures import NOTATIONS, instantiate_constant_type
+from transted.pipeline.opt.elaborate.signatures import NOTATIONS, Parameter
 from transted.pipeline.opt.elaborate.state import ElaborationState, Env
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import (
@@ -139,6 +139,10 @@ class Elaborator(ElaborationState):
             self.ensure((*path, 0), self.elab(left, (*path, 0), env, PROP), PROP)
         result = self.metas.zonk(self.elab(right, (*path, 1), env, None))
         if result == SORT:  # `ℕ → ℝ`: a function type
+            return SORT
+        if self.types.get((*path, 0)) == SORT and self._is_type_like(result):
+            # `ℕ → Icc 0 1`: a function into a set coerced to a type (`CoeSort`)
+            self.issue("unsupported", (*path, 1), f"function type into {right}")
             return SORT
         if isinstance(result, Meta) and self.types.get((*path, 0)) == SORT:
             # `ℕ → T` with `T` of unknown type: a function type or an implication
@@ -317,26 +321,51 @@ class Elaborator(ElaborationState):
         self.constants[path] = full
         sig = self.tables.signatures.signature(full)
         if sig is None:
-            self.issue("unsupported", path, f"the type of {full} is not in the signature table",
-                       full)
+            self.issue("unsupported", path, self.tables.signatures.why_not(full), full)
             self.elab_children(node, path, env)
             return self.metas.fresh()
-        params, result, obligations = instantiate_constant_type(sig, self.metas.fresh)
+        typed = sig.instantiate(self.metas.fresh)
+        params, result = list(typed.params), typed.result
         args = list(enumerate(node.children))
-        if len(args) > len(params):
-            self.issue("unsupported", path, f"{full} applied to {len(args)} arguments", full)
-            self.elab_children(node, path, env)
-            return self.metas.fresh()
+        while len(args) > len(params):  # `Nat.digits : ℕ → ℕ → List ℕ`: the result's arrows
+            shape = self.metas.zonk(result)
+            if not (isinstance(shape, Ty) and shape.head == "→"):
+                self.issue("unsupported", path, f"{full} applied to {len(args)} arguments",
+                           full)
+                self.elab_children(node, path, env)
+                return self.metas.fresh()
+            params.append(Parameter(shape.args[0]))
+            result = shape.args[1]
         for p in reversed(params[len(args):]):  # partial application
-            result = arrow(p, result)
+            result = arrow(p.type, result)
         goal = self.known(expected)
         if args and goal is not None and goal != PROP:  # propagateExpectedType
             self.metas.unify(result, goal)
         for (i, arg), param in zip(args, params, strict=False):
-            self.ensure((*path, i), self.elab(arg, (*path, i), env, param), param)
-        for cls, ty in obligations:
-            self.require(cls, ty, path)
+            if param.stands_for is not None:
+                self._type_argument(arg, (*path, i), env, param.stands_for)
+            else:
+                self.ensure((*path, i), self.elab(arg, (*path, i), env, param.type), param.type)
+        for cls, types in typed.instances:
+            self.require_class(cls, types, path)
+        for text in typed.unstated:
+            self.issue("undecided-instance", path, f"{full} needs an instance [{text}] on a "
+                       "value, which the model cannot check", full)
         return result
+
+    def _type_argument(self, arg: Node, path: Path, env: Env, meta: Meta) -> None:
+        """An explicit type parameter's argument (``Fintype.card α``, ``Subgroup G``): read as
+        a type, which fills the parameter."""
+        read = self.read_type(arg, path, env)
+        if read is None:  # its names still resolve; it is a type, never read as a statement
+            self.elab_children(arg, path, env) if arg.children else self.elab(arg, path, env,
+                                                                               None)
+            self.issue("unsupported", path, f"{arg} as a type argument is not modelled")
+            return
+        self.types[path] = SORT
+        if not self.metas.unify(meta, read):
+            self.issue("unsupported", path, f"type argument {show(read)} where "
+                       f"{show(self.metas.zonk(meta))} is expected")
 
     def finish_checks(self) -> list[Issue]:
         """Default the numerals, then check coercion arrows, instances and binder types."""

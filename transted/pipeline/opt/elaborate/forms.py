@@ -13,7 +13,7 @@ Each follows the Lean/Mathlib definition behind the notation (docs/ELABORATION.m
 * ``a ∣ b`` is plain ``Dvd.dvd a b`` (``infix:50 " ∣ "``, not ``binrel%``): the first argument
   fixes the type, the second is coerced to it (or fails: ``(n : ℕ) ∣ (m : ℤ)``);
 * ``a ∈ s`` is ``Membership.mem s a`` (``notation:50 a:50 " ∈ " b:50 => Membership.mem b a``):
-  the collection fixes the element type.
+  the collection fixes the element type (an outParam of ``Membership``).
 """
 
 from __future__ import annotations
@@ -75,15 +75,27 @@ def dvd(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
 
 
 def mem(el: ElaborationState, node: Node, path: Path, env: Env) -> Type_:
+    """``a ∈ s`` is ``Membership.mem s a`` and ``Membership``'s element type is an outParam
+    (Lean core ``class Membership (α : outParam (Type u)) (γ : Type v)``): the collection's type
+    fixes the element's (``Set α``/``Finset α``: ``α``; ``Subring R``: ``R`` through
+    ``SetLike``, read from the index). When the tables cannot say, the element's type is left
+    *uninferred* (Lean would take it from the instance), never defaulted: a numeral there is
+    not ℕ."""
     elem_node, coll_node = node.children
     coll = el.metas.zonk(el.elab(coll_node, (*path, 1), env, None))
+    elem: Type_ | None = None
     if isinstance(coll, Ty) and coll.head in ("Finset", "Set") and coll.args:
-        elem: Type_ | None = coll.args[0]
-    else:
-        elem = None
+        elem = coll.args[0]
+    elif isinstance(coll, Ty) and el.tables.classes is not None:
+        elem = el.tables.classes.element_type(coll)
+    if elem is None:
         closed = isinstance(coll, Ty) and coe_known(coll, coll) is False
         el.issue("missing-instance" if closed else "undecided-instance", (*path, 1),
                  f"membership in {show(coll)}")
+        stuck = el.metas.fresh("stuck")
+        el.binder_metas.append(((*path, 0), f"the element of {show(coll)}", stuck))
+        el.ensure((*path, 0), el.elab(elem_node, (*path, 0), env, None), stuck)
+        return PROP
     el.ensure((*path, 0), el.elab(elem_node, (*path, 0), env, elem), elem)
     return PROP
 

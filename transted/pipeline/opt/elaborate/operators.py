@@ -17,7 +17,10 @@ Lean core ``src/Lean/Elab/Extra.lean`` (namespace ``Lean.Elab.Term.Op``), follow
 
 The exponent of ``^`` with an unknown type becomes ℕ: Mathlib's ``Monoid.toPow`` is a
 ``@[default_instance high]`` (``Mathlib/Algebra/Group/Defs.lean``), so ``x ^ (1 / 2)`` is
-``x ^ 0``.
+``x ^ 0`` (and ``x ^ (-1)`` needs ``Neg ℕ``: high beats ``instNegInt``'s mid). A tree with a
+negation whose type nothing fixes is ℤ: ``@[default_instance mid] instNegInt`` (Lean core
+src/Init/Data/Int/Basic.lean) outranks the numerals' ``OfNat ℕ`` (low), so ``2 - 5 = -3`` and
+``∃ x, -x = 3`` are statements about ℤ.
 """
 
 from __future__ import annotations
@@ -113,6 +116,8 @@ def _finish(el: ElaborationState, ops: list[_Op], exponents: dict[Path, _Leaf], 
                 el.metas.unify(t, Ty("ℕ"))  # Monoid.toPow, @[default_instance high]
             el.require_pow(result, t, p)
         else:
+            if cls == "Neg":  # `instNegInt` is the default instance of `Neg` (priority mid)
+                el.metas.mark(result, "negated")
             el.require(cls, result, p)
 
 
@@ -120,7 +125,7 @@ def _max_type(el: ElaborationState, types: list[Type_], start: Type_ | None) -> 
     """``analyze``: the maximal known type and whether two types were uncomparable."""
     best = start
     for t in types:
-        t = el.metas.resolve(t)
+        t = el.metas.zonk(t)  # `Subgroup ?α` with ?α solved is `Subgroup G`
         if isinstance(t, Meta):
             continue
         if best is None or t == best or has_coe(t, best):

@@ -32,12 +32,18 @@ from transted.pipeline.opt.elaborate.signatures import NAMED_NOTATIONS
 from transted.pipeline.opt.elaborate.state import ElaborationState, Env
 from transted.pipeline.opt.elaborate.tables import is_identifier
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
-from transted.pipeline.opt.elaborate.types import Ty, Type_, show
-from transted.pipeline.opt.labels import FIELD_APPLICATION, SLOT
+from transted.pipeline.opt.elaborate.types import SORT, MetaStore, Ty, Type_, show
+from transted.pipeline.opt.labels import (
+    FIELD_APPLICATION,
+    INSTANCE_BINDER,
+    NAMED_INSTANCE_BINDER,
+    SLOT,
+)
 from transted.pipeline.opt.node import Node
-from transted.pipeline.opt.scope import head_name
+from transted.pipeline.opt.scope import binder_names, head_name
 
-__all__ = ["FIELD", "name", "field", "instance_binder", "structure_type", "TYPE_NAMESPACES"]
+__all__ = ["FIELD", "name", "field", "instance_binder", "auto_bound_types", "structure_type",
+           "TYPE_NAMESPACES"]
 
 FIELD = FIELD_APPLICATION
 """Generalized field notation ``x.f a …`` as the parser labels it: ``<SLOT>.f <SLOT> …``."""
@@ -96,7 +102,7 @@ def _resolved(el: ElaborationState, full: str, kind: str, fields: tuple[str, ...
         # (`Continuous f`, `Irreducible p` are Prop-valued structures); the table cannot say
         el.constants[path] = full
         el.issue("unsupported", path, f"{full} is a {kind} whose type is not in the "
-                 "signature table", full)
+                 f"signature table ({el.tables.signatures.why_not(full)})", full)
         el.elab_children(node, path, env)
         return el.metas.fresh()
     return el.constant(full, node, path, env, expected)
@@ -175,12 +181,13 @@ def field(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type
         known = el.tables.names.resolve(full, el.scope)
         if known.status == "resolved" and not known.fields:
             el.constants[path] = full
-        el.issue("unsupported", path, f"the type of {full} is not in the signature table "
-                 "(dot notation on a type the model reads only by name)", full)
+        el.issue("unsupported", path, f"{el.tables.signatures.why_not(full)} (dot notation on "
+                 "a type the model reads only by name)", full)
         el.elab_children(node, path, env, 1)
         return el.metas.fresh()
     assert isinstance(receiver, Ty)
-    slot = next((i for i, a in enumerate(sig.args) if a.split()[0] == receiver.head), 0)
+    heads = sig.argument_heads
+    slot = next((i for i, h in enumerate(heads) if h == receiver.head), 0)
     args = list(node.children[1:])
     args.insert(slot, node.children[0])
     # the receiver's path stays (…, 0): the reordered call is typed, then its types are
@@ -188,6 +195,7 @@ def field(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type
     trial = Node(full + f" {SLOT}" * len(args), tuple(args))
     order = list(range(1, len(node.children)))
     order.insert(slot, 0)
+    el.receivers[path] = slot
     return _reordered(el, full, trial, order, path, env, expected)
 
 
@@ -223,29 +231,115 @@ def _moved(p: Path, base: Path, renumber: dict[int, int]) -> Path:
 
 
 def instance_binder(el: ElaborationState, cls_node: Node, env: Env) -> bool:
-    """``[C α]`` (or the premise ``C α →`` of the proposition form) when ``C`` is a class:
-    record the local instance; True if it was one."""
+    """``[C α …]`` (or the premise ``C α →`` of the proposition form) when ``C`` is a class:
+    record the local instance (the class's full name at its arguments, when each reads as a
+    type); True if it was one."""
     head = head_name(cls_node.label, len(cls_node.children)) if cls_node.children else None
     if head is None:
         return False
     found = el.tables.names.resolve(head, el.scope)
     if found.status != "resolved" or not found.kinds or found.kinds[0] != "class":
         return False
-    arg = type_of_node(cls_node.children[0], env)
-    if arg is not None:
-        el.local_instances.append((found.candidates[0].rsplit(".", 1)[-1], arg))
+    args = [type_of_node(c, env) or structure_type(el, c, None, env) for c in cls_node.children]
+    if all(a is not None for a in args):
+        el.local_instances.append((found.candidates[0], tuple(a for a in args if a is not None)))
     return True
 
 
-def structure_type(el: ElaborationState, node: Node, path: Path, env: Env) -> Ty | None:
-    """``Subgroup G``, ``Polynomial ℝ`` written as a type: a structure/class/inductive of the
-    name table applied to types, as an opaque :class:`Ty` (None if it is not one)."""
+def auto_bound_types(el: ElaborationState, items: list[tuple[bool, Node]], env: Env) -> Env:
+    """Unbound names an instance binder passes where its class takes a type (``[Group G]``
+    with no ``G`` in scope): Lean auto-binds them (``autoImplicit``, src/Lean/Elab/AutoBound.lean)
+    as the statement's first implicit binders, ``G : Sort u_1`` unified with the class's
+    parameter type — a type variable. ``items`` are the statement's binders and premises in
+    order (True for a binder node, False for a premise). Returns ``env`` with them bound,
+    each reported as ``auto-bound``."""
+    out = dict(env)
+    bound: set[str] = set(env)
+    for is_binder, node in items:
+        if is_binder and node.label in (INSTANCE_BINDER, NAMED_INSTANCE_BINDER):
+            cls_node = node.children[-1]
+        elif is_binder:
+            bound.update(binder_names(node))
+            continue
+        elif _is_class_premise(el, node):
+            cls_node = node
+        else:
+            continue
+        for name, universe in _type_arguments_unbound(el, cls_node, bound):
+            if el.auto_sorts.get(name) != "Type":  # `Sort ?u` unified with `Type v`: a Type
+                el.auto_sorts[name] = universe
+            if name not in out:
+                out[name] = SORT
+                el.issue("auto-bound", (), f"{name} is not a known constant: Lean binds it "
+                         "as an implicit argument, a type (a class takes it as a type here)",
+                         name)
+    return out
+
+
+def _is_class_premise(el: ElaborationState, node: Node) -> bool:
+    head = head_name(node.label, len(node.children)) if node.children else None
+    if head is None:
+        return False
+    found = el.tables.names.resolve(head, el.scope)
+    return found.status == "resolved" and bool(found.kinds) and found.kinds[0] == "class"
+
+
+def _type_arguments_unbound(el: ElaborationState, cls_node: Node, bound: set[str]
+                            ) -> list[tuple[str, str]]:
+    """Leaf arguments of the class application ``cls_node`` that nothing binds, that do not
+    resolve, and that Lean may auto-bind, at positions where the class takes a type; each with
+    the universe the class declares there (``Type`` or ``Sort``)."""
+    head = head_name(cls_node.label, len(cls_node.children)) if cls_node.children else None
+    if head is None or not el.scope.auto_implicit:
+        return []
+    found = el.tables.names.resolve(head, el.scope)
+    sig = el.tables.signatures.signature(found.candidates[0]) \
+        if found.status == "resolved" else None
+    if sig is None:
+        return []
+    params = sig.instantiate(MetaStore().fresh).params
+    out = []
+    for arg, param in zip(cls_node.children, params, strict=False):
+        if (param.stands_for is None or not arg.is_leaf or arg.label in bound
+                or type_of_node(arg, {}) is not None or not _auto_bindable(el, arg.label)):
+            continue
+        if el.tables.names.resolve(arg.label, el.scope).status == "unknown":
+            out.append((arg.label, param.universe or "Sort"))
+    return out
+
+
+def _auto_bindable(el: ElaborationState, ident: str) -> bool:
+    return is_identifier(ident) and "." not in ident and (
+        el.scope.relaxed_auto_implicit
+        or (ident[:1].isalpha() and bool(_AUTO_SUFFIX.match(ident[1:]))))
+
+
+def _coerced(node: Node, env: Env) -> Ty:
+    """An argument of a type former that is not a type: a local of a structure type is the
+    type of its elements (``Subring B`` with ``B : Subring A`` is over ``↥B``, Mathlib's
+    ``SetLike`` ``CoeSort``), anything else an opaque type by its text."""
+    local = env.get(node.label) if node.is_leaf else None
+    if isinstance(local, Ty) and local not in (SORT,) and local.head != "→":
+        return Ty(f"↥{node.label}")
+    return Ty(str(node))
+
+
+def structure_type(el: ElaborationState, node: Node, path: Path | None, env: Env) -> Ty | None:
+    """``Subgroup G``, ``Ideal R``, ``Polynomial ℝ`` written as a type: a structure, class or
+    inductive of the name table (one the tables do not know to be ``Prop``-valued:
+    ``Continuous f`` is a proposition), or a definition the tables know to be a type former,
+    applied to arguments, as an opaque :class:`Ty` (None if it is not one); its constant is
+    recorded at ``path``."""
     head = node.label if node.is_leaf else head_name(node.label, len(node.children))
     if head is None or not is_identifier(head):
         return None
     found = el.tables.names.resolve(head, el.scope)
-    if found.status != "resolved" or not found.kinds or found.kinds[0] not in _TYPE_KINDS:
+    if found.status != "resolved" or not found.kinds:
         return None
-    args = [type_of_node(c, env) or Ty(str(c)) for c in node.children]
-    el.constants[path] = found.candidates[0]
+    former = el.tables.signatures.former(found.candidates[0])
+    if former is False or (former is None and found.kinds[0] not in _TYPE_KINDS):
+        return None
+    args = [type_of_node(c, env) or _coerced(c, env) for c in node.children]
+    if path is not None:
+        el.constants[path] = found.candidates[0]
     return Ty(found.candidates[0], tuple(args))

@@ -8,7 +8,7 @@ cannot be the key.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from transted.pipeline.opt.elaborate.types import Type_, show
@@ -68,6 +68,9 @@ class NodeType:
     type: Type_
     coerced_to: Type_ | None = None
     constant: str | None = None
+    receiver: int | None = None
+    """For generalized field notation ``x.f a …`` resolved to ``T.f``: the explicit argument
+    position ``x`` takes (the first whose type's head is ``T``)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,9 @@ class Elaboration:
     issues: tuple[Issue, ...]
     scope: Scope | None = None
     """The scope the names were resolved in (the header's)."""
+    auto_bound_sorts: Mapping[str, str] = field(default_factory=dict)
+    """Auto-bound names that are types (``[Group G]`` with ``G`` free), and their universe:
+    ``Type`` (a class parameter declared ``Type u``) or ``Sort``."""
 
     @property
     def ok(self) -> bool:

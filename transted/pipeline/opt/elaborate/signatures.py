@@ -17,11 +17,54 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
-from transted.pipeline.opt.elaborate.types import Ty, Type_, arrow
+from transted.pipeline.opt.elaborate.types import Meta, Ty, Type_, arrow
 
-__all__ = ["ConstantType", "SIGNATURES", "Notation", "NOTATIONS", "NAMED_NOTATIONS",
-           "CLASSES", "IMPLIED", "parse_type_text", "instantiate_constant_type", "signature"]
+__all__ = ["ConstantType", "ConstantSignature", "Parameter", "Instantiation", "SIGNATURES",
+           "Notation", "NOTATIONS", "NAMED_NOTATIONS", "CLASSES", "IMPLIED", "parse_type_text",
+           "instantiate_constant_type", "signature"]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One explicit argument: the type it is elaborated against and, for a type parameter
+    (``Fintype.card (α : Type*)``, ``Subgroup (G : Type*)``), the metavariable the argument
+    read as a type fills (its own type is then a sort)."""
+
+    type: Type_
+    stands_for: Meta | None = None
+    universe: str | None = None
+    """For a type parameter declared ``Type*``/``Type u``: ``"Type"``; ``Sort*``: ``"Sort"``."""
+
+
+@dataclass(frozen=True)
+class Instantiation:
+    """A constant's type with fresh metavariables: the explicit parameters in order, the
+    result, the instance arguments ``[C a …]`` to synthesise, and those the model cannot
+    state (their text: an instance on a value, ``[Fact p.Prime]``), which it cannot check."""
+
+    params: tuple[Parameter, ...]
+    result: Type_
+    instances: tuple[tuple[str, tuple[Type_, ...]], ...] = ()
+    unstated: tuple[str, ...] = ()
+
+
+class ConstantSignature(Protocol):
+    """What the elaborator asks of a constant's type (a hand-cited :class:`ConstantType` or
+    one derived from the Mathlib index, :mod:`~transted.pipeline.opt.elaborate.index_types`)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def argument_heads(self) -> tuple[str | None, ...]:
+        """The head of each explicit argument's type (None: a type variable)."""
+        ...
+
+    def instantiate(self, fresh: Callable[[], Meta]) -> Instantiation:
+        """The type with a fresh metavariable for each type parameter."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -34,6 +77,15 @@ class ConstantType:
     result: str
     source: str
     protected: bool = False
+
+    @property
+    def argument_heads(self) -> tuple[str | None, ...]:
+        return tuple(None if a.split()[0] in self.params else a.split()[0] for a in self.args)
+
+    def instantiate(self, fresh: Callable[[], Meta]) -> Instantiation:
+        args, result, obligations = instantiate_constant_type(self, fresh)
+        return Instantiation(tuple(Parameter(a) for a in args), result,
+                             tuple((cls, (t,)) for cls, t in obligations))
 
 
 @dataclass(frozen=True)
@@ -58,6 +110,10 @@ NOTATIONS: Mapping[str, Notation] = {
     "⌊<SLOT>⌋₊": Notation("Nat.floor", None, "Mathlib/Algebra/Order/Floor/Defs.lean:108"),
     "⌈<SLOT>⌉₊": Notation("Nat.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:111"),
     "<SLOT>⁻¹": Notation("Inv.inv", None, "Mathlib/Algebra/Group/Defs.lean: postfix:max \"⁻¹\""),
+    "<SLOT> ⊔ <SLOT>": Notation("Max.max", None, "Mathlib/Order/Notation.lean:78 macro_rules "
+                                "| `($a ⊔ $b) => `(Max.max $a $b)"),
+    "<SLOT> ⊓ <SLOT>": Notation("Min.min", None, "Mathlib/Order/Notation.lean:79 macro_rules "
+                                "| `($a ⊓ $b) => `(Min.min $a $b)"),
 }
 
 _ONE = ("α",)

@@ -33,13 +33,19 @@ class ElaborationState(ABC):
     types: dict[Path, Type_] = field(default_factory=dict)
     coercions: dict[Path, Type_] = field(default_factory=dict)
     constants: dict[Path, str] = field(default_factory=dict)
+    receivers: dict[Path, int] = field(default_factory=dict)
+    """Field-notation nodes ``x.f …``: the argument position of the receiver in ``T.f``."""
     issues: list[Issue] = field(default_factory=list)
-    obligations: list[tuple[str, Type_, Path]] = field(default_factory=list)
+    obligations: list[tuple[str, tuple[Type_, ...], Path]] = field(default_factory=list)
+    """Instances to synthesise at the end: class (full name), its arguments, where."""
     pow_obligations: list[tuple[Type_, Type_, Path]] = field(default_factory=list)
     arrows: list[tuple[Path, Type_, Type_]] = field(default_factory=list)
     binder_metas: list[tuple[Path, str, Meta]] = field(default_factory=list)
-    local_instances: list[tuple[str, Type_]] = field(default_factory=list)
+    local_instances: list[tuple[str, tuple[Type_, ...]]] = field(default_factory=list)
+    """Instance binders in scope (``[Field F]``: ``("Field", (F,))``)."""
     auto_bound: dict[str, Meta] = field(default_factory=dict)
+    auto_sorts: dict[str, str] = field(default_factory=dict)
+    """Auto-bound names that are types, and the universe (``Type``/``Sort``) Lean gives them."""
 
     # -- the walk (transted.pipeline.opt.elaborate.core.Elaborator) -----------------------------------
     @abstractmethod
@@ -68,7 +74,11 @@ class ElaborationState(ABC):
         self.issues.append(Issue(kind, path, message, name))
 
     def require(self, cls: str, ty: Type_, path: Path) -> None:
-        self.obligations.append((cls, ty, path))
+        self.obligations.append((cls, (ty,), path))
+
+    def require_class(self, cls: str, args: tuple[Type_, ...], path: Path) -> None:
+        """An instance of a class of any arity (``Module R M``) to synthesise at the end."""
+        self.obligations.append((cls, args, path))
 
     def require_pow(self, base: Type_, exponent: Type_, path: Path) -> None:
         self.pow_obligations.append((base, exponent, path))
@@ -96,9 +106,10 @@ class ElaborationState(ABC):
                        "(no coercion)")
 
     def result(self, tree: Node) -> Elaboration:
-        nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p))
+        nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p),
+                             self.receivers.get(p))
                  for p, t in self.types.items()}
-        return Elaboration(tree, nodes, tuple(self.issues), self.scope)
+        return Elaboration(tree, nodes, tuple(self.issues), self.scope, dict(self.auto_sorts))
 
     def _coercion(self, path: Path) -> Type_ | None:
         target = self.coercions.get(path)

@@ -2,16 +2,22 @@
 
 * :class:`NameResolver` — ``resolve(name, scope)`` → resolved / ambiguous / unknown, with the
   header's ``open``/``namespace`` lines and ``protected`` declarations taken into account;
-* :class:`SignatureTable` — a resolved constant's :class:`ConstantType` (implicit type
-  parameters, instance arguments, explicit argument types, result type), or None;
+* :class:`SignatureTable` — a resolved constant's type (:class:`ConstantSignature`: implicit
+  type parameters, instance arguments, explicit argument types, result type), or None and why;
 * :class:`InstanceResolver` — does class ``C`` have an instance at a type: True / False (the
-  table is complete there and lists none) / None (the table cannot say).
+  table is complete there and lists none) / None (the table cannot say);
+* :class:`~transted.pipeline.opt.elaborate.classes.ClassResolver` (optional) — which classes a local
+  instance gives through the class hierarchy, and ``Membership``'s element type.
 
 :data:`BUNDLED` implements them with the generated Mathlib name table
 (:mod:`transted.pipeline.opt.names`, docs/NAMES.md), the hand-cited signatures
-(:mod:`~transted.pipeline.opt.elaborate.signatures`) and the instance table
-(:mod:`transted.pipeline.opt.instances`). A name a table does not list is *unknown to the table*,
-never assumed absent from Mathlib; the elaborator reports it as such.
+(:mod:`~transted.pipeline.opt.elaborate.signatures`, the first source: they encode elaborator-level
+facts), the Mathlib declaration index (:mod:`transted.pipeline.opt.mathlib`, docs/MATHLIB_INDEX.md:
+every other constant's type, :mod:`~transted.pipeline.opt.elaborate.index_types`, and the class
+hierarchy, :mod:`~transted.pipeline.opt.elaborate.classes`) and the instance table
+(:mod:`transted.pipeline.opt.instances`). Without the index file the elaborator falls back to the hand
+tables (the curated ``IMPLIED`` parents). A name a table does not list is *unknown to the
+table*, never assumed absent from Mathlib; the elaborator reports it as such.
 """
 
 from __future__ import annotations
@@ -23,17 +29,23 @@ from dataclasses import fields as dataclass_fields
 from functools import lru_cache
 from typing import Literal, Protocol
 
+from transted.errors import InputError
+from transted.pipeline.opt.elaborate.classes import ClassResolver, IndexClasses
+from transted.pipeline.opt.elaborate.index_types import IndexConstantType, IndexTypes
 from transted.pipeline.opt.elaborate.signatures import (
     IMPLIED,
     NAMED_NOTATIONS,
     NOTATIONS,
     SIGNATURES,
+    ConstantSignature,
     ConstantType,
     signature,
 )
 from transted.pipeline.opt.elaborate.types import NUMBER_TYPES, Ty
 from transted.pipeline.opt.header_scope import Scope
 from transted.pipeline.opt.instances import load_instance_table
+from transted.pipeline.opt.mathlib import MathlibIndex, load_index
+from transted.pipeline.opt.mathlib.records import Scope as IndexScope
 from transted.pipeline.opt.names import Ambiguous, Constant, load_name_table
 
 __all__ = ["Resolution", "NameResolver", "SignatureTable", "InstanceResolver", "Tables",
@@ -63,7 +75,17 @@ class NameResolver(Protocol):
 
 
 class SignatureTable(Protocol):
-    def signature(self, full_name: str) -> ConstantType | None: ...
+    def signature(self, full_name: str) -> ConstantSignature | None: ...
+
+    def why_not(self, full_name: str) -> str:
+        """Why :meth:`signature` has none (for the ``unsupported`` issue)."""
+        ...
+
+    def former(self, full_name: str) -> bool | None:
+        """Whether the constant applied to its parameters is a type (``Subgroup G``,
+        ``ZMod n``: True), a proposition or a value (``Continuous f``: False); None when the
+        tables do not say."""
+        ...
 
 
 class InstanceResolver(Protocol):
@@ -73,12 +95,14 @@ class InstanceResolver(Protocol):
 
 @dataclass(frozen=True)
 class Tables:
-    """The three interfaces the elaborator reads, and a version string for signatures."""
+    """The interfaces the elaborator reads, and a version string for signatures; without
+    ``classes`` instances on abstract types go through the curated ``IMPLIED`` parents."""
 
     names: NameResolver
     signatures: SignatureTable
     instances: InstanceResolver
     version: str = field(default="custom")
+    classes: ClassResolver | None = None
 
 
 _IDENTIFIER = re.compile(r"^[^\W\d]")
@@ -99,6 +123,7 @@ class _BundledNames:
     def __init__(self) -> None:
         self.table = load_name_table()
         self._resolved: dict[tuple[str, Scope], Resolution] = {}
+        self._in_index: dict[tuple[str, IndexScope], tuple[str, str] | None] = {}
 
     def resolve(self, name: str, scope: Scope) -> Resolution:
         # the search elaborates each goal it tries: the same names, under the same scope
@@ -129,6 +154,23 @@ class _BundledNames:
             return f"{hidden[0]} is protected: `open` does not bring its short name"
         return "not in the bundled Mathlib name table"
 
+    def resolve_in(self, name: str, scope: IndexScope) -> tuple[str, str] | None:
+        """``name`` as written in a declaration of the index, in its scope: full name and
+        kind, None when unknown, ambiguous or a field access."""
+        key = (name, scope)
+        if key in self._in_index:
+            return self._in_index[key]
+        if len(self._in_index) >= _RESOLVED_MAX:
+            self._in_index.clear()
+        try:
+            found = self.table.resolve(name, opens=scope.opens, namespace=scope.namespace)
+        except InputError:
+            found = None
+        hit = (found.name, found.kind) if isinstance(found, Constant) and not found.fields \
+            else None
+        self._in_index[key] = hit
+        return hit
+
     def notation_symbol(self, symbol: str, scope: Scope) -> bool | None:
         every = self.table.notations_for(symbol)
         if not every:
@@ -141,8 +183,32 @@ class _BundledNames:
 
 
 class _BundledSignatures:
-    def signature(self, full_name: str) -> ConstantType | None:
-        return signature(full_name)
+    """The hand-cited signatures first (they encode elaborator-level facts: ``Finset.Icc``'s
+    ``LocallyFiniteOrder``, ``abs``'s lattice), then the index's declarations."""
+
+    def __init__(self, index_types: IndexTypes | None) -> None:
+        self.index_types = index_types
+
+    def signature(self, full_name: str) -> ConstantSignature | None:
+        hand = signature(full_name)
+        if hand is not None or self.index_types is None:
+            return hand
+        derived = self.index_types.signature(full_name)
+        return derived if isinstance(derived, IndexConstantType) else None
+
+    def why_not(self, full_name: str) -> str:
+        if self.index_types is None:
+            return f"the type of {full_name} is not in the signature table (no Mathlib index)"
+        derived = self.index_types.signature(full_name)
+        return derived if isinstance(derived, str) else f"{full_name} has a signature"
+
+    def former(self, full_name: str) -> bool | None:
+        sig = self.signature(full_name)
+        if isinstance(sig, IndexConstantType):
+            return self.index_types is not None and self.index_types.is_type_former(full_name)
+        if isinstance(sig, ConstantType):
+            return sig.result in ("Sort", "Type")
+        return None
 
 
 _TABLE_TYPES = {**{t: t for t in NUMBER_TYPES}, "ℕ+": "ℕ+", "Finset": "Finset α", "Set": "Set α"}
@@ -190,12 +256,24 @@ def _hashed_text(value: object) -> str:
     return repr(value)
 
 
+def _bundled_index() -> MathlibIndex | None:
+    try:
+        return load_index()
+    except FileNotFoundError:  # a checkout without the generated file: the hand tables only
+        return None
+
+
 @lru_cache(maxsize=1)
 def bundled_tables() -> Tables:
-    """The bundled tables (the name table is read once per process, about 1 s)."""
+    """The bundled tables (the name table is read once per process, about 1 s; the index is
+    opened on its first query)."""
     names, instances = _BundledNames(), _BundledInstances()
-    version = f"{names.version}+{instances.version}+sig-{_signatures_digest()}"
-    return Tables(names, _BundledSignatures(), instances, version)
+    index = _bundled_index()
+    index_types = IndexTypes(index, names) if index is not None else None
+    classes = IndexClasses(index, index_types) if index is not None and index_types else None
+    indexed = str(index.version) if index is not None else "no-index"
+    version = f"{names.version}+{instances.version}+sig-{_signatures_digest()}+{indexed}"
+    return Tables(names, _BundledSignatures(index_types), instances, version, classes)
 
 
 class _LazyTables:
@@ -210,9 +288,10 @@ BUNDLED: Tables = _LazyTables()  # type: ignore[assignment]
 
 
 def tables_version() -> str:
-    """``mathlib-<commit>-<hash>+instances-<hash>+sig-<hash>``: the tables the score signatures
-    record (the name table's Mathlib commit and content hash, the instance table's hash, the
-    signature/notation tables' hash)."""
+    """``mathlib-<commit>-<hash>+instances-<hash>+sig-<hash>+mathlib-index-<gen>-<commit>-<hash>``:
+    the tables the score signatures record (the name table's Mathlib commit and content hash,
+    the instance table's hash, the signature/notation tables' hash, the Mathlib index's
+    version — ``no-index`` without the file)."""
     return bundled_tables().version
 
 

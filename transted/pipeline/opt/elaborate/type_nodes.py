@@ -17,7 +17,10 @@ __all__ = ["type_of_node", "TYPE_CONSTRUCTORS"]
 
 _SCALARS = {**{t: Ty(t) for t in NUMBER_TYPES}, "Prop": PROP, "Float": Ty("Float"),
             "NNReal": Ty("NNReal"), "ℝ≥0": Ty("NNReal"), "Bool": Ty("Bool"), "ℕ+": Ty("ℕ+"),
-            "PNat": Ty("ℕ+")}
+            "PNat": Ty("ℕ+"), "Nat": Ty("ℕ"), "Int": Ty("ℤ"), "Rat": Ty("ℚ"), "Real": Ty("ℝ"),
+            "Complex": Ty("ℂ")}
+"""Scalar types by every name Lean and Mathlib give them (``Nat`` is ``ℕ``: ``notation "ℕ" =>
+Nat``, Mathlib/Data/Nat/Notation.lean; ``ℤ``, ``ℚ``, ``ℝ``, ``ℂ`` likewise)."""
 TYPE_CONSTRUCTORS = frozenset({"Finset", "Set", "List", "Multiset", "Polynomial", "Fin", "ZMod",
                                "Matrix", "Option"})
 _SORTS = ("Type", "Sort", "Type*", "Type _")

@@ -37,9 +37,11 @@ class Ty:
 @dataclass(frozen=True, slots=True)
 class Meta:
     """An unknown type. Its *kind* (kept by the :class:`MetaStore`, since unifying two
-    metavariables merges their kinds) says how Lean would default it: ``"numeral"`` (``OfNat``:
-    default instance ℕ), ``"scientific"`` (``OfScientific``: default instance Float),
-    ``"plain"`` (no default: stays unknown)."""
+    metavariables merges their kinds, the higher-priority default winning) says how Lean would
+    default it: ``"numeral"`` (``OfNat``: default instance ℕ, priority low), ``"negated"``
+    (a ``Neg`` instance is wanted at it: ``instNegInt``, ℤ, priority mid), ``"scientific"``
+    (``OfScientific``: default instance Float, mid+1), ``"plain"`` (no default: stays
+    unknown), ``"stuck"`` (an outParam the model cannot fill: never defaulted)."""
 
     id: int
 
@@ -84,9 +86,13 @@ def has_coe(src: Type_, dst: Type_) -> bool:
 
 def coe_known(src: Type_, dst: Type_) -> bool | None:
     """Whether a coercion ``src → dst`` exists: True/False where the types are known here,
-    None when either is a type the tables do not know (a coercion may exist)."""
+    None when either is a type the tables do not know (a coercion may exist), or a number
+    cast into a function type (Mathlib's ``Pi.instNatCast``/``Pi.instIntCast``: ``↑a`` is the
+    constant function)."""
     if has_coe(src, dst):
         return True
+    if isinstance(dst, Ty) and dst.head == "→" and isinstance(src, Ty) and src.head in _CASTABLE:
+        return None
     known = [isinstance(t, Ty) and (t.head in _CASTABLE or t.head in _CLOSED)
              for t in (src, dst)]
     return False if all(known) else None
@@ -164,25 +170,37 @@ class MetaStore:
             return False
         return all(self._unify(x, y, sol, kinds) for x, y in zip(a.args, b.args, strict=True))
 
+    def mark(self, t: Type_, kind: str) -> None:
+        """Raise the default kind of ``t``'s metavariable to ``kind`` (if ``t`` is one)."""
+        root = self.resolve(t)
+        if isinstance(root, Meta):
+            self.kinds[root.id] = _stronger(self.kinds[root.id], kind)
+
     def default(self) -> list[tuple[Meta, Type_]]:
-        """Lean's default instances for the metavariables still unsolved: a numeral's type is ℕ
-        (``instOfNatNat``, ``@[default_instance 100]``), a class holding a scientific literal is
-        Float (``instance : OfScientific Float``, ``@[default_instance mid+1]``, tried first).
-        Returns what was defaulted."""
+        """Lean's default instances for the metavariables still unsolved, the highest priority
+        first (Lean core src/Init/Prelude.lean's note on priorities: ``low < mid < default``):
+        a class holding a scientific literal is Float (``instance : OfScientific Float``,
+        ``@[default_instance mid+1]``, src/Init/Data/OfScientific.lean), one that needs a
+        ``Neg`` instance is ℤ (``@[default_instance mid] instance instNegInt : Neg Int``,
+        src/Init/Data/Int/Basic.lean: "The `Neg Int` default instance must have priority
+        higher than `low` since the default instance `OfNat Nat n` has `low` priority"), a
+        numeral's type is ℕ (``@[default_instance low] instance instOfNatNat``). Returns what
+        was defaulted."""
         done: list[tuple[Meta, Type_]] = []
         for mid in self.kinds:
             m = Meta(mid)
             root = self.resolve(m)
             if not isinstance(root, Meta) or root.id != mid:
                 continue
-            target = {"numeral": Ty("ℕ"), "scientific": FLOAT}.get(self.kinds[mid])
+            target = {"numeral": Ty("ℕ"), "negated": Ty("ℤ"),
+                      "scientific": FLOAT}.get(self.kinds[mid])
             if target is not None:
                 self.solution[mid] = target
                 done.append((m, target))
         return done
 
 
-_RANK = {"plain": 0, "numeral": 1, "scientific": 2}
+_RANK = {"plain": 0, "numeral": 1, "negated": 2, "scientific": 3, "stuck": 4}
 
 
 def _stronger(a: str, b: str) -> str:
