@@ -64,7 +64,7 @@ def test_an_empty_output_is_an_invalid_answer_and_the_batch_goes_on(tmp_path, ca
     assert empty_line["details"]["invalid"]["kind"] == "empty"
     assert "the output is empty" in empty_line["error"]
     assert all(r["status"] == "ok" for i, r in enumerate(lines) if i != 1)
-    assert "|extract:2|" in empty_line["signature"]  # resume never mixes the two behaviours
+    assert "|extract:3|" in empty_line["signature"]  # resume never mixes the behaviours (v2+)
 
 
 def test_an_empty_sample_in_a_list_is_an_invalid_answer(tmp_path):

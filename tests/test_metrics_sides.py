@@ -105,12 +105,13 @@ def test_theorem_option_chooses_and_the_result_says_why():
 
 
 def test_signature_names_the_extraction_rules():
-    # version 2: an empty output is an invalid answer (it was an input error in version 1)
+    # version 2: an empty output is an invalid answer (it was an input error in version 1);
+    # version 3: `include`/`omit` are kept in the context
     from transted.pipeline.extraction.statement import EXTRACTION_VERSION
 
-    assert EXTRACTION_VERSION == "2"
+    assert EXTRACTION_VERSION == "3"
     for metric in ("ted", "transted", "bleu", "identity"):
-        assert "|extract:2|" in str(transted.load_metric(metric).signature)
+        assert "|extract:3|" in str(transted.load_metric(metric).signature)
 
 
 @pytest.mark.parametrize("metric", ["ted", "transted"])
