@@ -36,10 +36,10 @@ from transted.pipeline.opt.elaborate.index_types import (
     Unrepresentable,
     is_sort,
     placeholder,
-    substitute,
+    substitute_type_variables,
 )
 from transted.pipeline.opt.elaborate.types import Meta, Ty, Type_
-from transted.pipeline.opt.mathlib.records import Declaration, HierarchyEdge
+from transted.pipeline.opt.mathlib.records import HierarchyEdge, IndexedDeclaration
 
 __all__ = ["ClassInstance", "ClassResolver", "HierarchySource", "IndexClasses",
            "CHECKED_INSTANCE_EDGES"]
@@ -77,7 +77,7 @@ class HierarchySource(Protocol):
 
     def instances_of(self, class_name: str) -> tuple[str, ...]: ...
 
-    def declaration(self, name: str) -> Declaration | None: ...
+    def declaration(self, name: str) -> IndexedDeclaration | None: ...
 
 
 class IndexClasses:
@@ -113,7 +113,7 @@ class IndexClasses:
             cls, args = queue.popleft()
             for parent, template in self.links(cls):
                 values = {str(i): a for i, a in enumerate(args)}
-                mapped = tuple(substitute(t, values) for t in template)
+                mapped = tuple(substitute_type_variables(t, values) for t in template)
                 if any(_has_placeholder(t) for t in mapped):
                     continue  # the parent takes an argument the child does not determine
                 reached = (parent, mapped)
@@ -144,7 +144,7 @@ class IndexClasses:
                 out.append((edge.parent, tuple(placeholder(str(i)) for i in range(len(own)))))
         return out
 
-    def _extends(self, child: Declaration, edge: HierarchyEdge,
+    def _extends(self, child: IndexedDeclaration, edge: HierarchyEdge,
                  positions: Mapping[str, Type_]) -> list[tuple[str, tuple[Type_, ...]]]:
         out = []
         for p in child.parents:
@@ -199,7 +199,7 @@ class IndexClasses:
         for pattern, element in self._rules().get(collection.head, []):
             binding: dict[str, Type_] = {}
             if _match(pattern, collection, binding):
-                out.append(substitute(element, binding))
+                out.append(substitute_type_variables(element, binding))
         return out
 
     def _rules(self) -> dict[str, list[tuple[Ty, Type_]]]:

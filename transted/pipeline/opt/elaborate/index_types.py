@@ -38,12 +38,12 @@ from typing import Protocol
 from transted.pipeline.opt.context import PROP_ROOTS
 from transted.pipeline.opt.elaborate.signatures import Instantiation, Parameter
 from transted.pipeline.opt.elaborate.types import NUMBER_TYPES, PROP, SORT, Meta, Ty, Type_, arrow
-from transted.pipeline.opt.mathlib.records import Binder, Declaration, Scope
+from transted.pipeline.opt.mathlib.records import Binder, DeclarationScope, IndexedDeclaration
 from transted.pipeline.opt.node import SLOT, Node
 from transted.pipeline.opt.scope import head_name
 
 __all__ = ["ScopedNames", "DeclarationSource", "Unrepresentable", "IndexConstantType",
-           "IndexTypes", "is_sort", "placeholder", "substitute"]
+           "IndexTypes", "is_sort", "placeholder", "substitute_type_variables"]
 
 _SCALARS: dict[str, Ty] = {**{t: Ty(t) for t in NUMBER_TYPES}, "Nat": Ty("ℕ"), "Int": Ty("ℤ"),
                            "Rat": Ty("ℚ"), "Real": Ty("ℝ"), "Complex": Ty("ℂ"),
@@ -69,14 +69,14 @@ class Unrepresentable(Exception):
 class ScopedNames(Protocol):
     """Resolution of a name as written in a declaration of the index."""
 
-    def resolve_in(self, name: str, scope: Scope) -> tuple[str, str] | None:
+    def resolve_in(self, name: str, scope: DeclarationScope) -> tuple[str, str] | None:
         """The full name and kind (``def``, ``structure``, …) ``name`` denotes in ``scope``;
         None when it is unknown or ambiguous there."""
         ...
 
 
 class DeclarationSource(Protocol):
-    def declaration(self, name: str) -> Declaration | None: ...
+    def declaration(self, name: str) -> IndexedDeclaration | None: ...
 
     def current_name(self, name: str) -> str: ...
 
@@ -86,7 +86,7 @@ def placeholder(name: str) -> Ty:
     return Ty(_PLACEHOLDER + name)
 
 
-def substitute(t: Type_, values: Mapping[str, Type_]) -> Type_:
+def substitute_type_variables(t: Type_, values: Mapping[str, Type_]) -> Type_:
     """``t`` with each placeholder ``name`` of ``values`` replaced."""
     if isinstance(t, Meta):
         return t
@@ -94,7 +94,7 @@ def substitute(t: Type_, values: Mapping[str, Type_]) -> Type_:
         return values.get(t.head[1:], t)
     if not t.args:
         return t
-    return Ty(t.head, tuple(substitute(a, values) for a in t.args))
+    return Ty(t.head, tuple(substitute_type_variables(a, values) for a in t.args))
 
 
 def is_sort(node: Node | None) -> bool:
@@ -131,10 +131,10 @@ class IndexConstantType:
         params = []
         for p, own in zip(self.params, self.explicit_types, strict=True):
             stands = metas[own] if own is not None else None
-            params.append(Parameter(substitute(p.type, metas),
+            params.append(Parameter(substitute_type_variables(p.type, metas),
                                     stands if isinstance(stands, Meta) else None, p.universe))
-        return Instantiation(tuple(params), substitute(self.result, metas),
-                             tuple((c, tuple(substitute(a, metas) for a in args))
+        return Instantiation(tuple(params), substitute_type_variables(self.result, metas),
+                             tuple((c, tuple(substitute_type_variables(a, metas) for a in args))
                                    for c, args in self.instances), self.unstated)
 
     @property
@@ -176,14 +176,14 @@ class IndexTypes:
         except Unrepresentable as e:
             return f"the type of {d.name} is not representable: {e}"
 
-    def _declaration(self, full_name: str) -> Declaration | None:
+    def _declaration(self, full_name: str) -> IndexedDeclaration | None:
         current = self.index.current_name(full_name)
         d = self.index.declaration(current)
         if d is not None and d.kind == "alias" and d.alias_of:
             d = self.index.declaration(d.alias_of)
         return d
 
-    def _signature_of(self, d: Declaration, depth: int) -> IndexConstantType:
+    def _signature_of(self, d: IndexedDeclaration, depth: int) -> IndexConstantType:
         types: dict[str, Type_] = {}
         values: set[str] = set()
         params: list[Parameter] = []
@@ -216,7 +216,7 @@ class IndexTypes:
                                  tuple(owners), result, tuple(instances), tuple(unstated),
                                  d.protected)
 
-    def _instance(self, b: Binder, scope: Scope, types: Mapping[str, Type_],
+    def _instance(self, b: Binder, scope: DeclarationScope, types: Mapping[str, Type_],
                   values: frozenset[str], out: list[tuple[str, tuple[Type_, ...]]],
                   unstated: list[str]) -> None:
         tree = b.type.tree
@@ -232,7 +232,7 @@ class IndexTypes:
             return
         out.append((found[0], args))
 
-    def _untyped_types(self, d: Declaration) -> set[str]:
+    def _untyped_types(self, d: IndexedDeclaration) -> set[str]:
         """Binders written without a type (``(α)``) that an instance binder passes where its
         class takes a type (``def card (α) [Fintype α]``): Lean infers a sort for them."""
         out: set[str] = set()
@@ -251,7 +251,7 @@ class IndexTypes:
                     out.add(arg.label)
         return out
 
-    def _result(self, d: Declaration, types: Mapping[str, Type_], values: frozenset[str],
+    def _result(self, d: IndexedDeclaration, types: Mapping[str, Type_], values: frozenset[str],
                 depth: int) -> Type_:
         declared = d.type.tree if d.type is not None else None
         if d.type is not None and declared is None:
@@ -264,7 +264,7 @@ class IndexTypes:
             return SORT  # `structure Subgroup (G : Type*) …`: a `Type _`
         return self._value_sort(d, types, depth)
 
-    def _value_sort(self, d: Declaration, types: Mapping[str, Type_], depth: int) -> Type_:
+    def _value_sort(self, d: IndexedDeclaration, types: Mapping[str, Type_], depth: int) -> Type_:
         """The type of a definition written without one, from its value: ``Prop`` when the
         value's root is a proposition (``≤``, ``∃``, ``∈``, …) or a ``Prop``-valued constant
         applied; a sort when the value is a type (``def Set (α) := α → Prop``)."""
@@ -287,7 +287,7 @@ class IndexTypes:
         return SORT
 
     # -- type trees ---------------------------------------------------------------------------
-    def read(self, node: Node | None, scope: Scope, types: Mapping[str, Type_],
+    def read(self, node: Node | None, scope: DeclarationScope, types: Mapping[str, Type_],
              values: frozenset[str], depth: int = 0) -> Type_:
         """``node`` (a type as written in a declaration of ``scope``) as a type over the
         placeholders of ``types``; raises :class:`Unrepresentable`."""
@@ -324,7 +324,7 @@ class IndexTypes:
             raise Unrepresentable(f"{full} indexed by a value")
         return Ty(full, tuple(self.read(c, scope, types, values, depth) for c in kids))
 
-    def _type_name(self, head: str, scope: Scope, depth: int) -> str:
+    def _type_name(self, head: str, scope: DeclarationScope, depth: int) -> str:
         if head in _CONSTRUCTORS or head in _INDEXED:
             return head
         found = self.names.resolve_in(head, scope)
@@ -373,7 +373,7 @@ class IndexTypes:
                              frozenset())
         except Unrepresentable:
             return None
-        out = substitute(body, dict(zip(own, t.args, strict=True)))
+        out = substitute_type_variables(body, dict(zip(own, t.args, strict=True)))
         return out if isinstance(out, Ty) else None
 
 

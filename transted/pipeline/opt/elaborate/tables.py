@@ -45,7 +45,7 @@ from transted.pipeline.opt.elaborate.types import NUMBER_TYPES, Ty
 from transted.pipeline.opt.header_scope import Scope
 from transted.pipeline.opt.instances import load_instance_table
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
-from transted.pipeline.opt.mathlib.records import Scope as IndexScope
+from transted.pipeline.opt.mathlib.records import DeclarationScope
 from transted.pipeline.opt.names import Ambiguous, Constant, load_name_table
 
 __all__ = ["Resolution", "NameResolver", "SignatureTable", "InstanceResolver", "Tables",
@@ -123,7 +123,7 @@ class _BundledNames:
     def __init__(self) -> None:
         self.table = load_name_table()
         self._resolved: dict[tuple[str, Scope], Resolution] = {}
-        self._in_index: dict[tuple[str, IndexScope], tuple[str, str] | None] = {}
+        self._in_index: dict[tuple[str, DeclarationScope], tuple[str, str] | None] = {}
 
     def resolve(self, name: str, scope: Scope) -> Resolution:
         # the search elaborates each goal it tries: the same names, under the same scope
@@ -154,7 +154,7 @@ class _BundledNames:
             return f"{hidden[0]} is protected: `open` does not bring its short name"
         return "not in the bundled Mathlib name table"
 
-    def resolve_in(self, name: str, scope: IndexScope) -> tuple[str, str] | None:
+    def resolve_in(self, name: str, scope: DeclarationScope) -> tuple[str, str] | None:
         """``name`` as written in a declaration of the index, in its scope: full name and
         kind, None when unknown, ambiguous or a field access."""
         key = (name, scope)
