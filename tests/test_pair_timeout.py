@@ -38,7 +38,9 @@ def test_a_pair_stuck_in_c_times_out_and_the_batch_goes_on(dev_pairs, tmp_path, 
         results = score_pairs(pairs, spec.build(), out, executor=executor, spec=spec)
         workers = list((getattr(executor._pool, "_processes", None) or {}).keys())
     elapsed = time.monotonic() - started
-    assert elapsed < 15, f"took {elapsed:.1f} s"
+    # the stuck pair never returns: finishing at all shows it did not hold the batch; the bound
+    # is loose because a loaded machine starts workers slowly (two kills, two starts)
+    assert elapsed < 45, f"took {elapsed:.1f} s"
     assert len(executor.killed) == 2  # the chunk's run, then the pair's lone re-run
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == [p.id for p in pairs]  # one line each, input order
