@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
-from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.mathlib.statements import statement_of
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "MATHLIB_INDEX.md"
@@ -45,9 +45,9 @@ def _pct(part: int, whole: int) -> str:
     return f"{part:,} ({part / whole:.1%})" if whole else "0"
 
 
-def tables(index: MathlibIndex) -> tuple[str, list[Declaration]]:
+def tables(index: MathlibIndex) -> tuple[str, list[IndexedDeclaration]]:
     counts: dict[str, Counter] = {}
-    failures: list[Declaration] = []
+    failures: list[IndexedDeclaration] = []
     for d in index.declarations():
         c = counts.setdefault(d.kind, Counter())
         c["n"] += 1
@@ -93,12 +93,12 @@ def _row(kind: str, c: Counter, values: bool) -> str:
     return "| " + " | ".join([*cells, f"{c['eq']:,}"]) + " |"
 
 
-def failure_tables(failures: list[Declaration], top: int) -> str:
+def failure_tables(failures: list[IndexedDeclaration], top: int) -> str:
     signature = [d for d in failures if d.parse_error is not None]
     bodies = [d for d in failures if d.parse_error is None and d.body and d.body.error]
     by_token = Counter(token(d.parse_error or "") for d in signature)
     by_reason = Counter(reason(d.parse_error or "") for d in signature)
-    examples: dict[str, Declaration] = {}
+    examples: dict[str, IndexedDeclaration] = {}
     for d in signature:
         examples.setdefault(reason(d.parse_error or ""), d)
     out = [f"Signatures that do not parse: {len(signature):,}; values that do not parse (of "

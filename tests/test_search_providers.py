@@ -23,11 +23,12 @@ DEV = "tests/data/gted/proofnet.jsonl"
 
 def test_builtins_are_named_and_satisfy_the_protocol():
     names = registry.provider_names()
-    assert names[:6] == ["offline", "congruence", "definitional", "numerals", "rules", "lean"]
-    for name in names[:5]:
+    assert names[:7] == ["offline", "congruence", "definitional", "numerals", "rules", "unfold",
+                         "lean"]
+    for name in names[:6]:
         provider = registry.make_provider(name)
         assert isinstance(provider, MoveProvider) and provider.name == name
-        assert provider.version == "1"
+        assert provider.version == ("2" if name == "offline" else "1")
 
 
 def test_provider_names_are_checked():
@@ -135,7 +136,7 @@ def test_metric_composes_a_third_party_provider(toy_entry_point):
         metric = get_metric("transted", providers="offline,toy",
                             provider_options={"flavour": "sour"})
     sig = str(metric.signature)
-    assert "provider:offline@1,toy@7" in sig and "flavour:sour" in sig
+    assert "provider:offline@2,toy@7" in sig and "flavour:sour" in sig
     with metric:
         result = metric.score_pair(pair)
     assert result.status == "ok" and ToyProvider.events == ["open", "close"]

@@ -20,7 +20,7 @@ from scripts.mathlib_index.resolution import Resolver
 from scripts.name_table.translate import GuessData, target_name
 from transted.pipeline.opt.mathlib.records import (
     Body,
-    Declaration,
+    IndexedDeclaration,
     InstanceOf,
     StructureField,
     Term,
@@ -57,8 +57,8 @@ def translation_maps(requests: list[Request], dictionaries: dict[str, GuessData]
     return maps
 
 
-def generate(requests: list[Request], records: dict[str, Declaration],
-             maps: dict[str, dict[str, str]], resolver: Resolver) -> Iterable[Declaration]:
+def generate(requests: list[Request], records: dict[str, IndexedDeclaration],
+             maps: dict[str, dict[str, str]], resolver: Resolver) -> Iterable[IndexedDeclaration]:
     """The generated records (``existing`` requests and unknown sources make none); also marks
     each source's ``additive`` field (in ``records``)."""
     field_map = _field_map(maps["to_additive"])
@@ -92,8 +92,8 @@ def _field_map(mapping: dict[str, str]) -> dict[str, str | None]:
     return out
 
 
-def _generated(source: Declaration, target: str, r: Request, maps: dict[str, dict[str, str]],
-               resolver: Resolver, field_map: dict[str, str | None]) -> Declaration:
+def _generated(source: IndexedDeclaration, target: str, r: Request, maps: dict[str, dict[str, str]],
+               resolver: Resolver, field_map: dict[str, str | None]) -> IndexedDeclaration:
     mapping = maps[r.request.attribute]
     # only `(attr := …)` attributes go to the generated declaration (ToAdditive.lean docstring)
     base = replace(source, name=target, attributes=r.request.attributes, additive=None,
@@ -122,14 +122,14 @@ def _generated(source: Declaration, target: str, r: Request, maps: dict[str, dic
                    constructors=tuple(member(c) for c in translated.constructors))
 
 
-def _name_only(base: Declaration, why: Translation) -> Declaration:
+def _name_only(base: IndexedDeclaration, why: Translation) -> IndexedDeclaration:
     """A generated declaration whose statement is not known: its name, kind, source and
     attributes only (the source's binders and type would state the other declaration)."""
     return replace(base, binders=(), type=None, body=None, parents=(), fields=(), instance=None,
                    parse_error=None, generated=why)
 
 
-def _translated(base: Declaration, source: Declaration, t: AdditiveTranslator) -> Declaration:
+def _translated(base: IndexedDeclaration, source: IndexedDeclaration, t: AdditiveTranslator) -> IndexedDeclaration:
     binders = []
     for b in source.binders:
         ty = t.term(b.type.tree) if b.type.tree is not None else None

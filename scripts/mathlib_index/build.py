@@ -38,7 +38,7 @@ from scripts.mathlib_index.sources import Source, open_source
 from scripts.mathlib_index.store import Meta, RewriteRow, write_index
 from scripts.name_table.translate import parse_dictionaries
 from transted.pipeline.opt import PARSER_VERSION
-from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.mathlib.statements import statement_of
 
 GENERATOR_VERSION = 1
@@ -63,7 +63,7 @@ def read_sources(sources: list[Source], jobs: int) -> list[FileIndex]:
 def assemble(files: list[FileIndex], core: list[FileIndex], dictionaries: dict) -> tuple:
     """Records (first declaration of a name wins; core entries only where Mathlib and
     Batteries have none), hierarchy edges, rewrite rows, theorem statements, coverage extras."""
-    records: dict[str, Declaration] = {}
+    records: dict[str, IndexedDeclaration] = {}
     duplicates = 0
     for f in [*files, *core]:
         for r in f.declarations:
@@ -93,7 +93,7 @@ def assemble(files: list[FileIndex], core: list[FileIndex], dictionaries: dict) 
     return list(records.values()), edges, rewrites, statements, extra
 
 
-def _requests(files: list[FileIndex], commands: list, records: dict[str, Declaration],
+def _requests(files: list[FileIndex], commands: list, records: dict[str, IndexedDeclaration],
               resolver: Resolver) -> list[Request]:
     out = [Request(t.source, t.request, t.members) for f in files for t in f.translations]
     for command, scope in commands:

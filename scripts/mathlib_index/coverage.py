@@ -6,14 +6,14 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from transted.pipeline.opt.mathlib.records import KINDS, Declaration, Statement
+from transted.pipeline.opt.mathlib.records import KINDS, IndexedDeclaration, LemmaStatement
 
 __all__ = ["coverage_counts", "signature_known", "body_parsed", "failure_reason"]
 
 BODY_KINDS = ("def", "abbrev", "irreducible_def", "instance")
 
 
-def coverage_counts(records: Iterable[Declaration], statements: dict[str, Statement]) -> dict:
+def coverage_counts(records: Iterable[IndexedDeclaration], statements: dict[str, LemmaStatement]) -> dict:
     """``statements``: the theorems' statements (:func:`statement_of`), by name."""
     kinds: dict[str, Counter] = {k: Counter() for k in KINDS}
     extra: Counter = Counter()
@@ -38,12 +38,12 @@ def coverage_counts(records: Iterable[Declaration], statements: dict[str, Statem
             **dict(sorted(extra.items()))}
 
 
-def signature_known(r: Declaration) -> bool:
+def signature_known(r: IndexedDeclaration) -> bool:
     """Its signature parsed (a generated declaration: its statement was translated)."""
     return r.parse_error is None and (r.generated is None or r.generated.statement is not None)
 
 
-def body_parsed(r: Declaration) -> bool:
+def body_parsed(r: IndexedDeclaration) -> bool:
     """The value parsed: its term, or every field of a ``where`` value."""
     body = r.body
     if body is None:

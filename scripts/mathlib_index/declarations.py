@@ -37,7 +37,13 @@ from scripts.name_table.lean_source import Command, commands, declared_name, str
 from transted.pipeline.opt.binders import BinderGroup
 from transted.pipeline.opt.declaration import Declaration as OptDeclaration
 from transted.pipeline.opt.declaration import with_variables
-from transted.pipeline.opt.mathlib.records import Binder, Declaration, Scope, SourceRef, Term
+from transted.pipeline.opt.mathlib.records import (
+    Binder,
+    DeclarationScope,
+    IndexedDeclaration,
+    SourceRef,
+    Term,
+)
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import free_names
 
@@ -77,8 +83,8 @@ class PendingTranslation:
 @dataclass
 class FileIndex:
     file: str
-    declarations: list[Declaration] = field(default_factory=list)
-    attribute_commands: list[tuple[AttributeCommand, Scope]] = field(default_factory=list)
+    declarations: list[IndexedDeclaration] = field(default_factory=list)
+    attribute_commands: list[tuple[AttributeCommand, DeclarationScope]] = field(default_factory=list)
     translations: list[PendingTranslation] = field(default_factory=list)
     private_skipped: int = 0
 
@@ -124,8 +130,8 @@ def read_file(text: str, file: str) -> FileIndex:
     return out
 
 
-def _scope(state: State) -> Scope:
-    return Scope(state.namespace, state.opens)
+def _scope(state: State) -> DeclarationScope:
+    return DeclarationScope(state.namespace, state.opens)
 
 
 def _reducibility(keyword: str, attributes: Attributes) -> str:
@@ -136,7 +142,7 @@ def _reducibility(keyword: str, attributes: Attributes) -> str:
     return status
 
 
-def read_declaration(cmd: Command, state: State, file: str, out: FileIndex) -> list[Declaration]:
+def read_declaration(cmd: Command, state: State, file: str, out: FileIndex) -> list[IndexedDeclaration]:
     kind = KIND_OF[cmd.keyword]
     attributes = read_attributes(cmd.attributes)
     if kind == "alias":
@@ -144,7 +150,7 @@ def read_declaration(cmd: Command, state: State, file: str, out: FileIndex) -> l
     rest = _PRIORITY.sub(lambda m: " " * len(m.group()), own_text(cmd.rest))
     written = declared_name(rest)
     name = qualify(state.namespace, written.rstrip(".")) if written else f"instance@{file}:{cmd.line}"
-    base = Declaration(name, kind, cmd.keyword, SourceRef(file, cmd.line), _scope(state),  # type: ignore[arg-type]
+    base = IndexedDeclaration(name, kind, cmd.keyword, SourceRef(file, cmd.line), _scope(state),  # type: ignore[arg-type]
                        protected="protected" in cmd.modifiers, attributes=attributes.names,
                        reducibility=_reducibility(cmd.keyword, attributes),  # type: ignore[arg-type]
                        deprecated=attributes.deprecated)
@@ -157,8 +163,8 @@ def read_declaration(cmd: Command, state: State, file: str, out: FileIndex) -> l
     return records
 
 
-def _parsed(cmd: Command, rest: str, state: State, base: Declaration,
-            written: str | None) -> list[Declaration]:
+def _parsed(cmd: Command, rest: str, state: State, base: IndexedDeclaration,
+            written: str | None) -> list[IndexedDeclaration]:
     token = _TOKEN.get(cmd.keyword, cmd.keyword)
     c = cut(rest)
     structure = base.kind in ("structure", "class") and cmd.keyword != "class abbrev"
@@ -209,7 +215,7 @@ def _with_variables(state: State, header: Header, mentions: list[Node | None]
     return tuple(binders), error
 
 
-def _aliases(cmd: Command, state: State, file: str, attributes: Attributes) -> list[Declaration]:
+def _aliases(cmd: Command, state: State, file: str, attributes: Attributes) -> list[IndexedDeclaration]:
     lhs, sep, target = cmd.rest.partition(":=")
     if not sep:
         return []
@@ -220,7 +226,7 @@ def _aliases(cmd: Command, state: State, file: str, attributes: Attributes) -> l
         pairs = [(n, d) for n, d in zip(parts, ("mp", "mpr"), strict=False) if n and n != "_"]
     else:
         pairs = [(lhs, None)]
-    return [Declaration(qualify(state.namespace, strip_universes(n)), "alias", "alias",
+    return [IndexedDeclaration(qualify(state.namespace, strip_universes(n)), "alias", "alias",
                         SourceRef(file, cmd.line), _scope(state),
                         protected="protected" in cmd.modifiers, attributes=attributes.names,
                         deprecated=attributes.deprecated, alias_of=target, alias_direction=d)  # type: ignore[arg-type]

@@ -32,25 +32,25 @@ from scripts.mathlib_index.structures import (
     read_fields,
 )
 from transted.pipeline.opt.labels import ARROW, EQ, FORALL, application
-from transted.pipeline.opt.mathlib.records import Declaration, InstanceOf, Term
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration, InstanceOf, Term
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import head_name
 
 __all__ = ["Specific", "read_kind_specific", "instance_of"]
 
-Finish = Callable[[Declaration], list[Declaration]]
+Finish = Callable[[IndexedDeclaration], list[IndexedDeclaration]]
 
 
 @dataclass
 class Specific:
-    record: Declaration
+    record: IndexedDeclaration
     mentions: list[Node | None]
     """The trees whose names decide which ``variable`` binders the declaration takes."""
     finish: Finish = field(default=lambda r: [r])
     """The final record (binders known) → it and the declarations it generates."""
 
 
-def read_kind_specific(base: Declaration, modifiers: list[str], header: Header, c: Cut,
+def read_kind_specific(base: IndexedDeclaration, modifiers: list[str], header: Header, c: Cut,
                        first_line: int, bound: list[str], own: tuple[str, ...]) -> Specific:
     record = replace(base, type=Term(" ".join(header.type_text.split()), header.type)
                      if header.type_text else None)
@@ -63,7 +63,7 @@ def read_kind_specific(base: Declaration, modifiers: list[str], header: Header, 
     return _inductive(record, header, c, first_line, bound)
 
 
-def _theorem(record: Declaration, header: Header) -> Specific:
+def _theorem(record: IndexedDeclaration, header: Header) -> Specific:
     return Specific(record, [header.type])
 
 
@@ -77,7 +77,7 @@ def instance_of(ty: Node) -> InstanceOf | None:
     return InstanceOf(head, ty.children)
 
 
-def _definition(record: Declaration, modifiers: list[str], header: Header, c: Cut,
+def _definition(record: IndexedDeclaration, modifiers: list[str], header: Header, c: Cut,
                 first_line: int, bound: list[str], own: tuple[str, ...]) -> Specific:
     body = read_body(c.separator, c.value, first_line, bound, own, modifiers)
     if record.kind in ("opaque", "axiom") and body is not None:
@@ -90,12 +90,12 @@ def _definition(record: Declaration, modifiers: list[str], header: Header, c: Cu
     if record.kind != "irreducible_def":
         return Specific(record, mentions)
 
-    def finish(r: Declaration) -> list[Declaration]:
+    def finish(r: IndexedDeclaration) -> list[IndexedDeclaration]:
         return [r, *_irreducible_def_lemma(r)]
     return Specific(record, mentions, finish)
 
 
-def _irreducible_def_lemma(r: Declaration) -> list[Declaration]:
+def _irreducible_def_lemma(r: IndexedDeclaration) -> list[IndexedDeclaration]:
     if r.body is None or r.body.value.tree is None:
         return []
     explicit = [n for b in r.binders if b.kind == "explicit" for n in b.names]
@@ -104,12 +104,12 @@ def _irreducible_def_lemma(r: Declaration) -> list[Declaration]:
         if explicit else Node(short)
     eq = Node(EQ, (lhs, r.body.value.tree))
     text = f"{' '.join([short, *explicit])} = {r.body.value.text}"
-    lemma = Declaration(f"{r.name}_def", "theorem", "irreducible_def", r.source, r.scope,
+    lemma = IndexedDeclaration(f"{r.name}_def", "theorem", "irreducible_def", r.source, r.scope,
                         protected=r.protected, binders=r.binders, type=Term(text, eq))
     return [lemma]
 
 
-def _structure(record: Declaration, header: Header, c: Cut, first_line: int,
+def _structure(record: IndexedDeclaration, header: Header, c: Cut, first_line: int,
                bound: list[str]) -> Specific:
     parents = [parent_record(label, term, text) for label, term, text in header.parents]
     members: list[Member] = []
@@ -124,7 +124,7 @@ def _structure(record: Declaration, header: Header, c: Cut, first_line: int,
     mentions = [header.type, *(p.term.tree for p in parents), *(m.type for m in members)]
     is_class = record.kind == "class"
 
-    def finish(r: Declaration) -> list[Declaration]:
+    def finish(r: IndexedDeclaration) -> list[IndexedDeclaration]:
         return [r, *projections(r, is_class), structure_constructor(r, ctor)]
     return Specific(record, mentions, finish)
 
@@ -149,12 +149,12 @@ def _abbrev_parents(value: str, bound: list[str]) -> list:
     return out
 
 
-def _inductive(record: Declaration, header: Header, c: Cut, first_line: int,
+def _inductive(record: IndexedDeclaration, header: Header, c: Cut, first_line: int,
                bound: list[str]) -> Specific:
     value = "|" + c.value if c.separator == "|" else c.value
     members = read_constructors(value, first_line, bound) if c.separator in ("|", "where") else []
     record = replace(record, constructors=tuple(n for m in members for n in m.names))
 
-    def finish(r: Declaration) -> list[Declaration]:
+    def finish(r: IndexedDeclaration) -> list[IndexedDeclaration]:
         return [r, *constructors(r, members)]
     return Specific(record, [header.type, *(m.type for m in members)], finish)

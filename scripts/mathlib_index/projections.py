@@ -15,7 +15,13 @@ from dataclasses import replace
 from scripts.mathlib_index.signature import binder_type_text
 from scripts.mathlib_index.structures import Member
 from transted.pipeline.opt.labels import application
-from transted.pipeline.opt.mathlib.records import Binder, Declaration, Parent, StructureField, Term
+from transted.pipeline.opt.mathlib.records import (
+    Binder,
+    IndexedDeclaration,
+    Parent,
+    StructureField,
+    Term,
+)
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import head_name
 
@@ -46,7 +52,7 @@ def structure_field(member: Member, name: str) -> StructureField:
                           member.has_default)
 
 
-def _projection_params(base: Declaration, is_class: bool) -> tuple[Binder, ...]:
+def _projection_params(base: IndexedDeclaration, is_class: bool) -> tuple[Binder, ...]:
     params = tuple(b if b.kind == "instance" else replace(b, kind="implicit")
                    for b in base.binders)
     names = [n for b in base.binders if b.kind != "instance" for n in b.names]
@@ -58,33 +64,33 @@ def _projection_params(base: Declaration, is_class: bool) -> tuple[Binder, ...]:
                             Term(self_text, self_type)))
 
 
-def projections(base: Declaration, is_class: bool) -> list[Declaration]:
+def projections(base: IndexedDeclaration, is_class: bool) -> list[IndexedDeclaration]:
     """Field and parent projections of ``base`` (its ``fields`` and ``parents`` filled in)."""
     params = _projection_params(base, is_class)
     out = []
     for parent in base.parents:
-        out.append(Declaration(f"{base.name}.{parent.projection}", "field", "structure",
+        out.append(IndexedDeclaration(f"{base.name}.{parent.projection}", "field", "structure",
                                base.source, base.scope, binders=params, type=parent.term,
                                owner=base.name))
     for field in base.fields:
-        out.append(Declaration(f"{base.name}.{field.name}", "field", "structure", base.source,
+        out.append(IndexedDeclaration(f"{base.name}.{field.name}", "field", "structure", base.source,
                                base.scope, binders=(*params, *field.binders), type=field.type,
                                owner=base.name))
     return out
 
 
-def structure_constructor(base: Declaration, ctor: str) -> Declaration:
+def structure_constructor(base: IndexedDeclaration, ctor: str) -> IndexedDeclaration:
     """``S.mk`` (or the declared name): the parameters implicit, then one explicit argument
     per parent (``toP``, as Lean's subobject fields) and per declared field."""
     params = tuple(b if b.kind == "instance" else replace(b, kind="implicit")
                    for b in base.binders)
     args = tuple(Binder((p.projection,), "explicit", p.term) for p in base.parents) + tuple(
         Binder((f.name,), "explicit", f.type) for f in base.fields if not f.binders)
-    return Declaration(f"{base.name}.{ctor}", "constructor", base.keyword, base.source,
+    return IndexedDeclaration(f"{base.name}.{ctor}", "constructor", base.keyword, base.source,
                        base.scope, binders=(*params, *args), owner=base.name)
 
 
-def constructors(base: Declaration, members: list[Member]) -> list[Declaration]:
+def constructors(base: IndexedDeclaration, members: list[Member]) -> list[IndexedDeclaration]:
     """An inductive's constructor records (its parameters implicit, then the constructor's own
     binders)."""
     params = tuple(b if b.kind == "instance" else replace(b, kind="implicit")
@@ -92,7 +98,7 @@ def constructors(base: Declaration, members: list[Member]) -> list[Declaration]:
     out = []
     for member in members:
         for name in member.names:
-            out.append(Declaration(
+            out.append(IndexedDeclaration(
                 f"{base.name}.{name}", "constructor", base.keyword, base.source, base.scope,
                 protected=member.protected, binders=(*params, *member_binders(member)),
                 type=Term(member.type_text, member.type) if member.type_text else None,

@@ -15,12 +15,12 @@ from dataclasses import replace
 from scripts.mathlib_index.attributes import AttributeCommand
 from scripts.mathlib_index.kinds import instance_of
 from transted.pipeline.opt.mathlib.records import (
-    Declaration,
+    DeclarationScope,
     Deprecation,
     HierarchyEdge,
+    IndexedDeclaration,
     InstanceOf,
-    Scope,
-    Statement,
+    LemmaStatement,
 )
 from transted.pipeline.opt.scope import head_name
 
@@ -32,7 +32,7 @@ class Resolver:
     def __init__(self, names: Iterable[str]) -> None:
         self.names = frozenset(names)
 
-    def resolve(self, written: str, scope: Scope) -> str | None:
+    def resolve(self, written: str, scope: DeclarationScope) -> str | None:
         name = written.lstrip("@")
         if name.startswith("_root_."):
             name = name[len("_root_."):]
@@ -45,11 +45,11 @@ class Resolver:
         hits = {c for c in [name, *(f"{o}.{name}" for o in scope.opens)] if c in self.names}
         return hits.pop() if len(hits) == 1 else None
 
-    def resolved(self, written: str, scope: Scope) -> str:
+    def resolved(self, written: str, scope: DeclarationScope) -> str:
         return self.resolve(written, scope) or written.lstrip("@")
 
 
-def resolve_records(records: list[Declaration], resolver: Resolver) -> list[Declaration]:
+def resolve_records(records: list[IndexedDeclaration], resolver: Resolver) -> list[IndexedDeclaration]:
     """Parents, instance classes, alias targets and deprecation targets resolved."""
     out = []
     for r in records:
@@ -71,8 +71,8 @@ def resolve_records(records: list[Declaration], resolver: Resolver) -> list[Decl
     return out
 
 
-def apply_attribute_commands(records: dict[str, Declaration],
-                             commands: list[tuple[AttributeCommand, Scope]],
+def apply_attribute_commands(records: dict[str, IndexedDeclaration],
+                             commands: list[tuple[AttributeCommand, DeclarationScope]],
                              resolver: Resolver) -> int:
     """Add the attributes of global ``attribute [a] x`` commands to ``x``. An erasure
     ``attribute [-simp] x`` is not applied: Lean's erase changes the current file's state only
@@ -98,7 +98,7 @@ def apply_attribute_commands(records: dict[str, Declaration],
     return missed
 
 
-def hierarchy_edges(records: dict[str, Declaration], resolver: Resolver) -> list[HierarchyEdge]:
+def hierarchy_edges(records: dict[str, IndexedDeclaration], resolver: Resolver) -> list[HierarchyEdge]:
     """``extends`` edges of classes and structures, and instance edges: an instance with one
     instance binder ``[C args]`` whose arguments are the provided class's (``instance [Field K] :
     Semifield K``, ``instance [Fintype α] : Finite α``) makes ``C`` a child of that class."""
@@ -114,7 +114,7 @@ def hierarchy_edges(records: dict[str, Declaration], resolver: Resolver) -> list
     return sorted(set(edges), key=lambda e: (e.child, e.parent, e.via, e.by))
 
 
-def _instance_edge(r: Declaration, records: dict[str, Declaration],
+def _instance_edge(r: IndexedDeclaration, records: dict[str, IndexedDeclaration],
                    resolver: Resolver) -> HierarchyEdge | None:
     assert r.instance is not None
     parent = records.get(r.instance.class_name)
@@ -134,7 +134,7 @@ def _instance_edge(r: Declaration, records: dict[str, Declaration],
     return HierarchyEdge(child, parent.name, r.name, "instance")
 
 
-def rewrite_head(r: Declaration, s: Statement, resolver: Resolver) -> str | None:
+def rewrite_head(r: IndexedDeclaration, s: LemmaStatement, resolver: Resolver) -> str | None:
     """The key of a rewrite lemma's lhs: its root label with a named head resolved to the full
     name (``Nat.choose <SLOT> <SLOT>``), ``?`` when the head is one of the lemma's variables
     (it matches any term), the label itself for notation (``<SLOT> + <SLOT>``)."""

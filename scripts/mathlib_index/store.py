@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from transted.pipeline.opt.mathlib.codec import ZDICT_SIZE, block_text, deflate, dumps, to_plain
-from transted.pipeline.opt.mathlib.records import Declaration, HierarchyEdge
+from transted.pipeline.opt.mathlib.records import HierarchyEdge, IndexedDeclaration
 
 __all__ = ["SCHEMA", "BLOCK_SIZE", "Meta", "RewriteRow", "write_index", "build_zdict"]
 
@@ -81,7 +81,7 @@ def build_zdict(texts: list[str]) -> bytes:
     return sample[-ZDICT_SIZE:]
 
 
-def write_index(out: Path, records: list[Declaration], edges: list[HierarchyEdge],
+def write_index(out: Path, records: list[IndexedDeclaration], edges: list[HierarchyEdge],
                 rewrites: list[RewriteRow], meta: Meta) -> str:
     """Write ``records`` to ``out`` (replacing it); return the content hash."""
     records = sorted(records, key=lambda r: r.name)
@@ -122,7 +122,7 @@ def write_index(out: Path, records: list[Declaration], edges: list[HierarchyEdge
     return content
 
 
-def _instance_rows(records: list[Declaration], zdict: bytes) -> list[tuple[str, bytes]]:
+def _instance_rows(records: list[IndexedDeclaration], zdict: bytes) -> list[tuple[str, bytes]]:
     by_class: dict[str, list[str]] = {}
     for r in records:
         if r.instance is not None:

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from transted.pipeline.opt.canonical import canonical
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
-from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.node import Node
 from transted.pipeline.verdict.edit_kinds import label_kind, rename_kind
 
@@ -86,13 +86,13 @@ def judge_constants(reference: str, candidate: str, index: MathlibIndex | None =
     return "untrusted", f"{a} ({da.kind}) and {b} ({db.kind}): the index cannot compare them"
 
 
-def _noun(da: Declaration, db: Declaration) -> str:
+def _noun(da: IndexedDeclaration, db: IndexedDeclaration) -> str:
     if da.kind == db.kind == "class":
         return "classes (one hypothesis is not the other)"
     return "types"
 
 
-def _compare_bodies(da: Declaration, db: Declaration, index: MathlibIndex,
+def _compare_bodies(da: IndexedDeclaration, db: IndexedDeclaration, index: MathlibIndex,
                     depth: int) -> ConstantJudgement:
     ta, tb = _body(da), _body(db)
     if ta is None or tb is None:
@@ -119,7 +119,7 @@ def _compare_bodies(da: Declaration, db: Declaration, index: MathlibIndex,
     return "meaning", f"{da.name} and {db.name} are defined differently ({shown})"
 
 
-def _body(decl: Declaration) -> Node | None:
+def _body(decl: IndexedDeclaration) -> Node | None:
     """The definition's value with its parameters named by position (``#p0``…), bound
     variables by de Bruijn level: two definitions differing only in names give one tree."""
     body = decl.body

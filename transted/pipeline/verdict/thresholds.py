@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import yaml
+
 from transted import yaml_text
 from transted.errors import InputError
 
@@ -47,9 +49,6 @@ def load_decision_rules(path: str | None = None) -> tuple[DecisionRule, ...]:
 
     The file lists ``rules`` (metric, convention, threshold, version, signature, figures); the
     former per-metric ``metrics`` mapping (one rule per metric, no convention) is read too."""
-    import yaml
-
-
     file = Path(path) if path else THRESHOLDS_FILE
     if not file.exists():
         return ()

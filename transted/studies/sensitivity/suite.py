@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from transted.errors import InputError
 from transted.metrics.base import Metric, MetricResult
 from transted.reading.pairs import Pair
 from transted.running.batch import score_pairs
@@ -84,8 +85,6 @@ def _kind(pair: Pair) -> str:
     try:
         return str(pair.meta["perturbation"]["kind"])
     except (KeyError, TypeError):
-        from transted.errors import InputError
-
         raise InputError(f"pair {pair.id!r} has no `meta.perturbation.kind`") from None
 
 

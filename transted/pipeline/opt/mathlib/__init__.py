@@ -11,13 +11,13 @@ from transted.pipeline.opt.mathlib.records import (
     Binder,
     Body,
     Coverage,
-    Declaration,
     HierarchyEdge,
+    IndexedDeclaration,
     IndexVersion,
+    LemmaStatement,
     RewriteLemma,
-    Statement,
 )
 
 __all__ = ["MathlibIndex", "load_index", "index_path", "SIZE_CAP_BYTES", "Binder", "Body",
-           "Coverage", "Declaration", "HierarchyEdge", "IndexVersion", "RewriteLemma",
-           "Statement"]
+           "Coverage", "IndexedDeclaration", "HierarchyEdge", "IndexVersion", "RewriteLemma",
+           "LemmaStatement"]

@@ -35,12 +35,12 @@ from transted.pipeline.opt.mathlib.codec import block_record, block_records, fro
 from transted.pipeline.opt.mathlib.records import (
     Body,
     Coverage,
-    Declaration,
     HierarchyEdge,
+    IndexedDeclaration,
     IndexVersion,
     KindCoverage,
+    LemmaStatement,
     RewriteLemma,
-    Statement,
 )
 from transted.pipeline.opt.mathlib.statements import statement_of
 
@@ -65,7 +65,7 @@ class MathlibIndex:
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
         self._pid = -1
-        self._records: OrderedDict[str, Declaration | None] = OrderedDict()
+        self._records: OrderedDict[str, IndexedDeclaration | None] = OrderedDict()
         self._blocks: OrderedDict[str, str] = OrderedDict()
 
     # -- storage ----------------------------------------------------------------------------
@@ -106,14 +106,14 @@ class MathlibIndex:
         return block_record(block, name)
 
     # -- declarations -------------------------------------------------------------------------
-    def declaration(self, name: str) -> Declaration | None:
+    def declaration(self, name: str) -> IndexedDeclaration | None:
         """The declaration named ``name`` (its full name), or None when the index has none."""
         with self._lock:
             if name in self._records:
                 self._records.move_to_end(name)
                 return self._records[name]
         plain = self._plain(name)
-        record = from_plain(Declaration, plain) if plain is not None else None
+        record = from_plain(IndexedDeclaration, plain) if plain is not None else None
         with self._lock:
             self._records[name] = record
             if len(self._records) > _CACHE:
@@ -128,14 +128,14 @@ class MathlibIndex:
         plain = self._plain(name)
         return plain["kind"] if plain is not None else None
 
-    def declarations(self, kind: str | None = None) -> Iterator[Declaration]:
+    def declarations(self, kind: str | None = None) -> Iterator[IndexedDeclaration]:
         """Every declaration (of ``kind``), in name order: a full scan, for reports."""
         for (blob,) in self._query("SELECT records FROM blocks ORDER BY first"):
             for plain in block_records(inflate(blob, self._zdict)):
                 if kind is None or plain["kind"] == kind:
-                    yield from_plain(Declaration, plain)
+                    yield from_plain(IndexedDeclaration, plain)
 
-    def statement(self, name: str) -> Statement | None:
+    def statement(self, name: str) -> LemmaStatement | None:
         """A theorem's statement: variables, hypotheses, conclusion, ``=``/``↔`` sides."""
         record = self.declaration(name)
         return statement_of(record) if record is not None else None

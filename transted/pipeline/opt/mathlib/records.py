@@ -4,7 +4,7 @@ The generator (``scripts/mathlib_index/``) builds these from the pinned Mathlib 
 sources and the curated Lean core list; :mod:`transted.mathlib.codec` stores them; the query
 module (:mod:`transted.mathlib.index`) returns them. Trees are transted's own operator trees
 (:class:`~transted.pipeline.opt.node.Node`) with names as written in the source: resolving a name needs
-the declaration's :class:`Scope` (its namespace and ``open`` namespaces), as for a statement's
+the declaration's :class:`DeclarationScope` (its namespace and ``open`` namespaces), as for a statement's
 header. A text that does not parse keeps its text, with ``tree=None`` and the parse error.
 """
 
@@ -15,9 +15,9 @@ from typing import Literal
 
 from transted.pipeline.opt.node import Node
 
-__all__ = ["KINDS", "Kind", "BinderKind", "Reducibility", "SourceRef", "Scope", "Term", "Binder", "Body",
-           "FieldValue", "Parent", "StructureField", "InstanceOf", "Hypothesis", "Statement",
-           "Deprecation", "Translation", "Declaration", "RewriteLemma", "HierarchyEdge",
+__all__ = ["KINDS", "Kind", "BinderKind", "Reducibility", "SourceRef", "DeclarationScope", "Term", "Binder", "Body",
+           "FieldValue", "Parent", "StructureField", "InstanceOf", "LemmaHypothesis", "LemmaStatement",
+           "Deprecation", "Translation", "IndexedDeclaration", "RewriteLemma", "HierarchyEdge",
            "KindCoverage", "Coverage", "IndexVersion"]
 
 KINDS = ("def", "abbrev", "irreducible_def", "opaque", "axiom", "structure", "class",
@@ -45,7 +45,7 @@ class SourceRef:
 
 
 @dataclass(frozen=True)
-class Scope:
+class DeclarationScope:
     """The namespace a declaration is read in and the namespaces ``open`` there (file-level
     ``open``, ``open … in``); its names resolve as Lean's ``resolveGlobalName`` does."""
 
@@ -130,20 +130,20 @@ class InstanceOf:
 
 
 @dataclass(frozen=True)
-class Hypothesis:
+class LemmaHypothesis:
     name: str | None
     type: Node
 
 
 @dataclass(frozen=True)
-class Statement:
+class LemmaStatement:
     """A theorem's statement after its binders: the hypotheses (binders whose names nothing
     later mentions, and the antecedents of the type's leading ``→``/``∀``), the conclusion and,
     when it is ``lhs = rhs`` or ``lhs ↔ rhs``, both sides. Leading ``∀`` binders of the type are
     moved to ``variables`` so a rewrite sees every pattern variable."""
 
     variables: tuple[Binder, ...]
-    hypotheses: tuple[Hypothesis, ...]
+    hypotheses: tuple[LemmaHypothesis, ...]
     conclusion: Node
     relation: Literal["=", "↔"] | None = None
     lhs: Node | None = None
@@ -170,13 +170,13 @@ class Translation:
 
 
 @dataclass(frozen=True)
-class Declaration:
+class IndexedDeclaration:
     name: str
     kind: Kind
     keyword: str
     """The command keyword as written (``lemma``, ``class abbrev``, …)."""
     source: SourceRef
-    scope: Scope
+    scope: DeclarationScope
     protected: bool = False
     attributes: tuple[str, ...] = ()
     """Attribute names (``simp``, ``norm_cast``, ``ext``, …), the declaration's own and those
@@ -225,10 +225,10 @@ class RewriteLemma:
     """The lhs's root label (``<SLOT> + <SLOT>``, ``Nat.choose <SLOT> <SLOT>``)."""
     simp: bool
     binders: tuple[Binder, ...]
-    hypotheses: tuple[Hypothesis, ...]
+    hypotheses: tuple[LemmaHypothesis, ...]
     lhs: Node
     rhs: Node
-    scope: Scope
+    scope: DeclarationScope
     source: SourceRef
 
 

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from transted.pipeline.opt.labels import ARROW, EQ, FORALL, IFF
-from transted.pipeline.opt.mathlib.records import Binder, Declaration, Hypothesis, Statement, Term
+from transted.pipeline.opt.mathlib.records import (
+    Binder,
+    IndexedDeclaration,
+    LemmaHypothesis,
+    LemmaStatement,
+    Term,
+)
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, binder_type, free_names
 
@@ -28,7 +34,7 @@ class _Item:
     type: Node | None
 
 
-def statement_of(declaration: Declaration) -> Statement | None:
+def statement_of(declaration: IndexedDeclaration) -> LemmaStatement | None:
     """A theorem's statement, split from its binders and type (a function of the two, so the
     index computes it on reading rather than storing a copy); None for other kinds and for a
     theorem whose type did not parse."""
@@ -38,7 +44,7 @@ def statement_of(declaration: Declaration) -> Statement | None:
     return split_statement(declaration.binders, ty.tree)
 
 
-def split_statement(binders: tuple[Binder, ...], conclusion: Node) -> Statement:
+def split_statement(binders: tuple[Binder, ...], conclusion: Node) -> LemmaStatement:
     items = [_Item(b, b.type.tree) for b in binders]
     body = conclusion
     while len(body.children) == 2 and body.label in (FORALL, ARROW):
@@ -52,19 +58,19 @@ def split_statement(binders: tuple[Binder, ...], conclusion: Node) -> Statement:
         body = rest
     mentioned_after = _suffix_mentions(items, body)
     variables: list[Binder] = []
-    hypotheses: list[Hypothesis] = []
+    hypotheses: list[LemmaHypothesis] = []
     for item, later in zip(items, mentioned_after, strict=True):
         b = item.binder
         if b is None:
             if item.type is not None:
-                hypotheses.append(Hypothesis(None, item.type))
+                hypotheses.append(LemmaHypothesis(None, item.type))
             continue
         if b.kind != "instance" and item.type is not None and b.names and not (set(b.names) & later):
-            hypotheses.extend(Hypothesis(n if n != "_" else None, item.type) for n in b.names)
+            hypotheses.extend(LemmaHypothesis(n if n != "_" else None, item.type) for n in b.names)
         else:
             variables.append(b)
     relation, lhs, rhs = _sides(body)
-    return Statement(tuple(variables), tuple(hypotheses), body, relation, lhs, rhs)
+    return LemmaStatement(tuple(variables), tuple(hypotheses), body, relation, lhs, rhs)
 
 
 def _suffix_mentions(items: list[_Item], body: Node) -> list[set[str]]:

@@ -20,6 +20,7 @@ from transted.budget import Budget
 from transted.errors import LeanUnavailable, ParseError
 from transted.pipeline.evidence.model import Evidence
 from transted.pipeline.lean.moves import LeanMoveProvider
+from transted.pipeline.lean.server import LeanInteractBackend, ServerConfig
 from transted.pipeline.lean.session import ProofSession
 from transted.pipeline.opt.goal import parse_goal
 from transted.pipeline.opt.labels import EQ
@@ -96,10 +97,6 @@ class LeanProvider(Provider):
     def _backend(self) -> Any:
         """The given backend, or the lean-interact backend of ``project`` (made, not started)."""
         if self.backend is None:
-            try:
-                from transted.pipeline.lean.server import LeanInteractBackend, ServerConfig
-            except ImportError as e:  # pragma: no cover - lean-interact is a dependency
-                raise LeanUnavailable(f"lean-interact is not importable: {e}") from e
             self.backend = LeanInteractBackend(ServerConfig(project=self.project,
                                                             timeout=self.timeout))
             self._owns_backend = True

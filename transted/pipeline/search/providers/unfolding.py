@@ -42,7 +42,7 @@ from transted.errors import InputError
 from transted.pipeline.opt.header_scope import OpenDecl, Scope
 from transted.pipeline.opt.labels import SLOT
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
-from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.names import Constant, load_name_table
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.render import to_lean
@@ -53,13 +53,13 @@ from transted.pipeline.search.providers.base import Move, Provider, ProviderCont
 from transted.pipeline.search.scalars import ScopeAt, term_type
 from transted.pipeline.search.state import State
 
-__all__ = ["UnfoldProvider", "Unfolding", "definition_template"]
+__all__ = ["UnfoldProvider", "UnfoldableDefinition", "definition_template"]
 
 VERSION = "1"
 
 
 @dataclass(frozen=True)
-class Unfolding:
+class UnfoldableDefinition:
     """A definition ready to unfold: its explicit parameters and its body, names in full."""
 
     name: str
@@ -121,13 +121,13 @@ class UnfoldProvider(Provider):
         return head, _instantiate(template, node.children), f"unfold {head}"
 
 
-def definition_template(index: MathlibIndex, name: str) -> Unfolding | None:
+def definition_template(index: MathlibIndex, name: str) -> UnfoldableDefinition | None:
     """The definition ``name`` ready to unfold, or None (see the module docstring)."""
     return _template(index, name)
 
 
 @lru_cache(maxsize=4096)
-def _template(index: MathlibIndex, name: str) -> Unfolding | None:
+def _template(index: MathlibIndex, name: str) -> UnfoldableDefinition | None:
     decl = index.declaration(name)
     if decl is None or not _unfoldable(decl):
         return None
@@ -141,16 +141,16 @@ def _template(index: MathlibIndex, name: str) -> Unfolding | None:
     if free & implicit:
         return None
     resolved = _resolved_names(body, free - set(explicit), decl)
-    return None if resolved is None else Unfolding(name, tuple(explicit), resolved)
+    return None if resolved is None else UnfoldableDefinition(name, tuple(explicit), resolved)
 
 
-def _unfoldable(decl: Declaration) -> bool:
+def _unfoldable(decl: IndexedDeclaration) -> bool:
     return (decl.kind in ("def", "abbrev") and decl.reducibility != "irreducible"
             and decl.generated is None and decl.body is not None and decl.body.unfoldable
             and decl.body.form == "term" and decl.body.value.tree is not None)
 
 
-def _resolved_names(body: Node, names: frozenset[str], decl: Declaration) -> Node | None:
+def _resolved_names(body: Node, names: frozenset[str], decl: IndexedDeclaration) -> Node | None:
     """``body`` with every name in ``names`` written as the constant it resolves to in the
     declaration's scope, or None when one does not resolve to exactly one constant."""
     if any(n.label.startswith(f"{SLOT}.") for n in body.preorder()):
@@ -186,7 +186,7 @@ def _renamed(tree: Node, full: dict[str, str]) -> Node:
     return rename(tree)
 
 
-def _instantiate(template: Unfolding, args: tuple[Node, ...]) -> Node:
+def _instantiate(template: UnfoldableDefinition, args: tuple[Node, ...]) -> Node:
     """The body with the parameters replaced by the arguments, all at once (each parameter
     first renamed to a name free everywhere, so one argument never meets another's)."""
     avoid = set(free_names(template.body)) | {n for a in args for n in free_names(a)}
