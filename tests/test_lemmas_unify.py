@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from transted.pipeline.opt import parse_term
 from transted.pipeline.opt.canonical import canonical
-from transted.pipeline.search.lemmas.unify import instantiate, match_lemma
+from transted.pipeline.search.lemmas.unify import instantiate_lemma, match_lemma
 
 
 def _match(pattern: str, term: str, variables: str, numerals: str = ""):
@@ -38,7 +38,7 @@ def test_miller_pattern_abstracts_the_bound_variable():
     assert m is not None
     fn = m.sigma["f"]
     assert fn.label.startswith("fun ")
-    out = instantiate(parse_term("f n + ∑ i ∈ Finset.range n, f i"), m.sigma)
+    out = instantiate_lemma(parse_term("f n + ∑ i ∈ Finset.range n, f i"), m.sigma)
     expected = parse_term("(4 ^ 2 + 4) + ∑ k ∈ Finset.range 4, (k ^ 2 + k)")
     assert canonical(out, {}, 0) == canonical(expected, {}, 0)
 
@@ -52,12 +52,12 @@ def test_numeral_variables_match_numerals_from_two():
 def test_instantiation_avoids_capture():
     # the lemma's other side binds `x`; the value of `a` mentions a free `x`
     pattern = parse_term("∀ x, x + a = a + x")
-    out = instantiate(pattern, {"a": parse_term("x")})
+    out = instantiate_lemma(pattern, {"a": parse_term("x")})
     binder = out.children[0]
     assert binder.label != "x"  # renamed, so the free `x` stays free
     assert "x" in {n.label for n in out.preorder()}
 
 
 def test_simultaneous_instantiation():
-    out = instantiate(parse_term("a - b"), {"a": parse_term("b"), "b": parse_term("a")})
+    out = instantiate_lemma(parse_term("a - b"), {"a": parse_term("b"), "b": parse_term("a")})
     assert out == parse_term("b - a")

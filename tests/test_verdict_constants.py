@@ -5,8 +5,8 @@ cited beside it."""
 from __future__ import annotations
 
 import pytest
-from transted.pipeline.opt.mathlib import load_index
 
+from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.verdict.constants import judge_constants
 
 

@@ -40,7 +40,7 @@ from transted.pipeline.opt import PARSER_VERSION
 from transted.pipeline.opt.elaborate import ELABORATION_VERSION
 from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.opt.mathlib.index import MathlibIndex
-from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.mathlib.statements import statement_of
 from transted.pipeline.opt.normalize import NORMALIZE_VERSION
 from transted.pipeline.search.lemmas.compile import (
@@ -83,7 +83,7 @@ def _is_class(name: str) -> bool:
     return _INDEX.kind(name) == "class"
 
 
-def compile_declaration(item: tuple[int, Declaration]) -> Compiled:
+def compile_declaration(item: tuple[int, IndexedDeclaration]) -> Compiled:
     """One theorem → its row and keys, or why it is not usable."""
     lemma_id, d = item
     fam = family(d.name, d.simp)
@@ -128,11 +128,11 @@ def renumbered(compiled: list[Compiled]) -> tuple[list[LemmaRow], list[KeyEntry]
     return rows, keys
 
 
-def _numerals_of(d: Declaration) -> tuple[str, ...]:
+def _numerals_of(d: IndexedDeclaration) -> tuple[str, ...]:
     return tuple(numeral_variables(d))
 
 
-def rewrite_theorems(index: MathlibIndex, limit: int | None) -> Iterator[Declaration]:
+def rewrite_theorems(index: MathlibIndex, limit: int | None) -> Iterator[IndexedDeclaration]:
     """The index's theorems whose statement is ``=``/``↔`` and parsed, in name order."""
     count = 0
     for d in index.declarations("theorem"):
@@ -145,7 +145,7 @@ def rewrite_theorems(index: MathlibIndex, limit: int | None) -> Iterator[Declara
             return
 
 
-def replaced(d: Declaration, index: MathlibIndex, names: set[str]) -> bool:
+def replaced(d: IndexedDeclaration, index: MathlibIndex, names: set[str]) -> bool:
     """A deprecated theorem whose current name is another theorem of the table."""
     if d.deprecated is None:
         return False
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _counts(everything: list[Declaration], kept: list[Declaration],
+def _counts(everything: list[IndexedDeclaration], kept: list[IndexedDeclaration],
             compiled: list[Compiled]) -> dict[str, object]:
     indexed = Counter(family(d.name, d.simp) for d in everything)
     parsed = Counter(c.family for c in compiled if c.row is not None or c.why_not == NO_HEAD)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from transted.pipeline.opt.elaborate import Elaboration, Scope, elaborate, scope_from_header
 from transted.pipeline.opt.labels import ARROW, EQ, FORALL, IFF, application, prefix
-from transted.pipeline.opt.mathlib.records import Declaration
+from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.normalize import normalize
 from transted.pipeline.opt.scope import (
@@ -87,7 +87,7 @@ class LemmaParts:
     """Variables that stand for a numeral ≥ 2 (``ofNat(n)``)."""
 
 
-def proposition_tree(declaration: Declaration) -> Node | None:
+def proposition_tree(declaration: IndexedDeclaration) -> Node | None:
     """``∀ binders, type`` as the parser's proposition form builds it (a binder nothing later
     mentions is an arrow), or None when a binder or the type did not parse."""
     if declaration.type is None or declaration.type.tree is None:
@@ -105,7 +105,7 @@ def proposition_tree(declaration: Declaration) -> Node | None:
     return body
 
 
-def normalised_statement(declaration: Declaration) -> tuple[Node, Elaboration] | str:
+def normalised_statement(declaration: IndexedDeclaration) -> tuple[Node, Elaboration] | str:
     """The declaration's statement, elaborated and normalised under its own scope, or why not.
 
     Why not: the statement did not parse, or its elaboration has an issue that says the model
@@ -130,13 +130,13 @@ def normalised_statement(declaration: Declaration) -> tuple[Node, Elaboration] |
     return normal.tree, elaboration
 
 
-def _hash_is_card(scope: Scope, declaration: Declaration) -> bool:
+def _hash_is_card(scope: Scope, declaration: IndexedDeclaration) -> bool:
     active = scope.notation_active
     return (active("Finset") and not active("Cardinal")
             and declaration.source.file not in _LOCAL_HASH_FILES)
 
 
-def _source_spellings(tree: Node, declaration: Declaration, *, hash_is_card: bool) -> Node:
+def _source_spellings(tree: Node, declaration: IndexedDeclaration, *, hash_is_card: bool) -> Node:
     numerals = numeral_variables(declaration)
     bound = _bound_names(tree)  # a binder named `Nat` (none in Mathlib) keeps its name
 
@@ -171,7 +171,7 @@ def _bound_names(tree: Node) -> set[str]:
     return out
 
 
-def numeral_variables(declaration: Declaration) -> list[str]:
+def numeral_variables(declaration: IndexedDeclaration) -> list[str]:
     """Names ``n`` with an instance binder ``[n.AtLeastTwo]``/``[Nat.AtLeastTwo n]``."""
     out: list[str] = []
     for b in declaration.binders:

@@ -7,8 +7,8 @@ rewritten (``∀ a b, 0 < a → 0 < b → …``) and the goal's hypotheses. Rewr
 antecedent with a fact it gives is an equality of the two propositions (``implies_congr_ctx``,
 Lean core Init/SimpLemmas.lean: ``(p₁ = p₂) → (p₂ → q₁ = q₂) → (p₁ → q₁) = (p₂ → q₂)``).
 
-:func:`context_at` gathers those premises (dropping any a later binder shadows) with the
-number variables in scope; :func:`discharge` proves each condition: a premise that *is* the
+:func:`premises_at` gathers those premises (dropping any a later binder shadows) with the
+number variables in scope; :func:`discharge_conditions` proves each condition: a premise that *is* the
 condition (``assumption``), else a proof by the evidence engines
 (:func:`transted.pipeline.evidence.entail.entails`: z3/ring normal forms, never sampling; unsatisfiable
 premises never discharge anything). A condition not proved leaves the lemma unused.
@@ -31,7 +31,7 @@ from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, binder_type, body_index, free_names
 from transted.pipeline.search.pattern import Path
 
-__all__ = ["PathContext", "context_at", "discharge"]
+__all__ = ["PathContext", "premises_at", "discharge_conditions"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class PathContext:
     """Names bound above the position whose declared type is a sort (``(G : Type*)``)."""
 
 
-def context_at(tree: Node, path: Path, elaboration: Elaboration | None,
+def premises_at(tree: Node, path: Path, elaboration: Elaboration | None,
                outer: Mapping[str, Node | None]) -> PathContext:
     """The premises, number variables and local instances in scope at ``path`` of ``tree``
     (``outer``: the goal's locals; a local whose type is a proposition is a premise)."""
@@ -114,7 +114,7 @@ def _is_sort(node: Node) -> bool:
     return type_of_node(node, {}) == SORT
 
 
-def discharge(conditions: Sequence[Node], context: PathContext, options: RefuteOptions,
+def discharge_conditions(conditions: Sequence[Node], context: PathContext, options: RefuteOptions,
               budget: Budget) -> tuple[str, ...] | None:
     """The tactic proving each condition from ``context``, or None if one is not proved."""
     out: list[str] = []

@@ -42,7 +42,11 @@ from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
 from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, NEG
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, head_name
-from transted.pipeline.search.lemmas.conditions import PathContext, context_at, discharge
+from transted.pipeline.search.lemmas.conditions import (
+    PathContext,
+    discharge_conditions,
+    premises_at,
+)
 from transted.pipeline.search.lemmas.instances import InstanceOracle, LocalInstance, substitute_type
 from transted.pipeline.search.lemmas.lemma import Direction, Lemma
 from transted.pipeline.search.lemmas.table import LemmaTable
@@ -52,7 +56,7 @@ from transted.pipeline.search.lemmas.typing import (
     check_types,
     lemma_issue_free,
 )
-from transted.pipeline.search.lemmas.unify import instantiate, match_lemma
+from transted.pipeline.search.lemmas.unify import instantiate_lemma, match_lemma
 from transted.pipeline.search.pattern import Path, positions
 from transted.pipeline.search.scalars import is_numeral
 
@@ -97,7 +101,7 @@ class Rewrite:
         """The tactics proving the side conditions (``()`` for none), or None (not proved);
         computed once."""
         if self._proofs is False:
-            self._proofs = (discharge(self.conditions, self.context, options, budget)
+            self._proofs = (discharge_conditions(self.conditions, self.context, options, budget)
                             if self.conditions else ())
         return self._proofs  # type: ignore[return-value]
 
@@ -141,13 +145,13 @@ class SideRewriter:
                     continue
                 lemma, direction, sigma, theta = hit
                 if context is None:
-                    context = context_at(tree, path, elaboration, outer)
+                    context = premises_at(tree, path, elaboration, outer)
                 if not self._instances(lemma, theta, context, outer):
                     continue
-                new = instantiate(_with_casts(direction, lemma, sigma, theta), sigma)
+                new = instantiate_lemma(_with_casts(direction, lemma, sigma, theta), sigma)
                 if new == node:
                     continue
-                conditions = tuple(instantiate(h, sigma) for h in lemma.parts.hypotheses)
+                conditions = tuple(instantiate_lemma(h, sigma) for h in lemma.parts.hypotheses)
                 out.append(Rewrite(lemma, backward, path, node, new, sigma, theta, conditions,
                                    context, _scope(tree, path, elaboration, locals_), info))
         return out

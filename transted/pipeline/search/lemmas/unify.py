@@ -16,7 +16,7 @@ need:
 * a numeral variable (``ofNat(n)``, :mod:`~transted.pipeline.search.lemmas.compile`) matches a numeral
   literal ≥ 2 only.
 
-Instantiating the other side (:func:`instantiate`) is capture-avoiding: the values are put in
+Instantiating the other side (:func:`instantiate_lemma`) is capture-avoiding: the values are put in
 for the variables by :func:`transted.pipeline.opt.substitution.substitute`, which renames a binder of the
 lemma's other side when a value's free name would be captured, and the ``fun`` a Miller
 variable took is beta-reduced away.
@@ -43,7 +43,7 @@ from transted.pipeline.opt.substitution import substitute
 from transted.pipeline.search.pattern import Path
 from transted.pipeline.search.reduction import beta_reduce
 
-__all__ = ["Match", "match_lemma", "instantiate", "TypedPairs"]
+__all__ = ["Match", "match_lemma", "instantiate_lemma", "TypedPairs"]
 
 _NUMERAL = re.compile(r"^[0-9]+$")
 _APP_PREFIX = f"{SLOT} {SLOT}"
@@ -191,7 +191,7 @@ def _down(path: tuple[Path, Path], i: int, j: int) -> tuple[Path, Path]:
     return path[0] + (i,), path[1] + (j,)
 
 
-def instantiate(pattern: Node, sigma: Mapping[str, Node]) -> Node:
+def instantiate_lemma(pattern: Node, sigma: Mapping[str, Node]) -> Node:
     """``pattern`` with every variable replaced by its value, capture-avoiding, beta-reduced
     where a Miller variable's ``fun`` was applied."""
     marked = {name: f"?{name}" for name in sigma}
