@@ -44,10 +44,10 @@ from transted.pipeline.opt.labels import (
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, binder_type, bound_name, free_names, head_name
 from transted.pipeline.opt.substitution import substitute
-from transted.pipeline.search.pattern import Path, positions, replace_at
+from transted.pipeline.search.pattern import Path, positions
 from transted.pipeline.search.providers.base import Move
 from transted.pipeline.search.scalars import is_numeral
-from transted.pipeline.search.state import Edit, State
+from transted.pipeline.search.state import State
 
 __all__ = ["subst_moves", "substituted"]
 
@@ -65,13 +65,9 @@ def subst_moves(state: State) -> Iterator[Move]:
             new = substituted(node, path, elaboration)
             if new is None:
                 continue
-            after = replace_at(tree, path, new)
-            edit = (side, Edit(tree, path, new, after))
-            goal = (State(after, state.rhs, state.context, edit=edit) if side == "lhs" else
-                    State(state.lhs, after, state.context, edit=edit))
             name = bound_name(node.children[0])
-            yield Move("forall_eq", f"simp only [forall_eq, forall_eq'] -- subst {name}", goal,
-                       approximate=True)
+            yield Move("forall_eq", f"simp only [forall_eq, forall_eq'] -- subst {name}",
+                       state.rewritten(side, path, new), approximate=True)
 
 
 def _has_candidate(tree: Node) -> bool:
