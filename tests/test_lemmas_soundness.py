@@ -14,12 +14,14 @@ import pytest
 from transted.budget import Budget
 from transted.pipeline.evidence.refute import RefuteOptions
 from transted.pipeline.opt import parse_statement_normalized, parse_term
+from transted.pipeline.opt.elaborate import Scope, elaborate
 from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.render import to_lean
 from transted.pipeline.search.lemmas.instances import InstanceOracle
 from transted.pipeline.search.lemmas.rewrite import Rewrite, SideRewriter
 from transted.pipeline.search.lemmas.table import load_table
+from transted.pipeline.search.lemmas.typing import check_types
 from transted.pipeline.search.lemmas.unify import match_lemma
 from transted.pipeline.search.pattern import positions
 
@@ -68,7 +70,7 @@ def _table_present() -> bool:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _table_present(), reason="the index has no lemma tables")
+pytestmark = pytest.mark.skipif(not _table_present(), reason="no rewrite-lemma table (build: python -m scripts.rewrite_lemmas.build)")
 
 
 def test_commutativity_needs_a_commutative_instance():
@@ -100,13 +102,36 @@ def test_division_is_not_cancelled_where_the_divisor_may_be_zero():
     assert found and to_lean(found[0].new) == "x"
 
 
+def _types_agree(text: str, name: str) -> bool:
+    """Some subterm of ``text`` that the lemma's forward pattern unifies with also has the
+    types the lemma gives it (the typing guard, step 2 of the rewriter)."""
+    lemma = _rewriter().lemma(_lemma_id(name))
+    assert lemma is not None
+    direction = lemma.directions["forward"]
+    tree = _tree(text)
+    elaboration = elaborate(tree, Scope())
+    for path, sub in positions(tree):
+        found = match_lemma(direction.source, sub, lemma.variables, lemma.numerals)
+        if found is not None and check_types(lemma.elaboration, direction.source_path,
+                                             elaboration, path, found.checked,
+                                             lemma.type_variables, found.sigma) is not None:
+            return True
+    return False
+
+
 def test_a_finset_lemma_is_not_applied_to_a_set():
-    # Finset.mem_def : a ∈ s ↔ a ∈ s.val — `∈` is shared notation; `s` must be a Finset
+    # Finset.mem_def : a ∈ s ↔ a ∈ s.1 (Mathlib/Data/Finset/Defs.lean) — `∈` is shared
+    # notation; `s` must be a Finset: the types refuse the Set, and accept the Finset
     on_set = "theorem t (s : Set ℕ) (a : ℕ) (h : a ∈ s) : a ≤ 3 := sorry"
-    assert _unifies(on_set, "Finset.mem_def")
-    assert _applied(on_set, "Finset.mem_def") == []
     on_finset = "theorem t (s : Finset ℕ) (a : ℕ) (h : a ∈ s) : a ≤ 3 := sorry"
-    assert _applied(on_finset, "Finset.mem_def")
+    assert _unifies(on_set, "Finset.mem_def")
+    assert not _types_agree(on_set, "Finset.mem_def")
+    assert _applied(on_set, "Finset.mem_def") == []
+    assert _types_agree(on_finset, "Finset.mem_def")
+    # the lemma itself is then refused on the Finset too: its right side's `s.1` (Finset.val)
+    # is not in the elaboration's signature table, so the model cannot type the result
+    assert not _rewriter().lemma(_lemma_id("Finset.mem_def")).usable
+    assert _applied(on_finset, "Finset.mem_def") == []
 
 
 def test_a_nat_value_keeps_its_cast_when_a_real_lemma_puts_it_under_one():
