@@ -168,3 +168,13 @@ def test_a_variable_bound_inside_the_subterm_does_not_escape():
     constant = "theorem t (n c : ℕ) (h : ∏ i ∈ Finset.range n, c = 10) : c ^ n = 10 := sorry"
     (found,) = _applied(constant, "Finset.prod_const")
     assert found.finished() == parse_term("c ^ Finset.card (Finset.range n)")
+
+
+def test_a_lemma_whose_other_side_hides_a_cast_is_not_applied():
+    # Int.abs_eq_natAbs : ∀ a : ℤ, |a| = natAbs a (Mathlib/Algebra/Order/Group/Unbundled/Int.lean)
+    # elaborates as |a| = ↑(natAbs a); put in bare, `natAbs a - 4 = -1` is elaborated at ℕ
+    # (Lean rejects it), so the rewrite must not be made (verdict corpus: index-typing/10)
+    text = "theorem t (a : ℤ) (h : a = -3) : |a| - 4 = -1 := sorry"
+    assert _unifies(text, "Int.abs_eq_natAbs")
+    assert _types_agree(text, "Int.abs_eq_natAbs")
+    assert _applied(text, "Int.abs_eq_natAbs") == []

@@ -11,7 +11,8 @@ if, in this order,
 3. every instance the lemma assumes exists at those types (:mod:`~transted.pipeline.search.lemmas.
    instances`), the side's own ``[C α]`` antecedents above the position counting;
 4. the new subterm, elaborated on its own with the variables in scope, has the lemma's types at
-   every node of the lemma's other side (:meth:`Rewrite.finished`);
+   every node of the lemma's other side, and that side is not cast where the statement has it
+   (``Int.abs_eq_natAbs : |a| = natAbs a`` hides a ``↑``) (:meth:`Rewrite.finished`);
 5. its side conditions, instantiated, are proved from the premises at the position
    (:mod:`~transted.pipeline.search.lemmas.conditions`).
 
@@ -300,6 +301,10 @@ def _typed_as_lemma(new: Node, rewrite: Rewrite) -> bool:
                 continue
             return False
         if not bind_type(lt.type, nt.type, lemma.type_variables, theta):
+            return False
+        if not q and lt.coerced_to is not None:
+            # the lemma's other side is cast where its statement stands (`|a| = natAbs a`
+            # is `|a| = ↑(natAbs a)`): put in bare it would be elaborated at its own type
             return False
         if q and (lt.coerced_to is None) != (nt.coerced_to is None):
             return False
