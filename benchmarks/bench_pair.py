@@ -29,13 +29,18 @@ DEV = "tests/data/gted/proofnet.jsonl"
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
-    """``name:key=value,key=value`` → name and options (``true``/``false`` become bools)."""
+    """``name:key=value,key=value`` → name and options (``true``/``false`` become bools); an
+    item without ``=`` continues the previous value (``providers=offline,lemmas,decide``)."""
     name, _, text = spec.partition(":")
-    options: dict[str, object] = {}
+    raw: dict[str, str] = {}
+    key = None
     for item in filter(None, text.split(",")):
+        if "=" not in item and key is not None:
+            raw[key] += "," + item
+            continue
         key, _, value = item.partition("=")
-        options[key] = value == "true" if value in ("true", "false") else value
-    return name, options
+        raw[key] = value
+    return name, {k: v == "true" if v in ("true", "false") else v for k, v in raw.items()}
 
 
 def pair_times(spec: str, repeat: int) -> list[float]:

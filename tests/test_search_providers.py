@@ -23,12 +23,14 @@ DEV = "tests/data/gted/proofnet.jsonl"
 
 def test_builtins_are_named_and_satisfy_the_protocol():
     names = registry.provider_names()
-    assert names[:7] == ["offline", "congruence", "definitional", "numerals", "rules", "unfold",
-                         "lean"]
-    for name in names[:6]:
+    assert names == ["offline", "congruence", "definitional", "numerals", "subst", "rules",
+                     "unfold", "lean", "decide", "lemmas"]
+    # offline@3: the subst part; congruence@2: a peeled antecedent stays in the context
+    versions = {"offline": "3", "congruence": "2"}
+    for name in names[:7]:
         provider = registry.make_provider(name)
         assert isinstance(provider, MoveProvider) and provider.name == name
-        assert provider.version == ("2" if name == "offline" else "1")
+        assert provider.version == versions.get(name, "1")
 
 
 def test_provider_names_are_checked():
@@ -47,8 +49,8 @@ def test_the_parts_compose_to_offline_move_for_move():
 
     pair = next(p for p in read_pairs(DEV) if p.id == "proofnet/exercise_1_1b/4")
     state = State(*TEDSimilarity().trees(pair))
-    composed = [registry.make_provider(n) for n in ("congruence", "definitional", "numerals",
-                                                    "rules")]
+    composed = [registry.make_provider(n) for n in ("congruence", "definitional", "subst",
+                                                    "numerals", "rules", "unfold")]
     parts = [m for p in composed for m in p.moves(state, Budget())]
     whole = list(OfflineProvider().moves(state, Budget()))
     assert len(whole) > 3 and {m.name for m in whole} >= {"forall_swap"}
@@ -59,12 +61,14 @@ def test_the_parts_compose_to_offline_move_for_move():
 def test_metric_with_the_parts_scores_the_dev_pairs_like_offline():
     pairs = read_pairs(DEV)[:12]
     offline = get_metric("transted", providers="offline")
-    parts = get_metric("transted", providers="congruence,definitional,numerals,rules")
+    parts = get_metric("transted",
+                       providers="congruence,definitional,subst,numerals,rules,unfold")
     for pair in pairs:
         a, b = offline.score_pair(pair), parts.score_pair(pair)
         assert (a.score, a.details.get("script")) == (b.score, b.details.get("script")), pair.id
-    assert "provider:congruence@1,definitional@1,numerals@1,rules@1" in str(parts.signature)
-    assert "provider:offline@1|" in str(offline.signature)
+    assert ("provider:congruence@2,definitional@1,subst@1,numerals@1,rules@1,unfold@1"
+            in str(parts.signature))
+    assert "provider:offline@3|" in str(offline.signature)
 
 
 def test_provider_alias_and_conflict():
@@ -136,7 +140,7 @@ def test_metric_composes_a_third_party_provider(toy_entry_point):
         metric = get_metric("transted", providers="offline,toy",
                             provider_options={"flavour": "sour"})
     sig = str(metric.signature)
-    assert "provider:offline@2,toy@7" in sig and "flavour:sour" in sig
+    assert "provider:offline@3,toy@7" in sig and "flavour:sour" in sig
     with metric:
         result = metric.score_pair(pair)
     assert result.status == "ok" and ToyProvider.events == ["open", "close"]

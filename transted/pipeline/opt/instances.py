@@ -95,6 +95,12 @@ class InstanceTable:
                 return inst
         return None
 
+    def classes_at(self, type_name: str) -> tuple[str, ...]:
+        """The classes listed (unscoped) with an instance at ``type_name``, in file order."""
+        canonical = self.canonical_type(type_name)
+        return tuple(cls for (t, cls), inst in self._instances.items()
+                     if t == canonical and inst.scoped is None)
+
     def has(self, type_name: str, cls: str, *, scoped: frozenset[str] = frozenset()) -> bool | None:
         """True: Lean finds an instance; False: the table is complete for ``cls`` at this type
         (``complete:`` in the YAML) and lists none; None: the table cannot say."""

@@ -7,7 +7,7 @@ show i = j"), and is offered only when it leaves a single goal, as Algorithm 1 r
 goal                   new goal                    tactic (lemma)
 =====================  ==========================  ============================================
 ``f a x = f a y``      ``x = y``                   ``congr 1`` (congrArg / congrFun)
-``(a → b) = (a → c)``  ``b = c``                   ``apply forall_congr; intro _`` (forall_congr)
+``(a → b) = (a → c)``  ``h : a ⊢ b = c``           ``apply forall_congr; intro _`` (forall_congr)
 ``(a → c) = (b → c)``  ``a = b``                   ``refine implies_congr ?_ rfl``
 ``(∀ x, p) = ∀ y, q``  ``x ⊢ p = q[y:=x]``         ``apply forall_congr; intro x``
 ``(fun x => p) = …``   ``x ⊢ p = q[y:=x]``         ``funext x`` (funext)
@@ -44,8 +44,12 @@ def congruence_moves(state: State) -> Iterator[Move]:
     differ = [i for i, (a, b) in enumerate(zip(clhs.children, crhs.children, strict=False)) if a != b]
     if lhs.label == ARROW:
         if differ == [1]:
+            # the shared antecedent is a hypothesis of the new goal (inaccessible, as `intro _`
+            # leaves it): side conditions of later rewrites may use it
+            hypothesis = Local(fresh_name("h✝", state.names()), lhs.children[0])
             yield Move("forall_congr", "apply forall_congr; intro _",
-                       State(lhs.children[1], rhs.children[1], state.context))
+                       State(lhs.children[1], rhs.children[1],
+                             state.context + (hypothesis,)))
         elif differ == [0]:
             yield Move("implies_congr", "refine implies_congr ?_ rfl",
                        State(lhs.children[0], rhs.children[0], state.context))

@@ -84,7 +84,8 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Local:
-    """A variable of the goal's local context: ``name : type`` (type None if not written)."""
+    """A local of the goal's context: a variable ``name : type`` (type None if not written) or a
+    hypothesis (its type a proposition: an antecedent ``forall_congr`` introduced)."""
 
     name: str
     type: Node | None = None

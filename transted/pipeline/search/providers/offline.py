@@ -1,9 +1,10 @@
-"""The offline providers: congruence moves, definitional reductions, numerals, the rule file.
+"""The offline providers: congruence moves, definitional reductions, definitional hypotheses
+substituted, numerals, the rule file.
 
 Work without Lean. Each source is a provider of its own (``congruence``, ``definitional``,
-``numerals``, ``rules``); ``offline`` composes the four in a fixed order (congruence,
-``dsimp only``, numerals, then rules by side, preorder position, file order, forward before
-backward), so the search is deterministic.
+``subst``, ``numerals``, ``rules``); ``offline`` composes them with ``unfold`` in a fixed order
+(congruence, ``dsimp only``, ``subst``, numerals, then rules by side, preorder position, file
+order, forward before backward, then unfoldings), so the search is deterministic.
 
 A rewrite changes one occurrence. Its tactic is ``nth_rw k [lemma]`` (``rw`` when the
 instance occurs once and is the lemma's first match), with the lemma's arguments given by
@@ -31,16 +32,17 @@ from transted.pipeline.search.reduction import beta_reduce, reduce_definitional
 from transted.pipeline.search.ruleset import Rule, RuleSet, load_rules
 from transted.pipeline.search.scalars import ScopeAt
 from transted.pipeline.search.state import State
+from transted.pipeline.search.subst import subst_moves
 
 __all__ = ["OfflineProvider", "CongruenceProvider", "DefinitionalProvider", "NumeralProvider",
-           "RuleProvider"]
+           "RuleProvider", "SubstProvider"]
 
 
 class CongruenceProvider(Provider):
     """Congruence moves of ASSESS Table 1 (:mod:`~transted.pipeline.search.congruence`)."""
 
     name = "congruence"
-    version = "1"
+    version = "2"  # 2: an antecedent peeled by forall_congr stays in the context
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
@@ -60,6 +62,18 @@ class DefinitionalProvider(Provider):
         lhs, rhs = reduce_definitional(state.lhs), reduce_definitional(state.rhs)
         if (lhs, rhs) != (state.lhs, state.rhs):
             yield Move("dsimp only", "dsimp only", State(lhs, rhs, state.context))
+
+
+class SubstProvider(Provider):
+    """Definitional hypotheses substituted away (:mod:`~transted.pipeline.search.subst`)."""
+
+    name = "subst"
+    version = "1"
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        if state.closed:
+            return
+        yield from subst_moves(state)
 
 
 class NumeralProvider(Provider):
@@ -157,8 +171,8 @@ def _rewrite_move(rewrite: _Rewrite, node: Node, state: State, side: str, path: 
 
 
 class OfflineProvider(Provider):
-    """The default offline composition: congruence, ``dsimp only``, numerals, rules, and
-    Mathlib definitions unfolded (:mod:`~transted.pipeline.search.providers.unfolding`).
+    """The default offline composition: congruence, ``dsimp only``, ``subst``, numerals, rules,
+    and Mathlib definitions unfolded (:mod:`~transted.pipeline.search.providers.unfolding`).
 
     Parameters
     ----------
@@ -168,14 +182,17 @@ class OfflineProvider(Provider):
     """
 
     name = "offline"
-    version = "2"  # 2: Mathlib definitions unfolded (the `unfold` part); 1: four parts
+    # 3: the `subst` part (definitional hypotheses substituted), and congruence@2 keeps an
+    # antecedent peeled by forall_congr in the goal's context; 2: Mathlib definitions unfolded
+    # (the `unfold` part); 1: four parts
+    version = "3"
 
     def __init__(self, rules: RuleSet | None = None):
         self.rule_provider = RuleProvider(rules)
         self.unfold_provider = UnfoldProvider()
         self.parts: tuple[Provider, ...] = (CongruenceProvider(), DefinitionalProvider(),
-                                            NumeralProvider(), self.rule_provider,
-                                            self.unfold_provider)
+                                            SubstProvider(), NumeralProvider(),
+                                            self.rule_provider, self.unfold_provider)
 
     @property
     def rules(self) -> RuleSet:

@@ -32,13 +32,16 @@ BUILTIN_PROVIDERS: dict[str, str] = {
     "congruence": "transted.pipeline.search.providers.offline:CongruenceProvider.from_context",
     "definitional": "transted.pipeline.search.providers.offline:DefinitionalProvider.from_context",
     "numerals": "transted.pipeline.search.providers.offline:NumeralProvider.from_context",
+    "subst": "transted.pipeline.search.providers.offline:SubstProvider.from_context",
     "rules": "transted.pipeline.search.providers.offline:RuleProvider.from_context",
     "unfold": "transted.pipeline.search.providers.unfolding:UnfoldProvider.from_context",
     "lean": "transted.pipeline.search.providers.lean:LeanProvider.from_context",
     "decide": "transted.pipeline.search.providers.procedures:DecisionProvider.from_context",
+    "lemmas": "transted.pipeline.search.providers.lemmas:LemmaProvider.from_context",
 }
-"""The providers that ship with transted. ``offline`` = congruence, definitional, numerals,
-rules, unfold in that order (the default)."""
+"""The providers that ship with transted. ``offline`` = congruence, definitional, subst,
+numerals, rules, unfold in that order (the default); ``lemmas`` = the Mathlib rewrite-lemma
+table (:mod:`~transted.pipeline.search.lemmas`)."""
 
 Factory = Callable[["ProviderContext"], MoveProvider]
 

@@ -1,0 +1,93 @@
+"""The bundled rewrite-lemma table (transted/pipeline/search/lemmas/data/rewrite_lemmas.sqlite):
+its own package data file under its size cap, opened only when the lemma provider runs, its
+rows and keys consistent with what the build promises (ids dense, every stored direction has a
+head symbol, a generated lemma only with a translated statement)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from transted.errors import InputError
+from transted.pipeline.opt.mathlib import load_index
+from transted.pipeline.search.lemmas.dtree import STAR
+from transted.pipeline.search.lemmas.table import (
+    SIZE_CAP_BYTES,
+    LemmaTable,
+    load_table,
+    table_path,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scripts.rewrite_lemmas import build  # noqa: E402
+
+
+def test_bundled_file_is_package_data_under_its_own_size_cap() -> None:
+    path = table_path()
+    assert path == (REPO / "transted" / "pipeline" / "search" / "lemmas" / "data"
+                    / "rewrite_lemmas.sqlite")
+    assert path.stat().st_size <= SIZE_CAP_BYTES
+    assert (path.parent / "LICENSE").read_text().strip().startswith("Apache License")
+    assert '"**/*.sqlite"' in (REPO / "pyproject.toml").read_text()  # shipped in the wheel
+
+
+def test_counts_say_what_was_dropped() -> None:
+    counts = json.loads(load_table().meta["counts"])
+    kept = sum(counts["kept"].values())
+    assert kept > 10_000  # the whole of Mathlib's = / ↔ theorems, not a sample
+    assert sum(counts["parsed"].values()) >= kept
+    assert sum(counts["indexed"].values()) >= sum(counts["parsed"].values())
+
+
+def test_rows_are_dense_and_every_stored_direction_has_a_head() -> None:
+    table = load_table()
+    first_rows = [table.row(i) for i in range(1, 40)]
+    assert [r.id for r in first_rows if r is not None] == list(range(1, 40))
+    for (blob,) in table._query("SELECT entries FROM keys ORDER BY bucket LIMIT 500"):
+        for _lemma, _backward, *keys in json.loads(zlib.decompress(blob)):
+            assert keys[0] != STAR
+
+
+def test_generated_lemmas_only_with_a_translated_statement() -> None:
+    # Mathlib/Algebra/Group/Defs.lean: `@[to_additive] theorem mul_comm` generates add_comm,
+    # whose translated statement the index keeps: it is in the table. The same record without
+    # a translated statement is refused by the build (its statement would be mul_comm's).
+    index = load_index()
+    add_comm = index.declaration("add_comm")
+    assert add_comm is not None and add_comm.generated is not None
+    assert add_comm.generated.statement == "translated"
+    assert load_table().lemma_id("add_comm") is not None
+    build._INDEX = index
+    kept = build.compile_declaration((1, add_comm))
+    assert kept.row is not None and kept.why_not is None
+    untranslated = dataclasses.replace(
+        add_comm, generated=dataclasses.replace(add_comm.generated, statement=None,
+                                                why_not="test: not translated"))
+    refused = build.compile_declaration((1, untranslated))
+    assert refused.row is None and refused.why_not == build.UNTRANSLATED
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    table = LemmaTable(tmp_path / "absent.sqlite")
+    with pytest.raises(InputError, match="absent.sqlite.*scripts.rewrite_lemmas.build"):
+        table.row(1)
+
+
+def test_import_and_ted_metric_do_not_open_the_table() -> None:
+    code = ("import sys, transted\n"
+            "from transted.metrics.registry import get_metric\n"
+            "from transted.reading.pairs import read_pairs\n"
+            "pair = read_pairs('tests/data/showcase/rewrite_families.jsonl')[0]\n"
+            "get_metric('ted').score_pair(pair)\n"
+            "print('transted.pipeline.search.lemmas.table' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=REPO, check=True, env={"PYTHONPATH": str(REPO)})
+    assert out.stdout.strip().splitlines()[-1] == "False"

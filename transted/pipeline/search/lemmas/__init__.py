@@ -1,0 +1,1 @@
+"""Mathlib's rewrite lemmas as search moves (issue 33; docs/LEMMAS.md)."""

@@ -1,0 +1,162 @@
+"""Does a class instance a lemma asks for exist at the types of the subterm it rewrites?
+
+A lemma stated for ``[CommRing R]`` may rewrite a subterm over ℝ only if Lean finds a
+``CommRing ℝ`` instance (``mul_comm`` must not fire in a ring that is not commutative). The
+answer is *yes* only when one of these proves it, and *no* otherwise (never a guess):
+
+1. a local instance of the pair (an antecedent ``[Field K]`` of the statement, above the
+   rewritten subterm) of a class that gives the one asked for (``provides`` in the index's class
+   hierarchy: ``extends`` and single-instance-binder instance edges);
+2. the instance table (``transted/pipeline/opt/instances.yaml``, each entry cited) for the number types,
+   through the hierarchy (``Field ℝ`` gives ``CommMagma ℝ``);
+3. an instance declaration of the index for the class (or a class that gives it) whose
+   arguments unify with the types, each of its instance binders found the same way (depth
+   :data:`MAX_DEPTH`, Lean's typeclass resolution cut short); one with an explicit argument
+   cannot fire by itself and is not used;
+4. ``Decidable p``, ``DecidableEq α``, ``DecidablePred``, ``DecidableRel``: a ``Decidable``
+   instance is a subsingleton (``instSubsingletonDecidable``, Lean core Init/Core.lean) and
+   classical logic gives one for every proposition (``Classical.propDecidable``), so the
+   rewritten statement means the same whichever instance Lean uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from transted.pipeline.opt.elaborate.type_nodes import type_of_node
+from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_, show
+from transted.pipeline.opt.instances import load_instance_table
+from transted.pipeline.opt.mathlib.index import MathlibIndex
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.scope import head_name
+
+__all__ = ["InstanceOracle", "LocalInstance", "MAX_DEPTH", "DECIDABLE"]
+
+MAX_DEPTH = 3
+DECIDABLE = frozenset({"Decidable", "DecidableEq", "DecidablePred", "DecidableRel"})
+
+LocalInstance = tuple[str, tuple[Ty, ...]]
+"""A class instance the pair's statement assumes: class name and argument types."""
+
+
+class InstanceOracle:
+    """Instance existence from the pair's local instances, the instance table and the index."""
+
+    def __init__(self, index: MathlibIndex) -> None:
+        self.index = index
+        self.table = load_instance_table()
+        self._memo: dict[tuple[str, tuple[Ty, ...]], bool] = {}
+
+    def holds(self, cls: str, args: tuple[Type_, ...],
+              local: Sequence[LocalInstance] = ()) -> bool:
+        """True when the instance ``cls args`` certainly exists (see the module docstring)."""
+        if cls in DECIDABLE:
+            return True
+        if not all(isinstance(a, Ty) and _closed(a) for a in args):
+            return False
+        typed = tuple(a for a in args if isinstance(a, Ty))
+        if any(c == cls or self.index.provides(c, cls) for c, a in local if a == typed):
+            return True
+        return self._global(cls, typed, MAX_DEPTH)
+
+    def _global(self, cls: str, args: tuple[Ty, ...], depth: int) -> bool:
+        key = (cls, args)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = False  # a cycle through this goal fails
+        found = self._table(cls, args) or (depth > 0 and self._declared(cls, args, depth))
+        self._memo[key] = found
+        return found
+
+    def _table(self, cls: str, args: tuple[Ty, ...]) -> bool:
+        if len(args) != 1 or args[0].args:
+            return False
+        name = show(args[0])
+        if self.table.find(name, cls) is not None:
+            return True
+        return any(self.index.provides(k, cls) for k in self.table.classes_at(name))
+
+    def _declared(self, cls: str, args: tuple[Ty, ...], depth: int) -> bool:
+        for provider in (cls, *sorted(_descendants(self.index, cls))):
+            for inst in self.index.instances_of(provider):
+                if self._fires(inst, args, depth):
+                    return True
+        return False
+
+    def _fires(self, name: str, args: tuple[Ty, ...], depth: int) -> bool:
+        d = self.index.declaration(name)
+        if (d is None or d.instance is None or len(d.instance.arguments) != len(args)
+                or "scoped" in d.keyword or any(b.kind == "explicit" for b in d.binders)):
+            return False
+        sorts: dict[str, Type_] = {n: SORT for b in d.binders if b.kind != "instance"
+                                   for n in b.names}
+        theta: dict[str, Ty] = {}
+        for node, arg in zip(d.instance.arguments, args, strict=True):
+            pattern = type_of_node(node, sorts)
+            if pattern is None or not _bind(pattern, arg, set(sorts), theta):
+                return False
+        for b in d.binders:
+            if b.kind != "instance":
+                continue
+            needed = _class_application(b.type.tree, sorts, theta)
+            if needed is None or not self._global(needed[0], needed[1], depth - 1):
+                return False
+        return True
+
+
+@lru_cache(maxsize=1024)
+def _descendants_cached(index: MathlibIndex, cls: str) -> frozenset[str]:
+    seen: set[str] = set()
+    todo = [cls]
+    while todo:
+        for edge in index.children(todo.pop()):
+            if edge.child not in seen:
+                seen.add(edge.child)
+                todo.append(edge.child)
+    return frozenset(seen - {cls})
+
+
+def _descendants(index: MathlibIndex, cls: str) -> frozenset[str]:
+    return _descendants_cached(index, cls)
+
+
+def _closed(t: Ty) -> bool:
+    return all(isinstance(a, Ty) and _closed(a) for a in t.args)
+
+
+def _bind(pattern: Ty, t: Ty, variables: set[str], theta: dict[str, Ty]) -> bool:
+    if not pattern.args and pattern.head in variables:
+        old = theta.get(pattern.head)
+        if old is None:
+            theta[pattern.head] = t
+            return True
+        return old == t
+    if pattern.head != t.head or len(pattern.args) != len(t.args):
+        return False
+    return all(isinstance(p, Ty) and isinstance(a, Ty) and _bind(p, a, variables, theta)
+               for p, a in zip(pattern.args, t.args, strict=True))
+
+
+def _class_application(tree: Node | None, sorts: Mapping[str, Type_], theta: dict[str, Ty]
+                       ) -> tuple[str, tuple[Ty, ...]] | None:
+    if tree is None or tree.is_leaf:
+        return None
+    cls = head_name(tree.label, len(tree.children))
+    if cls is None:
+        return None
+    out: list[Ty] = []
+    for child in tree.children:
+        ty = type_of_node(child, sorts)
+        if ty is None:
+            return None
+        out.append(substitute_type(ty, theta))
+    return cls, tuple(out)
+
+
+def substitute_type(ty: Ty, theta: dict[str, Ty]) -> Ty:
+    """``ty`` with its type variables replaced by ``theta``."""
+    if not ty.args and ty.head in theta:
+        return theta[ty.head]
+    return Ty(ty.head, tuple(substitute_type(a, theta) if isinstance(a, Ty) else a
+                             for a in ty.args))

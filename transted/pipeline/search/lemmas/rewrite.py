@@ -1,0 +1,346 @@
+"""The sound rewrites of one goal side by the lemma table.
+
+For every position of the side that the elaboration types (terms and propositions, not binders
+or types) the discrimination tree gives the lemma directions that can match; each is kept only
+if, in this order,
+
+1. its pattern unifies with the subterm (:mod:`~transted.pipeline.search.lemmas.unify`), the subterm
+   has no elaboration issue, and the lemma's sides and conditions elaborate with none either;
+2. every matched node has the type the lemma gives it under one assignment of its type
+   variables (:mod:`~transted.pipeline.search.lemmas.typing`);
+3. every instance the lemma assumes exists at those types (:mod:`~transted.pipeline.search.lemmas.
+   instances`), the side's own ``[C α]`` antecedents above the position counting;
+4. the new subterm, elaborated on its own with the variables in scope, has the lemma's types at
+   every node of the lemma's other side, and that side is not cast where the statement has it
+   (``Int.abs_eq_natAbs : |a| = natAbs a`` hides a ``↑``) (:meth:`Rewrite.finished`);
+5. its side conditions, instantiated, are proved from the premises at the position
+   (:mod:`~transted.pipeline.search.lemmas.conditions`).
+
+Steps 4 and 5 run only for the moves the provider takes (they elaborate and call the engines).
+
+The new subterm is the lemma's other side instantiated (capture-avoiding). A value put where
+the lemma coerces its variable (``x ^ (n : ℝ)`` with ``n := a - b``) goes in ascribed with the
+variable's type, ``x ^ ((a - b : ℕ) : ℝ)``: written bare, ``(a - b : ℝ)`` would subtract in ℝ.
+Where the old subterm was a leaf Lean coerced (``↑(Nat.choose n 2)`` inside a real ``binop%``
+tree) and the new one would not be elaborated alone (an operator, a numeral, a ``↑``), the new
+one goes in ascribed with the old type, ``(n * (n - 1) / 2 : ℕ)`` (Lean core
+``Elab/Extra.lean``: ``binop%`` leaves are elaborated without expected type; an ascription is
+such a leaf). An ascription the lemma writes around a numeral variable (``(ofNat(n) : ℕ)``) is
+left out when the numeral has that type without it (step 4 decides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from transted.budget import Budget
+from transted.pipeline.evidence.refute import RefuteOptions
+from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elaborate
+from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
+from transted.pipeline.opt.elaborate.type_nodes import type_of_node
+from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
+from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, NEG
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.scope import binder_names, body_index, head_name
+from transted.pipeline.search.lemmas.conditions import (
+    PathContext,
+    discharge_conditions,
+    premises_at,
+)
+from transted.pipeline.search.lemmas.instances import InstanceOracle, LocalInstance, substitute_type
+from transted.pipeline.search.lemmas.lemma import Direction, Lemma
+from transted.pipeline.search.lemmas.table import LemmaTable
+from transted.pipeline.search.lemmas.typing import (
+    TypeAssignment,
+    bind_type,
+    check_types,
+    lemma_issue_free,
+)
+from transted.pipeline.search.lemmas.unify import instantiate_lemma, match_lemma
+from transted.pipeline.search.pattern import Path, positions
+from transted.pipeline.search.scalars import is_numeral
+
+__all__ = ["Rewrite", "SideRewriter"]
+
+
+@dataclass
+class Rewrite:
+    """A lemma instance found at ``path`` of a side: ``old`` becomes ``new``."""
+
+    lemma: Lemma
+    backward: bool
+    path: Path
+    old: Node
+    new: Node
+    sigma: Mapping[str, Node]
+    theta: TypeAssignment
+    conditions: tuple[Node, ...]
+    context: PathContext
+    scope: Mapping[str, Type_]
+    """The types of the variables in scope at ``path`` (for elaborating ``new`` alone)."""
+    old_type: NodeType
+    _final: Node | None | bool = field(default=False, repr=False)
+    _proofs: tuple[str, ...] | None | bool = field(default=False, repr=False)
+
+    @property
+    def direction(self) -> Direction:
+        return self.lemma.directions["backward" if self.backward else "forward"]
+
+    def finished(self) -> Node | None:
+        """The new subterm as it goes in, or None when, elaborated alone, its types are not
+        the lemma's (step 4 of the module docstring); computed once."""
+        if self._final is False:
+            self._final = None
+            for candidate in (_bare_numerals(self.new, self.direction, self.sigma), self.new):
+                if candidate is not None and _typed_as_lemma(candidate, self):
+                    self._final = _kept_in_place(candidate, self.old_type)
+                    break
+        return self._final  # type: ignore[return-value]
+
+    def discharged(self, options: RefuteOptions, budget: Budget) -> tuple[str, ...] | None:
+        """The tactics proving the side conditions (``()`` for none), or None (not proved);
+        computed once."""
+        if self._proofs is False:
+            self._proofs = (discharge_conditions(self.conditions, self.context, options, budget)
+                            if self.conditions else ())
+        return self._proofs  # type: ignore[return-value]
+
+
+class SideRewriter:
+    """Finds the rewrites of a side (see the module docstring)."""
+
+    def __init__(self, table: LemmaTable, oracle: InstanceOracle) -> None:
+        self.table = table
+        self.oracle = oracle
+        self._lemmas: dict[int, Lemma | None] = {}
+        self.retrieved = 0
+
+    def lemma(self, lemma_id: int) -> Lemma | None:
+        if lemma_id not in self._lemmas:
+            row = self.table.row(lemma_id)
+            self._lemmas[lemma_id] = Lemma.from_row(row) if row is not None else None
+        return self._lemmas[lemma_id]
+
+    def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget
+                 ) -> list[Rewrite] | None:
+        """Every candidate rewrite of ``tree`` (steps 1–3), in position order then retrieval
+        order; None when the budget ran out first."""
+        locals_ = _locals(outer)
+        elaboration = elaborate(tree, Scope(), locals=locals_)
+        out: list[Rewrite] = []
+        for path, node in positions(tree):
+            info = elaboration.nodes.get(path)
+            if info is None or not isinstance(info.type, Ty):
+                continue
+            if budget.spent():
+                return None
+            found = self.table.candidates(node)
+            self.retrieved += len(found)
+            if not found or elaboration.issues_under(path):
+                continue
+            context: PathContext | None = None
+            for lemma_id, backward in found:
+                hit = self._match(lemma_id, backward, path, node, elaboration)
+                if hit is None:
+                    continue
+                lemma, direction, sigma, theta = hit
+                if context is None:
+                    context = premises_at(tree, path, elaboration, outer)
+                if not self._instances(lemma, theta, context, outer):
+                    continue
+                new = instantiate_lemma(_with_casts(direction, lemma, sigma, theta), sigma)
+                if new == node:
+                    continue
+                conditions = tuple(instantiate_lemma(h, sigma) for h in lemma.parts.hypotheses)
+                out.append(Rewrite(lemma, backward, path, node, new, sigma, theta, conditions,
+                                   context, _scope(tree, path, elaboration, locals_), info))
+        return out
+
+    def _match(self, lemma_id: int, backward: bool, path: Path, node: Node,
+               elaboration: Elaboration
+               ) -> tuple[Lemma, Direction, Mapping[str, Node], TypeAssignment] | None:
+        lemma = self.lemma(lemma_id)
+        if lemma is None:
+            return None
+        direction = lemma.directions.get("backward" if backward else "forward")
+        if direction is None:
+            return None
+        found = match_lemma(direction.source, node, lemma.variables, lemma.numerals)
+        if found is None or not lemma.usable:
+            return None
+        theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
+                            found.checked, lemma.type_variables, found.sigma)
+        if theta is None:
+            return None
+        return lemma, direction, found.sigma, theta
+
+    def _instances(self, lemma: Lemma, theta: TypeAssignment, context: PathContext,
+                   outer: Mapping[str, Node | None]) -> bool:
+        needs = lemma.instance_needs
+        if needs is None:
+            return False
+        local = _local_instances(context, outer)
+        for need in needs:
+            if need[0] == "Nat.AtLeastTwo":  # a numeral variable: matched only by numerals ≥ 2
+                if not (len(need[1]) == 1 and need[1][0].label in lemma.numerals):
+                    return False
+                continue
+            args = lemma.instance_types(need, theta)
+            if args is None or not self.oracle.holds(need[0], args, local):
+                return False
+        return True
+
+
+def _locals(outer: Mapping[str, Node | None]) -> dict[str, Type_]:
+    env: dict[str, Type_] = {}
+    for name, typ in outer.items():
+        ty = type_of_node(typ, env) if typ is not None else None
+        if ty is not None:
+            env[name] = ty
+    return env
+
+
+def _scope(tree: Node, path: Path, elaboration: Elaboration, outer: dict[str, Type_]
+           ) -> dict[str, Type_]:
+    """The types of the variables in scope at ``path``: the goal's locals and every binder
+    above (its name node's elaborated type)."""
+    env = dict(outer)
+    node: Node = tree
+    here: Path = ()
+    for i in path:
+        if i == body_index(node.label) and len(node.children) >= 2:
+            binder = node.children[0]
+            name_path = here + ((0,) if binder.is_leaf else (0, 0))
+            info = elaboration.nodes.get(name_path)
+            for name in binder_names(binder):
+                env.pop(name, None)
+                if info is not None:
+                    env[name] = info.type
+        node, here = node.children[i], here + (i,)
+    return env
+
+
+def _local_instances(context: PathContext, outer: Mapping[str, Node | None]
+                     ) -> tuple[LocalInstance, ...]:
+    sorts: dict[str, Type_] = {n: SORT for n, t in outer.items()
+                               if t is not None and type_of_node(t, {}) == SORT}
+    sorts.update(dict.fromkeys(context.type_variables, SORT))
+    out: list[LocalInstance] = []
+    for antecedent, _path in context.instances:
+        cls = head_name(antecedent.label, len(antecedent.children)) if antecedent.children \
+            else None
+        args = [type_of_node(a, sorts) for a in antecedent.children]
+        if cls is not None and all(a is not None for a in args):
+            out.append((cls, tuple(a for a in args if a is not None)))
+    return tuple(out)
+
+
+def _context_typed(node: Node) -> bool:
+    """A term whose type comes from where it stands (an operator tree, a numeral, ``↑x``)."""
+    return is_arithmetic_operator(node.label) or is_numeral(node) or node.label in (COE, NEG)
+
+
+def _with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
+                theta: TypeAssignment) -> Node:
+    """The target pattern with each variable the lemma coerces written ``(v : T)`` (``T`` its
+    own type) where its value's type would come from the context (see the module docstring)."""
+
+    def walk(node: Node, at: Path) -> Node:
+        if node.is_leaf:
+            info = lemma.elaboration.nodes.get(direction.target_path + at)
+            value = sigma.get(node.label)
+            if (value is not None and _context_typed(value) and info is not None
+                    and info.coerced_to is not None and isinstance(info.type, Ty)):
+                own = substitute_type(info.type, theta)
+                if not own.args:  # `\0`: not a name the instantiation may replace
+                    return Node(ASCRIPTION, (node, Node(f"\0{own.head}")))
+            return node
+        return node.with_children(tuple(walk(c, at + (i,)) for i, c in enumerate(node.children)))
+
+    return walk(direction.target, ())
+
+
+def _bare_numerals(new: Node, direction: Direction, sigma: Mapping[str, Node]) -> Node | None:
+    """``new`` without the ascriptions around numeral variables' values (None: there are
+    none), to be kept only if its types are still the lemma's."""
+    changed = False
+
+    def walk(node: Node, pattern: Node | None) -> Node:
+        nonlocal changed
+        if (pattern is not None and pattern.label == ASCRIPTION and node.label == ASCRIPTION
+                and pattern.children[0].is_leaf and is_numeral(node.children[0])
+                and pattern.children[0].label in sigma):
+            changed = True
+            return node.children[0]
+        if node.is_leaf:
+            return node
+        kids = pattern.children if pattern is not None and len(pattern.children) == len(
+            node.children) and pattern.label == node.label else (None,) * len(node.children)
+        return node.with_children(tuple(walk(c, p) for c, p in zip(node.children, kids,
+                                                                     strict=True)))
+
+    out = walk(new, direction.target)
+    return out if changed else None
+
+
+def _typed_as_lemma(new: Node, rewrite: Rewrite) -> bool:
+    """Elaborated alone, ``new`` has at every node of the lemma's other side the type (and
+    the ``↑``) the lemma gives that node under the rewrite's type assignment."""
+    new = _cleaned(new)
+    el = elaborate(Node(EQ, (new, new)), Scope(), locals=dict(rewrite.scope))
+    if not lemma_issue_free(el, (0,)):  # an undecided instance: the oracle has checked it
+        return False
+    lemma, direction = rewrite.lemma, rewrite.direction
+    theta = dict(rewrite.theta)
+    for q, _node in _pattern_positions(direction.target, lemma):
+        lt = lemma.elaboration.nodes.get(direction.target_path + q)
+        nt = el.nodes.get((0,) + q)
+        if lt is None or nt is None:
+            if lt is None and nt is None:
+                continue
+            return False
+        if not bind_type(lt.type, nt.type, lemma.type_variables, theta):
+            return False
+        if not q and lt.coerced_to is not None:
+            # the lemma's other side is cast where its statement stands (`|a| = natAbs a`
+            # is `|a| = ↑(natAbs a)`): put in bare it would be elaborated at its own type
+            return False
+        if q and (lt.coerced_to is None) != (nt.coerced_to is None):
+            return False
+        if q and lt.coerced_to is not None and not bind_type(
+                lt.coerced_to, nt.coerced_to, lemma.type_variables, theta):
+            return False
+    return True
+
+
+def _pattern_positions(pattern: Node, lemma: Lemma) -> Iterator[tuple[Path, Node]]:
+    """Positions of the pattern whose node the new subterm keeps (not below a variable's
+    application: beta reduction reshapes it)."""
+    stack: list[tuple[Path, Node]] = [((), pattern)]
+    while stack:
+        at, node = stack.pop()
+        yield at, node
+        head = head_name(node.label, len(node.children)) if node.children else None
+        if head is not None and head in lemma.variables:
+            continue
+        stack.extend((at + (i,), c) for i, c in enumerate(node.children))
+
+
+def _cleaned(new: Node) -> Node:
+    """The marker ``\\0T`` of a cast's type written back as ``T``."""
+    if new.is_leaf:
+        return Node(new.label[1:]) if new.label.startswith("\0") else new
+    return new.with_children(tuple(_cleaned(c) for c in new.children))
+
+
+def _kept_in_place(new: Node, old: NodeType) -> Node | None:
+    """``new`` ascribed with the old type where the old subterm was a coerced leaf and ``new``
+    would not be elaborated on its own (see the module docstring); None when that type cannot
+    be written."""
+    new = _cleaned(new)
+    if old.coerced_to is None or not _context_typed(new):
+        return new
+    if not isinstance(old.type, Ty) or old.type.args:
+        return None
+    return Node(ASCRIPTION, (new, Node(old.type.head)))

@@ -1,0 +1,203 @@
+"""A lemma's pattern against a subterm: the assignment of its variables, and the instance.
+
+Lean's ``rw`` unifies the lemma's left-hand side with each subterm (``kabstract``); here the
+trees are already in normal form, so unification is first-order on labels, with what binders
+need:
+
+* a variable bound *inside* the pattern (``∑ x ∈ s, f x``'s ``x``) matches the term's bound
+  variable at the same place, whatever its name (alpha-equivalence);
+* a lemma variable may not take a value that mentions a variable bound inside the matched
+  subterm (that value would escape its binder);
+* ``?f x₁ … xₙ`` with distinct pattern-bound ``xᵢ`` (a *Miller pattern*, the only
+  higher-order case Lean's unifier solves without guessing) matches any body ``t`` whose bound
+  variables among the ``xᵢ``'s are the only ones it uses: ``?f := fun x₁ … xₙ => t``;
+* an application ``?f a`` of a lemma variable to other arguments is first-order: the term
+  must be an application of one function to as many arguments;
+* a numeral variable (``ofNat(n)``, :mod:`~transted.pipeline.search.lemmas.compile`) matches a numeral
+  literal ≥ 2 only.
+
+Instantiating the other side (:func:`instantiate_lemma`) is capture-avoiding: the values are put in
+for the variables by :func:`transted.pipeline.opt.substitution.substitute`, which renames a binder of the
+lemma's other side when a value's free name would be captured, and the ``fun`` a Miller
+variable took is beta-reduced away.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from transted.pipeline.opt.labels import FUN, SLOT
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.scope import (
+    binder_names,
+    binder_type,
+    body_index,
+    bound_name,
+    free_names,
+    head_name,
+    is_binding,
+)
+from transted.pipeline.opt.substitution import substitute
+from transted.pipeline.search.pattern import Path
+from transted.pipeline.search.reduction import beta_reduce
+
+__all__ = ["Match", "match_lemma", "instantiate_lemma", "TypedPairs"]
+
+_NUMERAL = re.compile(r"^[0-9]+$")
+_APP_PREFIX = f"{SLOT} {SLOT}"
+
+TypedPairs = tuple[tuple[Path, Path], ...]
+"""``(pattern path, term path)``, relative, of the nodes that must have the same type: every
+pattern node but binders (their bound name's node instead) and a Miller application's
+arguments."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """A solution: the variables' values and the node pairs to type-check."""
+
+    sigma: Mapping[str, Node]
+    checked: TypedPairs
+
+
+class _Fail(Exception):
+    pass
+
+
+def match_lemma(pattern: Node, term: Node, variables: frozenset[str],
+                numerals: frozenset[str] = frozenset()) -> Match | None:
+    """The assignment making ``pattern`` the term ``term`` (see the module docstring), or None."""
+    state = _Matcher(variables, numerals)
+    try:
+        state.run(pattern, term, ((), ()), {}, frozenset())
+    except _Fail:
+        return None
+    return Match(dict(state.sigma), tuple(state.checked))
+
+
+class _Matcher:
+    def __init__(self, variables: frozenset[str], numerals: frozenset[str]):
+        self.variables = variables
+        self.numerals = numerals
+        self.sigma: dict[str, Node] = {}
+        self.checked: list[tuple[Path, Path]] = []
+
+    def bind(self, var: str, value: Node) -> None:
+        old = self.sigma.get(var)
+        if old is None:
+            self.sigma[var] = value
+        elif old != value:
+            raise _Fail
+
+    def run(self, p: Node, t: Node, path: tuple[Path, Path], renamed: dict[str, str],
+            inner: frozenset[str]) -> None:
+        """Match ``p`` (its pattern-bound names renamed by ``renamed`` to the term's) against
+        ``t``; ``inner``: the term's variables bound inside the matched subterm."""
+        if p.is_leaf:
+            self.checked.append(path)
+            self.leaf(p, t, renamed, inner)
+            return
+        head = head_name(p.label, len(p.children))
+        if head is not None and head in self.variables:
+            self.checked.append(path)
+            self.variable_application(head, p, t, path, renamed, inner)
+            return
+        if p.label != t.label or len(p.children) != len(t.children):
+            raise _Fail
+        self.checked.append(path)
+        if not is_binding(p):
+            for i, (pc, tc) in enumerate(zip(p.children, t.children, strict=True)):
+                self.run(pc, tc, _down(path, i, i), renamed, inner)
+            return
+        self.binding(p, t, path, renamed, inner)
+
+    def leaf(self, p: Node, t: Node, renamed: dict[str, str], inner: frozenset[str]) -> None:
+        label = p.label
+        if label in renamed:
+            if not (t.is_leaf and t.label == renamed[label]):
+                raise _Fail
+            return
+        if label in self.numerals:
+            if not (t.is_leaf and _NUMERAL.match(t.label) and int(t.label) >= 2):
+                raise _Fail
+            self.bind(label, t)
+            return
+        if label in self.variables:
+            if free_names(t) & inner:
+                raise _Fail  # the value would mention a variable bound inside the subterm
+            self.bind(label, t)
+            return
+        if not t.is_leaf or t.label != label or label in inner:
+            raise _Fail
+
+    def variable_application(self, head: str, p: Node, t: Node, path: tuple[Path, Path],
+                             renamed: dict[str, str], inner: frozenset[str]) -> None:
+        args = [c.label for c in p.children if c.is_leaf and c.label in renamed]
+        if len(args) == len(p.children) and len(set(args)) == len(args):
+            names = [renamed[a] for a in args]
+            if (free_names(t) & inner) - set(names):
+                raise _Fail
+            value = t
+            for name in reversed(names):
+                value = Node(FUN, (Node(name), value))
+            self.bind(head, value)
+            return
+        n = len(p.children)
+        if t.label == " ".join([SLOT] * (n + 1)) and len(t.children) == n + 1:
+            fn, targs, shift = t.children[0], t.children[1:], 1
+        elif head_name(t.label, len(t.children)) is not None and len(t.children) == n:
+            fn, targs, shift = Node(head_name(t.label, n) or ""), t.children, 0
+        else:
+            raise _Fail
+        if free_names(fn) & inner:
+            raise _Fail
+        self.bind(head, fn)
+        for i, (pc, tc) in enumerate(zip(p.children, targs, strict=True)):
+            self.run(pc, tc, _down(path, i, i + shift), renamed, inner)
+
+    def binding(self, p: Node, t: Node, path: tuple[Path, Path], renamed: dict[str, str],
+                inner: frozenset[str]) -> None:
+        body = body_index(p.label)
+        assert body is not None
+        pb, tb = p.children[0], t.children[0]
+        pname, tname = bound_name(pb), bound_name(tb)
+        if pname is None or tname is None:
+            if pb != tb or binder_names(pb):
+                raise _Fail  # patterns and groups: only identical `_` binders
+        else:
+            ptype, ttype = binder_type(pb), binder_type(tb)
+            if ptype is not None:
+                if ttype is None:
+                    raise _Fail
+                self.run(ptype, ttype, _down(_down(path, 0, 0), len(pb.children) - 1,
+                                             len(tb.children) - 1), renamed, inner)
+            self.checked.append((path[0] + ((0,) if pb.is_leaf else (0, 0)),
+                                 path[1] + ((0,) if tb.is_leaf else (0, 0))))
+        for i in range(1, body):
+            self.run(p.children[i], t.children[i], _down(path, i, i), renamed, inner)
+        inside = dict(renamed)
+        scope = inner
+        if pname is not None and tname is not None:
+            inside[pname] = tname
+            scope = inner | {tname}
+        self.run(p.children[body], t.children[body], _down(path, body, body), inside, scope)
+        for i in range(body + 1, len(p.children)):
+            self.run(p.children[i], t.children[i], _down(path, i, i), renamed, inner)
+
+
+def _down(path: tuple[Path, Path], i: int, j: int) -> tuple[Path, Path]:
+    return path[0] + (i,), path[1] + (j,)
+
+
+def instantiate_lemma(pattern: Node, sigma: Mapping[str, Node]) -> Node:
+    """``pattern`` with every variable replaced by its value, capture-avoiding, beta-reduced
+    where a Miller variable's ``fun`` was applied."""
+    marked = {name: f"?{name}" for name in sigma}
+    out = pattern
+    for name, mark in marked.items():  # first out of the way of the values' names
+        out = substitute(out, name, Node(mark))
+    for name, mark in marked.items():
+        out = substitute(out, mark, sigma[name])
+    return beta_reduce(out)

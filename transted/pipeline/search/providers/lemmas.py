@@ -1,0 +1,209 @@
+"""``lemmas``: Mathlib's rewrite lemmas as moves, the offline stand-in for Lean's ``rw?``.
+
+At each goal the provider finds, on both sides, every sound rewrite by a lemma of the table
+(:mod:`transted.pipeline.search.lemmas.rewrite`: discrimination-tree retrieval, unification, types,
+instances, side conditions) and yields the :attr:`LemmaProvider.per_state` best of them as
+moves. *Best* is a fixed, label-free order: first the rewrites whose new subterm shares more
+labels with the other side of the goal than the old one did (the move that brings the sides
+together, as the TED heuristic will judge it), then the smaller result, then the forward
+(``simp``-normal) direction, ``@[simp]`` lemmas, position and lemma id. So the branching per
+goal is at most ``per_state`` however many lemmas match, and each move counts one work unit of
+the search's deterministic budget (engine.py); a side's rewrites are found once and reused by
+every goal that keeps that side.
+
+A move prints as ``rw [lemma]`` (``nth_rw k`` when the instance is not the first occurrence,
+named arguments when the lemma's first match would be another instance, ``←`` backward, the side
+conditions as ``(by tactic)`` arguments), or ``simp only [lemma]`` (approximate) when the
+instance mentions a variable bound inside the side (``rw`` cannot rewrite under a binder).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from transted.budget import Budget
+from transted.pipeline.evidence.refute import RefuteOptions
+from transted.pipeline.opt.mathlib import load_index
+from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.render import to_lean
+from transted.pipeline.opt.scope import free_names
+from transted.pipeline.search.lemmas.instances import InstanceOracle
+from transted.pipeline.search.lemmas.rewrite import Rewrite, SideRewriter
+from transted.pipeline.search.lemmas.table import LemmaTable, load_table
+from transted.pipeline.search.lemmas.unify import match_lemma
+from transted.pipeline.search.pattern import Path, positions
+from transted.pipeline.search.providers.base import Move, Provider, ProviderContext
+from transted.pipeline.search.providers.offline import _bound_on_path
+from transted.pipeline.search.state import State
+
+if TYPE_CHECKING:
+    from transted.reading.pairs import Pair
+
+__all__ = ["LemmaProvider", "PER_STATE"]
+
+PER_STATE = 16
+"""Lemma moves per goal at most (the branching the lemmas add to the search)."""
+_MEMO_MAX = 4096
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    key: tuple
+    side: str
+    rewrite: Rewrite
+
+
+class LemmaProvider(Provider):
+    """Rewrites by the Mathlib lemma table (registry name ``lemmas``).
+
+    Parameters
+    ----------
+    per_state : lemma moves per goal at most
+    table : the lemma table (default: the tables of the bundled Mathlib index)
+    engines : the evidence engines' options, for side conditions
+    """
+
+    name = "lemmas"
+    version = "1"
+
+    def __init__(self, *, per_state: int = PER_STATE, table: LemmaTable | None = None,
+                 engines: RefuteOptions | None = None) -> None:
+        if not isinstance(per_state, int) or isinstance(per_state, bool) or per_state < 0:
+            raise ValueError(f"`lemmas.per_state` must be a non-negative int, got {per_state!r}")
+        self.per_state = per_state
+        self.engines = engines if engines is not None else RefuteOptions()
+        self._table = table
+        self._rewriter: SideRewriter | None = None
+        self._sides: dict[tuple[int, int], tuple[Node, tuple, list[Rewrite]]] = {}
+        self._labels: dict[int, tuple[Node, Counter[str]]] = {}
+        self.usage: Counter[str] = Counter()
+        """Moves yielded per lemma name, over the provider's life (for reports)."""
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> LemmaProvider:
+        extra: dict[str, Any] = context.extra
+        if "lemmas.per_state" in extra:
+            return cls(per_state=int(extra["lemmas.per_state"]))
+        return cls()
+
+    @property
+    def table(self) -> LemmaTable:
+        if self._table is None:
+            self._table = load_table()
+        return self._table
+
+    @property
+    def rewriter(self) -> SideRewriter:
+        if self._rewriter is None:
+            self._rewriter = SideRewriter(self.table, InstanceOracle(load_index()))
+        return self._rewriter
+
+    def options(self) -> dict[str, object]:
+        o = self.engines
+        return {"lemmas": f"{self.table.version}|per-state:{self.per_state}"
+                          f"|discharge:rlimit:{o.rlimit}/samples:{o.samples}/seed:{o.seed}"}
+
+    def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
+        self._sides.clear()
+        self._labels.clear()
+        return start
+
+    def moves(self, state: State, budget: Budget) -> Iterator[Move]:
+        if state.closed or self.per_state == 0:
+            return
+        ranked: list[_Ranked] = []
+        for side, other in (("lhs", state.rhs), ("rhs", state.lhs)):
+            found = self._side_rewrites(state, side, budget)
+            if found is None:
+                return
+            wanted = self._label_counts(other)
+            for order, rewrite in enumerate(found):
+                ranked.append(_Ranked(_rank(rewrite, wanted, side, order), side, rewrite))
+        ranked.sort(key=lambda r: r.key)
+        taken = 0
+        for item in ranked:
+            if taken >= self.per_state or budget.spent():
+                return
+            new = item.rewrite.finished()
+            if new is None:
+                continue
+            proofs = item.rewrite.discharged(self.engines, budget)
+            if proofs is None:
+                continue
+            taken += 1
+            self.usage[item.rewrite.lemma.name] += 1
+            tactic = partial(_tactic, item.rewrite, proofs, state, item.side)
+            yield Move(item.rewrite.lemma.name, tactic,
+                       state.rewritten(item.side, item.rewrite.path, new))
+
+    def _side_rewrites(self, state: State, side: str, budget: Budget) -> list[Rewrite] | None:
+        tree: Node = getattr(state, side)
+        key = (id(tree), id(state.context))
+        hit = self._sides.get(key)
+        if hit is not None and hit[0] is tree and hit[1] is state.context:
+            return hit[2]
+        found = self.rewriter.rewrites(tree, state.local_types(), budget)
+        if found is None:
+            return None  # not kept: a later visit with budget left finds them all
+        if len(self._sides) >= _MEMO_MAX:
+            self._sides.clear()
+        self._sides[key] = (tree, state.context, found)
+        return found
+
+    def _label_counts(self, tree: Node) -> Counter[str]:
+        hit = self._labels.get(id(tree))
+        if hit is not None and hit[0] is tree:
+            return hit[1]
+        counts = Counter(tree.labels())
+        self._labels[id(tree)] = (tree, counts)
+        return counts
+
+
+def _rank(rewrite: Rewrite, wanted: Counter[str], side: str, order: int) -> tuple:
+    """Shared labels gained with the other side (more first), size change (smaller first),
+    forward before backward, ``@[simp]`` first, then side and discovery order."""
+    def shared(tree: Node) -> int:
+        have = Counter(tree.labels())
+        return sum(min(n, wanted[label]) for label, n in have.items())
+
+    gain = shared(rewrite.new) - shared(rewrite.old)
+    growth = rewrite.new.size() - rewrite.old.size()
+    return (-gain, growth, rewrite.backward, not rewrite.lemma.row.simp, side, order)
+
+
+def _tactic(rewrite: Rewrite, proofs: tuple[str, ...], state: State, side: str
+            ) -> tuple[str, bool]:
+    arrow = "← " if rewrite.backward else ""
+    lemma = rewrite.lemma
+    args = "".join(f" (by {p})" for p in proofs)
+    tree: Node = getattr(state, side)
+    if free_names(rewrite.old) & _bound_on_path(tree, rewrite.path):
+        return f"simp only [{arrow}{lemma.name}{args}]", True
+    direction = lemma.directions["backward" if rewrite.backward else "forward"]
+    occurrences: list[tuple[str, Path]] = []
+    first: Node | None = None
+    for where in ("lhs", "rhs"):
+        goal_side: Node = getattr(state, where)
+        for p, sub in positions(goal_side):
+            if first is None and match_lemma(direction.source, sub, lemma.variables,
+                                             lemma.numerals) is not None:
+                first = sub
+            if sub == rewrite.old and not free_names(sub) & _bound_on_path(goal_side, p):
+                occurrences.append((where, p))
+    named = ""
+    if first != rewrite.old:
+        named = "".join(f" ({name} := {to_lean(value)})"
+                        for name, value in sorted(rewrite.sigma.items())
+                        if name not in lemma.type_variables)
+    text = f"{arrow}{lemma.name}{named}{args}"
+    # a conditional lemma's hypotheses are given in order after the named variables: exact
+    # when its explicit arguments are exactly those hypotheses (the usual Mathlib form)
+    approximate = bool(proofs)
+    if len(occurrences) <= 1:
+        return f"rw [{text}]", approximate
+    k = occurrences.index((side, rewrite.path)) + 1
+    return f"nth_rw {k} [{text}]", approximate
