@@ -20,8 +20,8 @@ from transted.pipeline.search.lemmas.dtree import STAR
 from transted.pipeline.search.lemmas.table import (
     SIZE_CAP_BYTES,
     LemmaTable,
+    lemma_table_path,
     load_table,
-    table_path,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,7 +31,7 @@ from scripts.rewrite_lemmas import build  # noqa: E402
 
 
 def test_bundled_file_is_package_data_under_its_own_size_cap() -> None:
-    path = table_path()
+    path = lemma_table_path()
     assert path == (REPO / "transted" / "pipeline" / "search" / "lemmas" / "data"
                     / "rewrite_lemmas.sqlite")
     assert path.stat().st_size <= SIZE_CAP_BYTES

@@ -12,7 +12,7 @@ from importlib import resources
 import pytest
 
 from transted.errors import InputError, ParseError
-from transted.pipeline.opt.name_store import NameStore, content_digest, table_path
+from transted.pipeline.opt.name_store import NameStore, content_digest, name_table_path
 from transted.pipeline.opt.names import Ambiguous, Constant, Unknown, load_name_table
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -32,10 +32,10 @@ def test_table_header_records_commit_licence_and_hash(table):
     assert header["sources"]["mathlib"]["commit"] == "81a5d257c8e410db227a6665ed08f64fea08e997"
     assert header["lean_version"] == "leanprover/lean4:v4.32.0"
     assert "Apache-2.0" in header["licence"]
-    assert table_path().stat().st_size <= 3 * 1024 * 1024
+    assert name_table_path().stat().st_size <= 3 * 1024 * 1024
     # the content hash the generator computed over its JSON body, recomputed from the file
     # (and the hash of the table the score signatures of earlier releases record)
-    digest = content_digest(NameStore(table_path()))
+    digest = content_digest(NameStore(name_table_path()))
     assert digest == header["content_sha256"]
     assert table.version == "mathlib-81a5d257-41faeca6"
     assert resources.files("transted.pipeline.opt").joinpath("data", "LICENSE").read_text().lstrip().startswith("Apache License")

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from transted.errors import InputError
 
-__all__ = ["NameStore", "table_path", "write_store", "body_digest", "content_digest", "TABLE_FILE", "FORMAT",
+__all__ = ["NameStore", "name_table_path", "write_store", "body_digest", "content_digest", "TABLE_FILE", "FORMAT",
            "BLOCK_ROWS"]
 
 TABLE_FILE = "mathlib_names.sqlite"
@@ -58,7 +58,7 @@ _Block = tuple[list[str], dict[str, str]]
 
 
 class NameStore:
-    """Queries on one name-table file (:func:`table_path` is the bundled one)."""
+    """Queries on one name-table file (:func:`name_table_path` is the bundled one)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -180,7 +180,7 @@ def content_digest(store: NameStore) -> str:
 _KEEP = ExitStack()  # keeps a zipped package's extracted copy alive for the process
 
 
-def table_path() -> Path:
+def name_table_path() -> Path:
     """The bundled table's real file path (extracted once if the package is zipped)."""
     resource = resources.files("transted.pipeline.opt").joinpath("data", TABLE_FILE)
     if isinstance(resource, Path):

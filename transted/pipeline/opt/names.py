@@ -20,7 +20,7 @@ from functools import cached_property, lru_cache
 
 from transted.errors import InputError
 from transted.pipeline.opt.header_scope import OpenDecl, Scope, read_header
-from transted.pipeline.opt.name_store import NameStore, table_path
+from transted.pipeline.opt.name_store import NameStore, name_table_path
 
 __all__ = ["Constant", "Ambiguous", "Unknown", "Resolution", "NotationDeclaration",
            "NameTable", "load_name_table", "KINDS"]
@@ -252,4 +252,4 @@ class _Known:
 @lru_cache(maxsize=1)
 def load_name_table() -> NameTable:
     """The bundled table (opened on the first query; each answer reads only its own block)."""
-    return NameTable(NameStore(table_path()))
+    return NameTable(NameStore(name_table_path()))

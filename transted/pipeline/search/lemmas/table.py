@@ -45,7 +45,7 @@ from transted.pipeline.opt.node import Node
 from transted.pipeline.search.lemmas.dtree import STAR, DiscriminationTree
 
 __all__ = ["FAMILIES", "LemmaRow", "KeyEntry", "LemmaTable", "family", "write_table",
-           "TABLE_VERSION", "TABLE_FILE", "SIZE_CAP_BYTES", "BLOCK_SIZE", "table_path",
+           "TABLE_VERSION", "TABLE_FILE", "SIZE_CAP_BYTES", "BLOCK_SIZE", "lemma_table_path",
            "load_table"]
 
 TABLE_VERSION = 2
@@ -266,7 +266,7 @@ def write_table(connection: sqlite3.Connection, rows: Iterable[LemmaRow],
 _KEEP = ExitStack()  # keeps a zipped package's extracted copy alive for the process
 
 
-def table_path() -> Path:
+def lemma_table_path() -> Path:
     """The bundled table's real file path (extracted once if the package is zipped)."""
     resource = resources.files("transted.pipeline.search.lemmas").joinpath("data", TABLE_FILE)
     if isinstance(resource, Path):
@@ -277,4 +277,4 @@ def table_path() -> Path:
 @lru_cache(maxsize=1)
 def load_table() -> LemmaTable:
     """The bundled table (opened on the first query, shared by the process)."""
-    return LemmaTable(table_path())
+    return LemmaTable(lemma_table_path())
