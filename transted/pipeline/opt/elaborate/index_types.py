@@ -59,6 +59,7 @@ _INDEXED = frozenset({"Fin", "ZMod"})
 _PARAMETER_WRAPPERS = ("outParam", "semiOutParam", "optParam")
 _PLACEHOLDER = "\0"
 _MAX_DEPTH = 4
+_MAX_NESTING = 16
 """How deep a type-valued definition or a value's head is followed to decide a sort."""
 
 
@@ -154,16 +155,31 @@ class IndexTypes:
         self.names = names
         self._signatures: dict[str, IndexConstantType | str] = {}
         self._formers: dict[str, bool] = {}
+        self._deriving: list[str] = []
+        """The declarations whose signatures are being derived, outermost first: a name met
+        again is a cycle (a type former's value read through itself), answered as unknown."""
 
     # -- signatures -----------------------------------------------------------------------------
     def signature(self, full_name: str) -> IndexConstantType | str:
         """The constant's type, or why the model cannot represent it."""
         hit = self._signatures.get(full_name)
         if hit is None:
-            hit = self._signatures[full_name] = self._derive(full_name, 0)
+            hit = self._derive(full_name, 0)
+            if not self._deriving:  # a nested answer depends on the stack: not memoised
+                self._signatures[full_name] = hit
         return hit
 
     def _derive(self, full_name: str, depth: int) -> IndexConstantType | str:
+        if full_name in self._deriving or len(self._deriving) > _MAX_NESTING:
+            return (f"the type of {full_name} is read through itself or through more than "
+                    f"{_MAX_NESTING} declarations")
+        self._deriving.append(full_name)
+        try:
+            return self._derived(full_name, depth)
+        finally:
+            self._deriving.pop()
+
+    def _derived(self, full_name: str, depth: int) -> IndexConstantType | str:
         d = self._declaration(full_name)
         if d is None:
             return f"{full_name} is not in the Mathlib index"
@@ -354,7 +370,8 @@ class IndexTypes:
             else:
                 sig = self._derive(d.name, depth + 1)
                 ok = isinstance(sig, IndexConstantType) and sig.result == SORT
-        self._formers[full_name] = ok
+        if not self._deriving:  # a nested answer depends on the stack: not memoised
+            self._formers[full_name] = ok
         return ok
 
     def unfold_type(self, t: Ty) -> Ty | None:
