@@ -94,8 +94,8 @@ def test_signature_carries_convention_verdict_rule_and_threshold_fields():
         lenient = get_metric(name, convention="lenient")
         assert "|convention:lenient|" in str(lenient.signature)
         assert lenient.base_signature != metric.base_signature  # one threshold per convention
-    assert "verdict:edits@2-residual-v1-" in str(get_metric("transted").signature)
-    assert "verdict:threshold@2" in str(get_metric("bleu").signature)
+    assert "verdict:edits@3-residual-v1-" in str(get_metric("transted").signature)
+    assert "verdict:threshold@3" in str(get_metric("bleu").signature)
     assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
     assert all(r.convention in ("strict", "lenient") for r in load_decision_rules())
 
@@ -169,3 +169,11 @@ def test_a_candidate_lean_certainly_rejects_is_not_equivalent():
         id="q", reference=Statement(statement="theorem t (z : ℂ) : abs z = abs z"),
         candidate=Statement(statement="theorem t (z : ℂ) : abs z = abs z")))
     assert "rejected" not in ok.details
+    # nor is an operator whose operands' type comes from such a name: under `open Complex`,
+    # `abs z ≤ ‖z‖` is Lean's `Complex.abs z ≤ ‖z‖` (the reading that elaborates), not a
+    # missing `LE ℂ` (pnv/335/proofnet_sharp of the strict dev set, labelled equivalent)
+    header = "import Mathlib\nopen Complex"
+    via_open = get_metric("ted").score_pair(Pair(
+        id="r", reference=Statement(statement="theorem t (z : ℂ) : ‖z‖ ≤ ‖z‖", header=header),
+        candidate=Statement(statement="theorem t (z : ℂ) : abs z ≤ ‖z‖", header=header)))
+    assert "rejected" not in via_open.details and via_open.decided_by != "invalid"

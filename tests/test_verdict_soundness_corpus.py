@@ -126,9 +126,9 @@ def test_every_pair_is_scored_and_the_report_adds_up(pairs, transted_report):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="issue 31: fixed by the verdict soundness work")
 def test_evidence_and_edits_never_call_a_false_pair_equivalent(transted_report):
     wrong = [(r["id"], r["route"]) for r in transted_report["pairs"]
              if r["truth"] == "not-equivalent" and r["verdict"] == "equivalent"
              and r["decided_by"] in ("evidence", "edits")]
     assert not wrong, wrong
+    assert [r["id"] for r in transted_report["pairs"] if r["wrong_proved"]] == []

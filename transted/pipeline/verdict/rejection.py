@@ -51,6 +51,8 @@ def _sure_missing(el: Elaboration, issue: Issue) -> bool:
     found = _MISSING.match(issue.message)
     if found is None or found.group(2) not in _NUMBER_TYPES or found.group(1) == "Neg":
         return False
+    if _short_constant_under(el, issue.path):
+        return False
     label = el.node_at(issue.path).label
     if _LITERAL.match(label):
         return True
@@ -62,3 +64,16 @@ def _sure_mismatch(issue: Issue) -> bool:
     found = _MISMATCH.match(issue.message)
     return found is not None and found.group(1) in _NUMBER_TYPES and \
         found.group(2) in _NUMBER_TYPES
+
+
+def _short_constant_under(el: Elaboration, path: tuple[int, ...]) -> bool:
+    """A constant written as a short name at or under ``path``: the type the issue is about may
+    come from it, and the header's ``open``s may make it another constant (``abs`` under
+    ``open Complex``: Lean tries ``Complex.abs`` too and keeps the reading that elaborates)."""
+    for at, node_type in el.nodes.items():
+        if node_type.constant is None or at[:len(path)] != path:
+            continue
+        head = el.node_at(at).label.split(" ", 1)[0]
+        if "." not in head and not head.startswith(SLOT):
+            return True
+    return False

@@ -55,14 +55,17 @@ Verdict = Literal["equivalent", "not-equivalent"]
 DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
 DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
 
-VERDICT_RULE = ("edits", "2")
+VERDICT_RULE = ("edits", "3")
+"""Version 3: a candidate Lean certainly rejects decides as ``invalid`` (:mod:`.rejection`), an
+equivalence by contradictory hypotheses says so in its reason, trust of constants from the
+Mathlib index (:mod:`.constants`)."""
 """Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
 
 
 def verdict_field(residual: bool) -> str:
     """The ``verdict`` signature field: the rule, its version and (for a metric that reports
     residual edits) the kind table's digest; a metric without residual edits is judged by
-    evidence and threshold alone (``threshold@2``)."""
+    evidence and threshold alone (``threshold@3``)."""
     if not residual:
         return f"threshold@{VERDICT_RULE[1]}"
     return f"{VERDICT_RULE[0]}@{VERDICT_RULE[1]}-{load_kind_table().describe()}"
