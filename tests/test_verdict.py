@@ -177,3 +177,8 @@ def test_a_candidate_lean_certainly_rejects_is_not_equivalent():
         id="r", reference=Statement(statement="theorem t (z : ℂ) : ‖z‖ ≤ ‖z‖", header=header),
         candidate=Statement(statement="theorem t (z : ℂ) : abs z ≤ ‖z‖", header=header)))
     assert "rejected" not in via_open.details and via_open.decided_by != "invalid"
+    # notation is no name: `|n - 5|` over ℕ is still certainly rejected (no `AddGroup ℕ`)
+    notation = get_metric("ted").score_pair(Pair(
+        id="s", reference=Statement(statement="theorem t (n : ℕ) : |(n : ℤ) - 5| = 2"),
+        candidate=Statement(statement="theorem t (n : ℕ) : |n - 5| = 2")))
+    assert notation.decided_by == "invalid"

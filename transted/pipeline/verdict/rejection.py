@@ -32,6 +32,7 @@ __all__ = ["rejection"]
 _NUMBER_TYPES = ("ℕ", "ℤ", "ℚ", "ℝ", "ℂ")
 _MISSING = re.compile(r"^no (\S+) instance at (\S+)$")
 _MISMATCH = re.compile(r"^has type (\S+), expected (\S+) \(no coercion\)$")
+_IDENTIFIER = re.compile(r"^[^\W\d]\w*$")
 _LITERAL = re.compile(r"^\d+(\.\d+)?([eE][+-]?\d+)?$")
 
 
@@ -74,6 +75,6 @@ def _short_constant_under(el: Elaboration, path: tuple[int, ...]) -> bool:
         if node_type.constant is None or at[:len(path)] != path:
             continue
         head = el.node_at(at).label.split(" ", 1)[0]
-        if "." not in head and not head.startswith(SLOT):
+        if _IDENTIFIER.match(head) and "." not in head:  # notation (`|x|`) is no name
             return True
     return False
