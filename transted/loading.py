@@ -1,4 +1,5 @@
-"""Lazy ``"module:attribute"`` references: the one loader behind every registry.
+"""Lazy ``"module:attribute"`` references: the one loader behind every registry; and the real
+path of a bundled data file (:func:`bundled_file`, for the SQLite tables opened by path).
 
 The metric registry (``"transted.metrics.ted:TEDSimilarity"``), the provider registry
 (``"…offline:OfflineProvider.from_context"``) and the executors' ``MetricSpec`` (a user's
@@ -9,9 +10,14 @@ never imports what it does not use (matplotlib, torch, lean-interact).
 from __future__ import annotations
 
 import importlib
+from contextlib import ExitStack
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
-__all__ = ["is_reference", "load_reference"]
+__all__ = ["is_reference", "load_reference", "bundled_file"]
+
+_KEEP = ExitStack()  # keeps a zipped package's extracted copies alive for the process
 
 
 def is_reference(name: str) -> bool:
@@ -34,3 +40,12 @@ def load_reference(reference: str) -> Any:
     for part in attr.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def bundled_file(package: str, *parts: str) -> Path:
+    """The real file path of ``package``'s data file ``parts`` (extracted once, and kept for
+    the process, when the package is installed zipped): SQLite opens a path, not a stream."""
+    resource = resources.files(package).joinpath(*parts)
+    if isinstance(resource, Path):
+        return resource
+    return _KEEP.enter_context(resources.as_file(resource))

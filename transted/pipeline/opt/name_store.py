@@ -35,12 +35,11 @@ import sqlite3
 import threading
 import zlib
 from collections.abc import Iterator
-from contextlib import ExitStack
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 
 from transted.errors import InputError
+from transted.loading import bundled_file
 
 __all__ = ["NameStore", "name_table_path", "write_store", "body_digest", "content_digest", "TABLE_FILE", "FORMAT",
            "BLOCK_ROWS"]
@@ -177,15 +176,9 @@ def content_digest(store: NameStore) -> str:
                         "notations": list(store.notations)})
 
 
-_KEEP = ExitStack()  # keeps a zipped package's extracted copy alive for the process
-
-
 def name_table_path() -> Path:
     """The bundled table's real file path (extracted once if the package is zipped)."""
-    resource = resources.files("transted.pipeline.opt").joinpath("data", TABLE_FILE)
-    if isinstance(resource, Path):
-        return resource
-    return _KEEP.enter_context(resources.as_file(resource))
+    return bundled_file("transted.pipeline.opt", "data", TABLE_FILE)
 
 
 # -- writing (scripts/name_table) -----------------------------------------------------------------

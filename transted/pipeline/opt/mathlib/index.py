@@ -26,11 +26,10 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
-from contextlib import ExitStack
 from functools import cached_property, lru_cache
-from importlib import resources
 from pathlib import Path
 
+from transted.loading import bundled_file
 from transted.pipeline.opt.mathlib.codec import block_record, block_records, from_plain, inflate
 from transted.pipeline.opt.mathlib.records import (
     Body,
@@ -250,15 +249,9 @@ def _closure(index: MathlibIndex, name: str) -> frozenset[str]:
     return frozenset(seen)
 
 
-_KEEP = ExitStack()  # keeps a zipped package's extracted copy alive for the process
-
-
 def index_path() -> Path:
     """The bundled index's real file path (extracted once if the package is zipped)."""
-    resource = resources.files("transted.pipeline.opt").joinpath("data", INDEX_FILE)
-    if isinstance(resource, Path):
-        return resource
-    return _KEEP.enter_context(resources.as_file(resource))
+    return bundled_file("transted.pipeline.opt", "data", INDEX_FILE)
 
 
 @lru_cache(maxsize=1)

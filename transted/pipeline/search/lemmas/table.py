@@ -34,13 +34,12 @@ import sqlite3
 import threading
 import zlib
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from importlib import resources
 from pathlib import Path
 
 from transted.errors import InputError
+from transted.loading import bundled_file
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.lemmas.dtree import STAR, DiscriminationTree
 
@@ -263,15 +262,9 @@ def write_table(connection: sqlite3.Connection, rows: Iterable[LemmaRow],
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
 
 
-_KEEP = ExitStack()  # keeps a zipped package's extracted copy alive for the process
-
-
 def lemma_table_path() -> Path:
     """The bundled table's real file path (extracted once if the package is zipped)."""
-    resource = resources.files("transted.pipeline.search.lemmas").joinpath("data", TABLE_FILE)
-    if isinstance(resource, Path):
-        return resource
-    return _KEEP.enter_context(resources.as_file(resource))
+    return bundled_file("transted.pipeline.search.lemmas", "data", TABLE_FILE)
 
 
 @lru_cache(maxsize=1)
