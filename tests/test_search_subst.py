@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from transted.budget import Budget
 from transted.metrics.registry import get_metric
 from transted.pipeline.opt import parse_statement_normalized, parse_term
 from transted.pipeline.opt.canonical import canonical
@@ -83,3 +84,11 @@ def test_a_function_defined_pointwise_is_substituted_and_beta_reduced():
     (out,) = _substituted("theorem t (f : ℕ → ℕ) (h : ∀ x, f x = 2 * x + 1) : f 3 = 7 "
                           ":= sorry")
     assert _same(out, _tree("theorem t : 2 * (3 : ℕ) + 1 = 7 := sorry"))
+
+
+def test_a_spent_budget_stops_the_walk():
+    tree = parse_term("∀ s : ℕ, s = 45 → s % 7 = 3")
+    spent = Budget(max_work=1)
+    spent.charge(2)
+    assert list(subst_moves(State(tree, parse_term("True")), spent)) == []
+    assert list(subst_moves(State(tree, parse_term("True")), Budget()))  # the same walk, unspent

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from transted.budget import Budget
 from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elaborate
 from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
@@ -52,14 +53,17 @@ from transted.pipeline.search.state import State
 __all__ = ["subst_moves", "substituted"]
 
 
-def subst_moves(state: State) -> Iterator[Move]:
-    """One move per definitional hypothesis of either side (see the module docstring)."""
+def subst_moves(state: State, budget: Budget | None = None) -> Iterator[Move]:
+    """One move per definitional hypothesis of either side (see the module docstring); the walk
+    over the tree's positions stops when ``budget`` (the pair's work and deadline) is spent."""
     for side in ("lhs", "rhs"):
         tree: Node = getattr(state, side)
         if not _has_candidate(tree):
             continue
         elaboration = elaborate(tree, Scope(), locals=_locals(state))
         for path, node in positions(tree):
+            if budget is not None and budget.spent():
+                return
             if node.label != FORALL or len(node.children) != 2:
                 continue
             new = substituted(node, path, elaboration)

@@ -73,7 +73,7 @@ class SubstProvider(Provider):
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
             return
-        yield from subst_moves(state)
+        yield from subst_moves(state, budget)
 
 
 class NumeralProvider(Provider):
