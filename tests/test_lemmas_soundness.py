@@ -15,6 +15,7 @@ from transted.budget import Budget
 from transted.pipeline.evidence.refute import RefuteOptions
 from transted.pipeline.opt import parse_statement_normalized, parse_term
 from transted.pipeline.opt.elaborate import Scope, elaborate
+from transted.pipeline.opt.elaborate.types import Ty
 from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.render import to_lean
@@ -178,3 +179,17 @@ def test_a_lemma_whose_other_side_hides_a_cast_is_not_applied():
     assert _unifies(text, "Int.abs_eq_natAbs")
     assert _types_agree(text, "Int.abs_eq_natAbs")
     assert _applied(text, "Int.abs_eq_natAbs") == []
+
+
+def test_an_instance_the_index_must_not_believe_is_not_used():
+    # `scoped[Valued] attribute [instance] Valued.toNormedField` (Mathlib/Topology/Algebra/
+    # Valued/NormedValued.lean:201) is no global instance: a Field is not normed, hence not
+    # `Infinite` through NontriviallyNormedField.infinite (ZMod 2 is a finite field); and
+    # `instance completable : CompletableTopField K` (Valued/ValuedField.lean:169) needs the
+    # section's `[hv : Valued K Γ₀]`. Generator 1 of the index believed both.
+    oracle = _rewriter().oracle
+    field = [("Field", (Ty("F"),))]
+    for cls in ("Infinite", "CompletableTopField", "NormedField", "Bornology"):
+        assert not oracle.holds(cls, (Ty("F"),), field), cls
+    assert oracle.holds("Infinite", (Ty("F"),), [("Infinite", (Ty("F"),))])
+    assert oracle.holds("CommMagma", (Ty("F"),), field)  # Field extends CommRing

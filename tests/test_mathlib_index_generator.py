@@ -77,7 +77,7 @@ def test_regeneration_replaces_the_file(tmp_path: Path) -> None:
 def test_version_records_the_commits(index: MathlibIndex) -> None:
     v = index.version
     assert (v.mathlib_commit, v.batteries_commit) == (MATHLIB_COMMIT, BATTERIES_COMMIT)
-    assert str(v).startswith("mathlib-index-1-aaaaaaaa-") and len(v.content_sha256) == 64
+    assert str(v).startswith("mathlib-index-2-aaaaaaaa-") and len(v.content_sha256) == 64
 
 
 def test_variables_a_theorem_mentions_are_its_first_binders(index: MathlibIndex) -> None:
@@ -156,6 +156,18 @@ def test_hierarchy_from_extends_and_instances(index: MathlibIndex) -> None:
     assert index.instances_of("ToyDiv") == ("ToyGroup.toToyDiv", "ToyMul.toToyDiv'")
     # `attribute [instance] ToyMul.toToyDiv'` made the def an instance, and an edge
     assert ("ToyDiv", "instance") in {(e.parent, e.by) for e in index.parents("ToyMul")}
+
+
+def test_no_edge_from_a_scoped_instance_or_one_with_unread_section_instances(
+        index: MathlibIndex) -> None:
+    # `scoped[ToyScope] attribute [instance] ToyMul.toToyNorm` holds only with ToyScope open
+    assert "ToyNorm" not in {e.parent for e in index.parents("ToyMul")}
+    scoped = index.declaration("ToyMul.toToyNorm")
+    assert scoped is not None and scoped.instance is None
+    # the instance's proof uses the section's `[hv : ToyValued G V]`: Lean adds it
+    unread = index.declaration("ToyGroup.toToyNorm")
+    assert unread is not None and unread.unread_instances == ("[hv : ToyValued G V]",)
+    assert not index.provides("ToyGroup", "ToyNorm")
 
 
 def test_structure_members(index: MathlibIndex) -> None:

@@ -213,3 +213,36 @@ def test_binders_are_matched_by_type_and_use_before_names():
     edits = _edits("{A : Type*} [CommRing A] {B : Subring A} (h : (2 : A) ∈ B) : (4 : A) ∈ B",
                    "{B : Type*} [CommRing B] {C : Subring B} (h : (2 : B) ∈ C) : (4 : B) ∈ C")
     assert not [e for e in edits if e.kind == "bound-variable"]
+
+
+def test_a_prop_class_the_other_side_gives_is_discharged():
+    # Mathlib: DivisionRing.isDomain (instance [DivisionRing K] : IsDomain K) and
+    # `class Field extends CommRing, DivisionRing`, `class DivisionRing extends …, Nontrivial`
+    for extra in ("[IsDomain F]", "[Nontrivial F]"):
+        edits = _edits("{F : Type*} [Field F] (x : F) (hx : x ≠ 0) : x / x = 1",
+                       f"{{F : Type*}} [Field F] {extra} (x : F) (hx : x ≠ 0) : x / x = 1")
+        assert edits and not _counting(edits), extra
+        assert "the other side's [Field] gives" in str(edits[0].discharged_by)
+    # dropped from the reference: the candidate's [Field F] gives it just the same
+    edits = _edits("{F : Type*} [Field F] [Nontrivial F] (x : F) : x * 1 = x",
+                   "{F : Type*} [Field F] (x : F) : x * 1 = x")
+    assert edits and not _counting(edits)
+
+
+def test_a_class_binder_is_kept_when_it_is_data_elsewhere_or_not_given():
+    cases = [
+        # a second ring structure beside the field's: `*` is then the Ring's (not a Prop)
+        ("{F : Type*} [Field F] (a b : F) : a * b = b * a",
+         "{F : Type*} [Field F] [Ring F] (a b : F) : a * b = b * a"),
+        # a Prop no field gives: ZMod 2 has characteristic 2
+        ("{F : Type*} [Field F] (n : ℕ) (h : (n : F) = 0) : n = 0",
+         "{F : Type*} [Field F] [CharZero F] (n : ℕ) (h : (n : F) = 0) : n = 0"),
+        # given at F, asked at K
+        ("{F K : Type*} [Field F] : ∃ x y : K, x ≠ y",
+         "{F K : Type*} [Field F] [Nontrivial K] : ∃ x y : K, x ≠ y"),
+        # only a child gives it: a CommRing is not a domain (ZMod 6)
+        ("{F : Type*} [CommRing F] (a b : F) (h : a * b = 0) : a = 0 ∨ b = 0",
+         "{F : Type*} [CommRing F] [IsDomain F] (a b : F) (h : a * b = 0) : a = 0 ∨ b = 0"),
+    ]
+    for ref, cand in cases:
+        assert _counting(_edits(ref, cand)), cand

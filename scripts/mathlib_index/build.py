@@ -41,7 +41,7 @@ from transted.pipeline.opt import PARSER_VERSION
 from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.mathlib.statements import statement_of
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 DEFAULT_OUT = Path("transted/pipeline/opt/data/mathlib_index.sqlite")
 LICENCE = ("Derived from Mathlib and Batteries (Apache-2.0, see LICENSE beside this file) and "
            "Lean 4 core documentation (Apache-2.0)")

@@ -118,7 +118,10 @@ def read_file(text: str, file: str) -> FileIndex:
                     words[0], TranslationRequest("to_additive", f"_root_.{words[1]}", True, ()),
                     ()))
         elif kw == "attribute":
-            command = read_attribute_command(cmd.rest, cmd.line)
+            # `scoped[NS] attribute [instance] f` / `local attribute …` hold only where NS is
+            # open or until the section ends (Mathlib/Topology/Algebra/Valued/NormedValued.lean:201)
+            scoped = "scoped" in cmd.modifiers or "local" in cmd.modifiers
+            command = None if scoped else read_attribute_command(cmd.rest, cmd.line)
             if command is not None:
                 out.attribute_commands.append((command, _scope(ctx.state)))
         elif kw in KIND_OF:
@@ -178,7 +181,27 @@ def _parsed(cmd: Command, rest: str, state: State, base: IndexedDeclaration,
     own = tuple({base.name, written or base.name, base.name.rsplit(".", 1)[-1]})
     specific = read_kind_specific(base, cmd.modifiers, header, c, first_line, bound, own)
     binders, error = _with_variables(state, header, specific.mentions)
-    return specific.finish(replace(specific.record, binders=binders, parse_error=error))
+    record = replace(specific.record, binders=binders, parse_error=error,
+                     unread_instances=_unread_instances(state, specific.record, binders,
+                                                        specific.mentions))
+    return specific.finish(record)
+
+
+_VALUE_KINDS = ("def", "abbrev", "irreducible_def", "opaque", "instance")
+
+
+def _unread_instances(state: State, record: IndexedDeclaration, binders: tuple[Binder, ...],
+                      mentions: list[Node | None]) -> tuple[str, ...]:
+    """The section's instance binders left out of a definition whose value did not parse (a
+    definition takes every section variable its value uses; a theorem only those its header
+    needs, so a theorem's binders are exact)."""
+    if record.kind not in _VALUE_KINDS or (record.body is not None and all(
+            m is not None for m in mentions[1:2])):
+        return ()
+    kept = {b.type.text for b in binders if b.from_variable and b.kind == "instance"}
+    return tuple(v.text for v in state.variables
+                 if v.group.kind == "instance" and not omitted(v, state)
+                 and binder_type_text(v.text) not in kept)
 
 
 def _binder(group: BinderGroup, text: str, from_variable: bool) -> Binder:

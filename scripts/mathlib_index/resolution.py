@@ -74,7 +74,8 @@ def resolve_records(records: list[IndexedDeclaration], resolver: Resolver) -> li
 def apply_attribute_commands(records: dict[str, IndexedDeclaration],
                              commands: list[tuple[AttributeCommand, DeclarationScope]],
                              resolver: Resolver) -> int:
-    """Add the attributes of global ``attribute [a] x`` commands to ``x``. An erasure
+    """Add the attributes of global ``attribute [a] x`` commands to ``x`` (a ``scoped``/``local``
+    one never reaches here). An erasure
     ``attribute [-simp] x`` is not applied: Lean's erase changes the current file's state only
     (``modifyState``, not an exported entry: src/Lean/Meta/Tactic/Simp/Attr.lean), so a file
     importing Mathlib still sees the attribute. Returns how many names did not resolve."""
@@ -120,6 +121,8 @@ def _instance_edge(r: IndexedDeclaration, records: dict[str, IndexedDeclaration]
     parent = records.get(r.instance.class_name)
     if parent is None or parent.kind != "class":
         return None
+    if r.unread_instances:
+        return None  # it may need a section instance its record lacks
     binders = [b for b in r.binders if b.kind == "instance"]
     if len(binders) != 1 or binders[0].type.tree is None:
         return None

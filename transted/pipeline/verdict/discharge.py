@@ -32,16 +32,23 @@ from dataclasses import replace
 
 from transted.pipeline.evidence.entail import number_variables
 from transted.pipeline.evidence.terms import NUMBER_TYPES
+from transted.pipeline.opt.elaborate.classes import ClassInstance
+from transted.pipeline.opt.elaborate.tables import bundled_tables
+from transted.pipeline.opt.elaborate.types import Ty
 from transted.pipeline.opt.labels import ASCRIPTION, EQ
+from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.parts import Part, PartPath, StatementParts
+from transted.pipeline.opt.scope import binder_names
 from transted.pipeline.verdict.edit_kinds import label_kind
 from transted.pipeline.verdict.residual_edit import Entail, ResidualEdit
 from transted.pipeline.verdict.typed_checks import TypedSides
+from transted.reading.pairs import Side
 
 __all__ = ["discharge", "term_differences"]
 
 _PROP_KINDS = frozenset({"relation", "logic", "quantifier"})
+_PROP = Node("Prop")
 
 
 def _groups(edits: Sequence[ResidualEdit]) -> dict[str, list[int]]:
@@ -73,11 +80,11 @@ def discharge(edits: list[ResidualEdit], reference: StatementParts,
         return edits
     rb, rh, rc = reference.binders, reference.hypotheses, reference.conclusion
     ch, cc = candidate.hypotheses, candidate.conclusion
+    out = _classes_supplied(list(edits), reference, candidate, typed)
     variables = _variables(rb)
-    if not variables or not any(e.counts for e in edits):
-        return edits
+    if not variables or not any(e.counts for e in out):
+        return out
     ref_h, cand_h = [p.node for p in rh], [p.node for p in ch]
-    out = list(edits)
     for where, members in _groups(edits).items():
         if not where.startswith("hypothesis") or not any(out[k].counts for k in members):
             continue
@@ -100,6 +107,73 @@ def discharge(edits: list[ResidualEdit], reference: StatementParts,
                 if out[k].counts:
                     out[k] = replace(out[k], discharged_by=note)
     return out
+
+
+def _classes_supplied(edits: list[ResidualEdit], reference: StatementParts,
+                      candidate: StatementParts, typed: TypedSides) -> list[ResidualEdit]:
+    """Discharge a hypothesis only on one side that is a ``Prop``-valued class the other
+    side's class hypotheses provide through the Mathlib hierarchy (``[IsDomain F]`` beside
+    ``[Field F]``: ``DivisionRing.isDomain``; ``[Nontrivial F]``: ``Field`` extends
+    ``DivisionRing`` extends ``Nontrivial``). A proposition has at most one proof (proof
+    irrelevance), so assuming one that is derivable changes nothing; a data-carrying class
+    (``[Ring F]`` beside ``[Field F]``) is a second, unrelated instance and is never
+    discharged. The hierarchy is walked with its arguments and only up
+    (:meth:`~transted.pipeline.opt.elaborate.classes.IndexClasses.provides`)."""
+    for where, members in _groups(edits).items():
+        group = [edits[k] for k in members]
+        if not where.startswith("hypothesis") or not any(e.counts for e in group) \
+                or any(e.role == "untrusted" for e in group):
+            continue
+        side: Side
+        other: Side
+        if where.endswith("(candidate)"):
+            side, other, own, others = "candidate", "reference", candidate, reference
+        elif group[0].op == "unmatched":
+            side, other, own, others = "reference", "candidate", reference, candidate
+        else:
+            continue
+        wanted = _prop_class(typed, side, own, own.hypotheses[int(where.split()[1]) - 1])
+        if wanted is None:
+            continue
+        classes = bundled_tables().classes
+        for part in others.hypotheses:
+            given = _class_instance(typed, other, others, part)
+            if given is not None and classes is not None and classes.provides(given, wanted):
+                note = f"{wanted[0]} is a proposition the other side's [{given[0]}] gives " \
+                       f"(the Mathlib class hierarchy)"
+                for k in members:
+                    if edits[k].counts:
+                        edits[k] = replace(edits[k], discharged_by=note)
+                break
+    return edits
+
+
+def _prop_class(typed: TypedSides, side: Side, parts: StatementParts, part: Part
+                ) -> ClassInstance | None:
+    found = _class_instance(typed, side, parts, part)
+    index = load_index()
+    decl = index.declaration(found[0]) if found is not None else None
+    if decl is None or decl.kind != "class" or decl.type is None or decl.type.tree != _PROP:
+        return None
+    return found
+
+
+def _class_instance(typed: TypedSides, side: Side, parts: StatementParts, part: Part
+                    ) -> ClassInstance | None:
+    """``C α`` as a class at type variables the side binds (``{F : Type*}``), or None."""
+    node = part.node
+    if not node.children or not all(c.is_leaf for c in node.children):
+        return None
+    cls = typed.constant_at(side, part.path)
+    sorts = {n for b in parts.binders for n in binder_names(b.node.children[0])
+             if b.node.children and _is_universe(b.node.children[-1])}
+    if cls is None or not all(c.label in sorts for c in node.children):
+        return None
+    return cls, tuple(Ty(c.label) for c in node.children)
+
+
+def _is_universe(node: Node) -> bool:
+    return node.label.startswith(("Type", "Sort"))
 
 
 def _hypothesis_proof(where: str, group: list[ResidualEdit], ref_h: list[Node],

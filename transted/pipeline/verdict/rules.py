@@ -55,10 +55,11 @@ Verdict = Literal["equivalent", "not-equivalent"]
 DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
 DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
 
-VERDICT_RULE = ("edits", "3")
+VERDICT_RULE = ("edits", "4")
 """Version 3: a candidate Lean certainly rejects decides as ``invalid`` (:mod:`.rejection`), an
 equivalence by contradictory hypotheses says so in its reason, trust of constants from the
-Mathlib index (:mod:`.constants`)."""
+Mathlib index (:mod:`.constants`). Version 4: a ``Prop`` class hypothesis only on one side that
+the other side's classes provide through the hierarchy is discharged (:mod:`.discharge`)."""
 """Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
 
 

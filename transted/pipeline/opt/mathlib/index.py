@@ -66,6 +66,8 @@ class MathlibIndex:
         self._pid = -1
         self._records: OrderedDict[str, IndexedDeclaration | None] = OrderedDict()
         self._blocks: OrderedDict[str, str] = OrderedDict()
+        self._ancestors: dict[str, frozenset[str]] = {}
+        self._instances: dict[str, tuple[str, ...]] = {}
 
     # -- storage ----------------------------------------------------------------------------
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -175,7 +177,16 @@ class MathlibIndex:
 
     def ancestors(self, name: str) -> frozenset[str]:
         """Every class/structure ``name`` gives an instance of, transitively (not itself)."""
-        return _closure(self, name)
+        with self._lock:
+            hit = self._ancestors.get(name)
+        if hit is None:
+            # read-only data: kept for the process (instance search asks thousands of times)
+            hit = _closure(self, name)
+            with self._lock:
+                if len(self._ancestors) > _CACHE:
+                    self._ancestors.clear()
+                self._ancestors[name] = hit
+        return hit
 
     def provides(self, child: str, parent: str) -> bool:
         """An instance of ``child`` gives one of ``parent`` (equal, or through the hierarchy)."""
@@ -184,8 +195,16 @@ class MathlibIndex:
     def instances_of(self, class_name: str) -> tuple[str, ...]:
         """Names of the instance declarations providing ``class_name`` (anonymous instances are
         ``instance@file:line``)."""
-        rows = self._query("SELECT names FROM instances WHERE class = ?", (class_name,))
-        return tuple(json.loads(inflate(rows[0][0], self._zdict))) if rows else ()
+        with self._lock:
+            hit = self._instances.get(class_name)
+        if hit is None:
+            rows = self._query("SELECT names FROM instances WHERE class = ?", (class_name,))
+            hit = tuple(json.loads(inflate(rows[0][0], self._zdict))) if rows else ()
+            with self._lock:
+                if len(self._instances) > _CACHE:
+                    self._instances.clear()
+                self._instances[class_name] = hit
+        return hit
 
     # -- rewriting (issue 33) -----------------------------------------------------------------
     def rewrite_heads(self) -> tuple[str, ...]:

@@ -203,6 +203,11 @@ class IndexedDeclaration:
     generated: Translation | None = None
     parse_error: str | None = None
     """Why the signature did not parse (``line:column: reason``; lines of the source file)."""
+    unread_instances: tuple[str, ...] = ()
+    """Instance binders of the file's ``variable``s that Lean may add to this definition but the
+    record lacks: a ``def``/``instance`` takes the section variables its value uses (Lean v4.10
+    variable inclusion), and its value did not parse (``instance completable : CompletableTopField
+    K`` needs the section's ``[Valued K Γ₀]``). Such an instance is never assumed to fire."""
     curated: str | None = None
     """For a hand-curated Lean core entry: the documentation it was written from."""
 

@@ -22,6 +22,7 @@ answer is *yes* only when one of these proves it, and *no* otherwise (never a gu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
@@ -45,8 +46,6 @@ class InstanceOracle:
 
     def __init__(self, index: MathlibIndex) -> None:
         self.index = index
-        self.table = load_instance_table()
-        self._memo: dict[tuple[str, tuple[Ty, ...]], bool] = {}
 
     def holds(self, cls: str, args: tuple[Type_, ...],
               local: Sequence[LocalInstance] = ()) -> bool:
@@ -58,7 +57,24 @@ class InstanceOracle:
         typed = tuple(a for a in args if isinstance(a, Ty))
         if any(c == cls or self.index.provides(c, cls) for c, a in local if a == typed):
             return True
-        return self._global(cls, typed, MAX_DEPTH)
+        return _global_instance(self.index, cls, typed)
+
+
+@lru_cache(maxsize=16384)
+def _global_instance(index: MathlibIndex, cls: str, args: tuple[Ty, ...]) -> bool:
+    """Whether ``cls args`` has an instance without the pair's local ones: a function of the
+    query alone (each query resolves with its own cycle guard), so it is kept for the process
+    and a pair's answer never depends on which pairs ran before it."""
+    return _Resolution(index)._global(cls, args, MAX_DEPTH)
+
+
+class _Resolution:
+    """One global instance query: Lean's typeclass resolution cut to :data:`MAX_DEPTH`."""
+
+    def __init__(self, index: MathlibIndex) -> None:
+        self.index = index
+        self.table = load_instance_table()
+        self._memo: dict[tuple[str, tuple[Ty, ...]], bool] = {}
 
     def _global(self, cls: str, args: tuple[Ty, ...], depth: int) -> bool:
         key = (cls, args)
@@ -85,24 +101,42 @@ class InstanceOracle:
         return False
 
     def _fires(self, name: str, args: tuple[Ty, ...], depth: int) -> bool:
-        d = self.index.declaration(name)
-        if (d is None or d.instance is None or len(d.instance.arguments) != len(args)
-                or "scoped" in d.keyword or any(b.kind == "explicit" for b in d.binders)):
+        shape = _instance_shape(self.index, name, len(args))
+        if shape is None:
             return False
-        sorts: dict[str, Type_] = {n: SORT for b in d.binders if b.kind != "instance"
-                                   for n in b.names}
+        patterns, variables, needs = shape
         theta: dict[str, Ty] = {}
-        for node, arg in zip(d.instance.arguments, args, strict=True):
-            pattern = type_of_node(node, sorts)
-            if pattern is None or not _bind(pattern, arg, set(sorts), theta):
-                return False
-        for b in d.binders:
-            if b.kind != "instance":
-                continue
-            needed = _class_application(b.type.tree, sorts, theta)
+        if not all(_bind(p, a, variables, theta) for p, a in zip(patterns, args, strict=True)):
+            return False
+        for tree, sorts in needs:
+            needed = _class_application(tree, sorts, theta)
             if needed is None or not self._global(needed[0], needed[1], depth - 1):
                 return False
         return True
+
+
+_Shape = tuple[tuple[Ty, ...], frozenset[str], tuple[tuple[Node | None, Mapping[str, Type_]], ...]]
+
+
+@lru_cache(maxsize=65536)
+def _instance_shape(index: MathlibIndex, name: str, arity: int) -> _Shape | None:
+    """An instance declaration's argument patterns, their type variables and its instance
+    binders, read from the index once per process (a query tries hundreds of instances);
+    None for one that cannot fire by itself (see the module docstring)."""
+    d = index.declaration(name)
+    if (d is None or d.instance is None or len(d.instance.arguments) != arity
+            or d.unread_instances or "scoped" in d.keyword or any(b.kind == "explicit" for b in d.binders)):
+        return None
+    sorts: dict[str, Type_] = {n: SORT for b in d.binders if b.kind != "instance"
+                               for n in b.names}
+    patterns: list[Ty] = []
+    for node in d.instance.arguments:
+        pattern = type_of_node(node, sorts)
+        if pattern is None:
+            return None
+        patterns.append(pattern)
+    needs = tuple((b.type.tree, sorts) for b in d.binders if b.kind == "instance")
+    return tuple(patterns), frozenset(sorts), needs
 
 
 @lru_cache(maxsize=1024)
@@ -125,7 +159,7 @@ def _closed(t: Ty) -> bool:
     return all(isinstance(a, Ty) and _closed(a) for a in t.args)
 
 
-def _bind(pattern: Ty, t: Ty, variables: set[str], theta: dict[str, Ty]) -> bool:
+def _bind(pattern: Ty, t: Ty, variables: AbstractSet[str], theta: dict[str, Ty]) -> bool:
     if not pattern.args and pattern.head in variables:
         old = theta.get(pattern.head)
         if old is None:

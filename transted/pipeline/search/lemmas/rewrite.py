@@ -57,11 +57,14 @@ from transted.pipeline.search.lemmas.typing import (
     check_types,
     lemma_issue_free,
 )
-from transted.pipeline.search.lemmas.unify import instantiate_lemma, match_lemma
+from transted.pipeline.search.lemmas.unify import Match, instantiate_lemma, match_lemma
 from transted.pipeline.search.pattern import Path, positions
 from transted.pipeline.search.scalars import is_numeral
 
 __all__ = ["Rewrite", "SideRewriter"]
+
+_Syntactic = tuple[Lemma, Direction, bool, Match]
+_SYNTACTIC_MAX = 65536
 
 
 @dataclass
@@ -114,7 +117,9 @@ class SideRewriter:
         self.table = table
         self.oracle = oracle
         self._lemmas: dict[int, Lemma | None] = {}
+        self._syntactic: dict[Node, tuple[_Syntactic, ...]] = {}
         self.retrieved = 0
+        """Candidates the discrimination tree returned (for subterms not seen before)."""
 
     def lemma(self, lemma_id: int) -> Lemma | None:
         if lemma_id not in self._lemmas:
@@ -135,16 +140,16 @@ class SideRewriter:
                 continue
             if budget.spent():
                 return None
-            found = self.table.candidates(node)
-            self.retrieved += len(found)
+            found = self._matches(node)
             if not found or elaboration.issues_under(path):
                 continue
             context: PathContext | None = None
-            for lemma_id, backward in found:
-                hit = self._match(lemma_id, backward, path, node, elaboration)
-                if hit is None:
+            for lemma, direction, backward, match in found:
+                theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
+                                    match.checked, lemma.type_variables, match.sigma)
+                if theta is None:
                     continue
-                lemma, direction, sigma, theta = hit
+                sigma = match.sigma
                 if context is None:
                     context = premises_at(tree, path, elaboration, outer)
                 if not self._instances(lemma, theta, context, outer):
@@ -157,23 +162,29 @@ class SideRewriter:
                                    context, _scope(tree, path, elaboration, locals_), info))
         return out
 
-    def _match(self, lemma_id: int, backward: bool, path: Path, node: Node,
-               elaboration: Elaboration
-               ) -> tuple[Lemma, Direction, Mapping[str, Node], TypeAssignment] | None:
-        lemma = self.lemma(lemma_id)
-        if lemma is None:
-            return None
-        direction = lemma.directions.get("backward" if backward else "forward")
-        if direction is None:
-            return None
-        found = match_lemma(direction.source, node, lemma.variables, lemma.numerals)
-        if found is None or not lemma.usable:
-            return None
-        theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
-                            found.checked, lemma.type_variables, found.sigma)
-        if theta is None:
-            return None
-        return lemma, direction, found.sigma, theta
+    def _matches(self, node: Node) -> tuple[_Syntactic, ...]:
+        """The lemma directions whose pattern unifies with ``node`` (steps 1's syntactic part),
+        in retrieval order: a function of the subterm alone, so kept for the process — the
+        search meets the same subterms in state after state."""
+        hit = self._syntactic.get(node)
+        if hit is not None:
+            return hit
+        found = self.table.candidates(node)
+        self.retrieved += len(found)
+        out: list[_Syntactic] = []
+        for lemma_id, backward in found:
+            lemma = self.lemma(lemma_id)
+            direction = None if lemma is None else \
+                lemma.directions.get("backward" if backward else "forward")
+            if lemma is None or direction is None:
+                continue
+            match = match_lemma(direction.source, node, lemma.variables, lemma.numerals)
+            if match is not None and lemma.usable:
+                out.append((lemma, direction, backward, match))
+        if len(self._syntactic) >= _SYNTACTIC_MAX:
+            self._syntactic.clear()
+        self._syntactic[node] = hit = tuple(out)
+        return hit
 
     def _instances(self, lemma: Lemma, theta: TypeAssignment, context: PathContext,
                    outer: Mapping[str, Node | None]) -> bool:

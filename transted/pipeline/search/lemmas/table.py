@@ -63,6 +63,7 @@ FAMILIES = ("simp", "iff", "def", "eq", "mem", "coe", "other")
 
 _BUCKET_CACHE = 4096
 _ROW_CACHE = 16384
+_BLOCK_CACHE = 2048
 
 
 def family(name: str, simp: bool) -> str:
@@ -146,6 +147,7 @@ class LemmaTable:
         self._pid = -1
         self._buckets: dict[str, DiscriminationTree[tuple[int, bool]] | None] = {}
         self._rows: dict[int, LemmaRow | None] = {}
+        self._blocks: dict[int, list[str]] = {}
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._lock:
@@ -172,17 +174,33 @@ class LemmaTable:
         return f"rw{self.meta['table_version']}-{self.meta['content_sha256'][:8]}"
 
     def row(self, lemma: int) -> LemmaRow | None:
-        if lemma not in self._rows:
-            first = (lemma - 1) // BLOCK_SIZE * BLOCK_SIZE + 1
-            found = self._query("SELECT records FROM lemmas WHERE first = ?", (first,))
-            block = _block_rows(first, found[0][0]) if found else []
-            with self._lock:
-                if len(self._rows) >= _ROW_CACHE:
-                    self._rows.clear()
-                for row in block:
-                    self._rows[row.id] = row
-                self._rows.setdefault(lemma, None)
-        return self._rows[lemma]
+        with self._lock:
+            if lemma in self._rows:
+                return self._rows[lemma]
+        first = (lemma - 1) // BLOCK_SIZE * BLOCK_SIZE + 1
+        lines = self._block(first)
+        at = lemma - first
+        # only the asked row is parsed: a block's other rows are rarely wanted by one search,
+        # and parsing all 32 statement trees was most of a lemma search's time
+        row = LemmaRow.from_json(lemma, lines[at]) if 0 <= at < len(lines) else None
+        with self._lock:
+            if len(self._rows) >= _ROW_CACHE:
+                self._rows.clear()
+            self._rows[lemma] = row
+        return row
+
+    def _block(self, first: int) -> list[str]:
+        with self._lock:
+            hit = self._blocks.get(first)
+        if hit is not None:
+            return hit
+        found = self._query("SELECT records FROM lemmas WHERE first = ?", (first,))
+        lines = _block_lines(found[0][0]) if found else []
+        with self._lock:
+            if len(self._blocks) >= _BLOCK_CACHE:
+                self._blocks.clear()
+            self._blocks[first] = lines
+        return lines
 
     def lemma_id(self, name: str) -> int | None:
         """The id of the lemma printed as ``name`` (the first, if several); a full scan on
@@ -231,9 +249,12 @@ class LemmaTable:
         return tree
 
 
+def _block_lines(blob: bytes) -> list[str]:
+    return zlib.decompress(blob).decode("utf-8").split("\n")
+
+
 def _block_rows(first: int, blob: bytes) -> list[LemmaRow]:
-    lines = zlib.decompress(blob).decode("utf-8").split("\n")
-    return [LemmaRow.from_json(first + i, line) for i, line in enumerate(lines)]
+    return [LemmaRow.from_json(first + i, line) for i, line in enumerate(_block_lines(blob))]
 
 
 def write_table(connection: sqlite3.Connection, rows: Iterable[LemmaRow],

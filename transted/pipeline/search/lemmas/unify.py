@@ -125,7 +125,7 @@ class _Matcher:
             self.bind(label, t)
             return
         if label in self.variables:
-            if free_names(t) & inner:
+            if inner and free_names(t) & inner:
                 raise _Fail  # the value would mention a variable bound inside the subterm
             self.bind(label, t)
             return
@@ -137,7 +137,7 @@ class _Matcher:
         args = [c.label for c in p.children if c.is_leaf and c.label in renamed]
         if len(args) == len(p.children) and len(set(args)) == len(args):
             names = [renamed[a] for a in args]
-            if (free_names(t) & inner) - set(names):
+            if inner and (free_names(t) & inner) - set(names):
                 raise _Fail
             value = t
             for name in reversed(names):
@@ -151,7 +151,7 @@ class _Matcher:
             fn, targs, shift = Node(head_name(t.label, n) or ""), t.children, 0
         else:
             raise _Fail
-        if free_names(fn) & inner:
+        if inner and free_names(fn) & inner:
             raise _Fail
         self.bind(head, fn)
         for i, (pc, tc) in enumerate(zip(p.children, targs, strict=True)):

@@ -83,3 +83,26 @@ structure ToyPoint (α : Type u) extends ToyMul α where
 inductive ToyColor where
   | red
   | green : ToyColor
+
+class ToyNorm (α : Type u) where
+  norm : α → Nat
+
+/-- An instance only where `ToyScope` is open (`scoped[NS] attribute`, as Mathlib's
+`Valued.toNormedField`). -/
+def ToyMul.toToyNorm {G : Type u} [ToyMul G] : ToyNorm G := ⟨fun _ => 0⟩
+
+scoped[ToyScope] attribute [instance] ToyMul.toToyNorm
+
+class ToyValued (G : Type u) (V : Type u) where
+  toNorm : ToyNorm G
+
+section Valued
+
+variable {G : Type u} [ToyGroup G] {V : Type u} [hv : ToyValued G V]
+
+/-- Its proof uses the section's `hv`, which its header does not mention (as Mathlib's
+`Valued.completable`): Lean adds `[hv : ToyValued G V]`, so `[ToyGroup G]` alone gives none. -/
+instance (priority := 100) ToyGroup.toToyNorm : ToyNorm G := by
+  exact hv.toNorm
+
+end Valued
