@@ -7,8 +7,9 @@ lemmas, pair by pair in one process (issue 33's speed bar: median at most 1.5x, 
 Both metrics are loaded once (as a batch worker holds them) and every pair is scored by A then
 B, so machine load hits both alike. Printed: per-pair median and p95 milliseconds of each, the
 ratios B/A of the medians and of the p95s, the median of the per-pair ratios, the timeouts of
-each, the pairs whose verdicts differ, and the lemma moves B's provider yielded (for the
-per-lemma usage). ``--out`` keeps the per-pair times (JSON lines).
+each, the pairs the search closed (``details.status == "found"``) with each and with one only,
+and the lemma moves B's provider yielded (for the per-lemma usage). (Verdicts are not compared:
+B's signature has no shipped threshold, so its threshold-decided verdicts are null.) ``--out`` keeps the per-pair times (JSON lines).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                 row[f"{name}_ms"] = (time.perf_counter() - began) * 1000
                 row[f"{name}_status"] = result.status
                 row[f"{name}_verdict"] = result.verdict
+                row[f"{name}_found"] = (result.details or {}).get("status") == "found"
             rows.append(row)
     if args.out is not None:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -77,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         "median_of_pair_ratios": round(statistics.median(y / x for x, y in zip(a, b, strict=True)), 3),
         "a_timeouts": sum(r["a_status"] == "timeout" for r in rows),
         "b_timeouts": sum(r["b_status"] == "timeout" for r in rows),
-        "verdicts_differ": [r["id"] for r in rows if r["a_verdict"] != r["b_verdict"]],
+        "a_closed": sum(bool(r["a_found"]) for r in rows),
+        "b_closed": sum(bool(r["b_found"]) for r in rows),
+        "closed_only_by_b": [r["id"] for r in rows if r["b_found"] and not r["a_found"]],
+        "closed_only_by_a": [r["id"] for r in rows if r["a_found"] and not r["b_found"]],
         "lemma_moves_top": usage}, ensure_ascii=False))
     return 0
 
