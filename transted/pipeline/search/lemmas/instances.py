@@ -12,7 +12,10 @@ answer is *yes* only when one of these proves it, and *no* otherwise (never a gu
 3. an instance declaration of the index for the class (or a class that gives it) whose
    arguments unify with the types, each of its instance binders found the same way (depth
    :data:`MAX_DEPTH`, Lean's typeclass resolution cut short); one with an explicit argument
-   cannot fire by itself and is not used;
+   cannot fire by itself and is not used, nor one whose arguments mention a binder that is not
+   a type (``instance {X : FintypeCat} : Finite X`` is about the coerced ``↥X``, not about
+   every type), nor one whose section instances the index could not read
+   (``unread_instances``);
 4. ``Decidable p``, ``DecidableEq α``, ``DecidablePred``, ``DecidableRel``: a ``Decidable``
    instance is a subsingleton (``instSubsingletonDecidable``, Lean core Init/Core.lean) and
    classical logic gives one for every proposition (``Classical.propDecidable``), so the
@@ -25,12 +28,13 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
+from transted.pipeline.opt.elaborate.index_types import is_sort
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_, show
 from transted.pipeline.opt.instances import load_instance_table
 from transted.pipeline.opt.mathlib.index import MathlibIndex
 from transted.pipeline.opt.node import Node
-from transted.pipeline.opt.scope import head_name
+from transted.pipeline.opt.scope import free_names, head_name
 
 __all__ = ["InstanceOracle", "LocalInstance", "MAX_DEPTH", "DECIDABLE"]
 
@@ -128,7 +132,10 @@ def _instance_shape(index: MathlibIndex, name: str, arity: int) -> _Shape | None
             or d.unread_instances or "scoped" in d.keyword or any(b.kind == "explicit" for b in d.binders)):
         return None
     sorts: dict[str, Type_] = {n: SORT for b in d.binders if b.kind != "instance"
-                               for n in b.names}
+                               and is_sort(b.type.tree) for n in b.names}
+    values = {n for b in d.binders if b.kind != "instance" for n in b.names} - set(sorts)
+    if any(free_names(node) & values for node in d.instance.arguments):
+        return None  # `instance {X : FintypeCat} : Finite X`: a term coerced to a type (`↥X`)
     patterns: list[Ty] = []
     for node in d.instance.arguments:
         pattern = type_of_node(node, sorts)

@@ -68,7 +68,10 @@ class LemmaProvider(Provider):
     """
 
     name = "lemmas"
-    version = "1"
+    version = "2"
+    """2: instances over a coerced term or with unread section instances never fire (a wrong
+    ``proved`` by ``Finite.injective_iff_surjective`` at ℕ); global instance answers per
+    process."""
 
     def __init__(self, *, per_state: int = PER_STATE, table: LemmaTable | None = None,
                  engines: RefuteOptions | None = None) -> None:
