@@ -57,7 +57,12 @@ from transted.pipeline.search.lemmas.typing import (
     check_types,
     lemma_issue_free,
 )
-from transted.pipeline.search.lemmas.unify import Match, instantiate_lemma, match_lemma
+from transted.pipeline.search.lemmas.unify import (
+    FreeNames,
+    Match,
+    instantiate_lemma,
+    match_lemma,
+)
 from transted.pipeline.search.pattern import Path, positions
 from transted.pipeline.search.scalars import is_numeral
 
@@ -172,13 +177,14 @@ class SideRewriter:
         found = self.table.candidates(node)
         self.retrieved += len(found)
         out: list[_Syntactic] = []
+        free: FreeNames = {}
         for lemma_id, backward in found:
             lemma = self.lemma(lemma_id)
             direction = None if lemma is None else \
                 lemma.directions.get("backward" if backward else "forward")
             if lemma is None or direction is None:
                 continue
-            match = match_lemma(direction.source, node, lemma.variables, lemma.numerals)
+            match = match_lemma(direction.source, node, lemma.variables, lemma.numerals, free)
             if match is not None and lemma.usable:
                 out.append((lemma, direction, backward, match))
         if len(self._syntactic) >= _SYNTACTIC_MAX:

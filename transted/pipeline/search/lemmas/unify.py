@@ -43,7 +43,7 @@ from transted.pipeline.opt.substitution import substitute
 from transted.pipeline.search.pattern import Path
 from transted.pipeline.search.reduction import beta_reduce
 
-__all__ = ["Match", "match_lemma", "instantiate_lemma", "TypedPairs"]
+__all__ = ["Match", "match_lemma", "instantiate_lemma", "TypedPairs", "FreeNames"]
 
 _NUMERAL = re.compile(r"^[0-9]+$")
 _APP_PREFIX = f"{SLOT} {SLOT}"
@@ -66,10 +66,16 @@ class _Fail(Exception):
     pass
 
 
+FreeNames = dict[int, tuple[Node, frozenset[str]]]
+"""Free names of the term's subterms by identity, shared by the matches of one term against
+many lemmas (each entry keeps its node, so an id is never reused while the table lives)."""
+
+
 def match_lemma(pattern: Node, term: Node, variables: frozenset[str],
-                numerals: frozenset[str] = frozenset()) -> Match | None:
+                numerals: frozenset[str] = frozenset(), free: FreeNames | None = None
+                ) -> Match | None:
     """The assignment making ``pattern`` the term ``term`` (see the module docstring), or None."""
-    state = _Matcher(variables, numerals)
+    state = _Matcher(variables, numerals, {} if free is None else free)
     try:
         state.run(pattern, term, ((), ()), {}, frozenset())
     except _Fail:
@@ -78,11 +84,20 @@ def match_lemma(pattern: Node, term: Node, variables: frozenset[str],
 
 
 class _Matcher:
-    def __init__(self, variables: frozenset[str], numerals: frozenset[str]):
+    def __init__(self, variables: frozenset[str], numerals: frozenset[str], free: FreeNames):
         self.variables = variables
         self.numerals = numerals
+        self.free_table = free
         self.sigma: dict[str, Node] = {}
         self.checked: list[tuple[Path, Path]] = []
+
+    def free(self, t: Node) -> frozenset[str]:
+        hit = self.free_table.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit[1]
+        names = frozenset(free_names(t))
+        self.free_table[id(t)] = (t, names)
+        return names
 
     def bind(self, var: str, value: Node) -> None:
         old = self.sigma.get(var)
@@ -125,7 +140,7 @@ class _Matcher:
             self.bind(label, t)
             return
         if label in self.variables:
-            if inner and free_names(t) & inner:
+            if inner and self.free(t) & inner:
                 raise _Fail  # the value would mention a variable bound inside the subterm
             self.bind(label, t)
             return
@@ -137,7 +152,7 @@ class _Matcher:
         args = [c.label for c in p.children if c.is_leaf and c.label in renamed]
         if len(args) == len(p.children) and len(set(args)) == len(args):
             names = [renamed[a] for a in args]
-            if inner and (free_names(t) & inner) - set(names):
+            if inner and (self.free(t) & inner) - set(names):
                 raise _Fail
             value = t
             for name in reversed(names):
@@ -151,7 +166,7 @@ class _Matcher:
             fn, targs, shift = Node(head_name(t.label, n) or ""), t.children, 0
         else:
             raise _Fail
-        if inner and free_names(fn) & inner:
+        if inner and self.free(fn) & inner:
             raise _Fail
         self.bind(head, fn)
         for i, (pc, tc) in enumerate(zip(p.children, targs, strict=True)):
