@@ -120,14 +120,14 @@ _FORKED: NameStore | None = None
 def _lookup_in_child(name: str) -> tuple[str | None, bool]:
     assert _FORKED is not None
     row = _FORKED.row(name)
-    return row, _FORKED._pid == os.getpid()
+    return row, _FORKED._db._pid == os.getpid()
 
 
 def test_a_forked_child_opens_its_own_connection(path):
     global _FORKED
     _FORKED = NameStore(path)
     assert _FORKED.row("Nat.succ") is not None  # the parent's connection is open
-    parent = _FORKED._connection
+    parent = _FORKED._db._connection
     try:
         with multiprocessing.get_context("fork").Pool(1) as pool:
             row, own = pool.apply(_lookup_in_child, ("Real.sqrt_nonneg",))

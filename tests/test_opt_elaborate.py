@@ -9,6 +9,7 @@ running the code.
 from __future__ import annotations
 
 import pytest
+from elaboration_helpers import find, ty
 
 from transted.pipeline.opt import OptOptions, parse_statement
 from transted.pipeline.opt.elaborate import Scope, elaborate, elaborate_statement, scope_from_header
@@ -20,17 +21,6 @@ def E(text: str, header: str | None = None):
     if not text.startswith(("theorem", "example")):
         text = f"theorem t {text} := sorry"
     return elaborate_statement(text, header=header)
-
-
-def find(e, label: str, nth: int = 0) -> tuple[int, ...]:
-    """Path of the ``nth`` node (preorder) with ``label``."""
-    hits = [p for p, node, _ in e.walk() if node.label == label]
-    assert len(hits) > nth, f"{label!r} not in {e.tree}"
-    return hits[nth]
-
-
-def ty(e, label: str, nth: int = 0) -> str:
-    return e.type_at(find(e, label, nth))
 
 
 def coe(e, label: str, nth: int = 0) -> str | None:

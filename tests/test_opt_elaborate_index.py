@@ -8,6 +8,7 @@ file must be present (tests/test_mathlib_index.py checks it)."""
 from __future__ import annotations
 
 import pytest
+from elaboration_helpers import find, ty
 
 from transted.pipeline.opt.elaborate import elaborate_statement
 from transted.pipeline.opt.elaborate.classes import IndexClasses
@@ -21,16 +22,6 @@ def E(text: str, header: str | None = None, tables: Tables = BUNDLED):
     if not text.startswith(("theorem", "example", "def")):
         text = f"theorem t {text} := sorry"
     return elaborate_statement(text, header=header, tables=tables)
-
-
-def find(e, label: str, nth: int = 0) -> tuple[int, ...]:
-    hits = [p for p, node, _ in e.walk() if node.label == label]
-    assert len(hits) > nth, f"{label!r} not in {e.tree}"
-    return hits[nth]
-
-
-def ty(e, label: str, nth: int = 0) -> str:
-    return e.type_at(find(e, label, nth))
 
 
 def kinds(e) -> list[str]:

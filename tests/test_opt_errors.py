@@ -156,6 +156,19 @@ def test_bracket_notation_round_trips(spec):
     assert Node.from_text(str(node)) == node
 
 
+@settings(max_examples=300)
+@given(st.text(alphabet="{}ab \\·", max_size=24))
+def test_bracket_reader_fast_path_agrees_with_the_character_reader(text):
+    """``from_text`` splits an escape-free text at its braces and falls back to the
+    character reader on anything malformed: the same tree, or the same error and position."""
+    def read(reader):
+        try:
+            return ("tree", reader(text))
+        except ParseError as e:
+            return ("error", str(e))
+    assert read(Node.from_text) == read(Node._from_text_by_char)
+
+
 @pytest.mark.parametrize("body, message", [
     ('infix:\n  - {symbol: "⊕", prec: "high", assoc: left}\n',
      r"infix\.0 \(symbol '⊕'\): field 'prec'"),

@@ -1,5 +1,6 @@
-"""Lazy ``"module:attribute"`` references: the one loader behind every registry; and the real
-path of a bundled data file (:func:`bundled_file`, for the SQLite tables opened by path).
+"""Lazy ``"module:attribute"`` references: the one loader behind every registry; the real path
+of a bundled data file (:func:`bundled_file`); and a bundled SQLite table opened read-only
+(:class:`ReadOnlyDatabase`: the name table, the Mathlib index, the rewrite-lemma table).
 
 The metric registry (``"transted.metrics.ted:TEDSimilarity"``), the provider registry
 (``"…offline:OfflineProvider.from_context"``) and the executors' ``MetricSpec`` (a user's
@@ -10,12 +11,16 @@ never imports what it does not use (matplotlib, torch, lean-interact).
 from __future__ import annotations
 
 import importlib
+import os
+import sqlite3
+import threading
+from collections.abc import Callable
 from contextlib import ExitStack
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["is_reference", "load_reference", "bundled_file"]
+__all__ = ["is_reference", "load_reference", "bundled_file", "ReadOnlyDatabase"]
 
 _KEEP = ExitStack()  # keeps a zipped package's extracted copies alive for the process
 
@@ -49,3 +54,41 @@ def bundled_file(package: str, *parts: str) -> Path:
     if isinstance(resource, Path):
         return resource
     return _KEEP.enter_context(resources.as_file(resource))
+
+
+class ReadOnlyDatabase:
+    """A SQLite file read as immutable data, opened on the first query.
+
+    A connection must not cross ``fork()``, so a process opens its own (a pool's workers each
+    reopen); threads share it under one lock. ``missing`` is raised when the file is absent;
+    ``check`` may refuse the file on opening (a wrong format).
+    """
+
+    def __init__(self, path: Path, *, missing: Callable[[], Exception],
+                 check: Callable[[sqlite3.Connection], None] | None = None) -> None:
+        self.path = path
+        self._missing = missing
+        self._check = check
+        self._lock = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
+        self._pid = -1
+
+    def query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            if self._connection is None or self._pid != os.getpid():
+                self._connection = self._open()
+                self._pid = os.getpid()
+            return self._connection.execute(sql, args).fetchall()
+
+    def _open(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise self._missing()
+        uri = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        if self._check is not None:
+            try:
+                self._check(connection)
+            except BaseException:
+                connection.close()
+                raise
+        return connection

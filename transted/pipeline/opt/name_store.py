@@ -32,14 +32,13 @@ import hashlib
 import json
 import os
 import sqlite3
-import threading
 import zlib
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 
 from transted.errors import InputError
-from transted.loading import bundled_file
+from transted.loading import ReadOnlyDatabase, bundled_file
 
 __all__ = ["NameStore", "name_table_path", "write_store", "body_digest", "content_digest", "TABLE_FILE", "FORMAT",
            "BLOCK_ROWS"]
@@ -61,36 +60,26 @@ class NameStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._lock = threading.Lock()
-        self._connection: sqlite3.Connection | None = None
-        self._pid = -1
+        self._db = ReadOnlyDatabase(path, missing=self._missing, check=self._check_format)
         # inflated blocks stay for the process: at most the whole table, which the JSON
         # table this replaces held from the start
         self._blocks: dict[int, _Block] = {}
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with self._lock:
-            if self._connection is None or self._pid != os.getpid():
-                self._connection = self._open()
-                self._pid = os.getpid()
-            return self._connection.execute(sql, args).fetchall()
+        return self._db.query(sql, args)
 
-    def _open(self) -> sqlite3.Connection:
-        if not self.path.is_file():
-            raise FileNotFoundError(
-                f"name table {self.path} is missing: regenerate it with "
-                "`python -m scripts.name_table.build` (docs/NAMES.md)")
-        uri = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    def _missing(self) -> Exception:
+        return FileNotFoundError(
+            f"name table {self.path} is missing: regenerate it with "
+            "`python -m scripts.name_table.build` (docs/NAMES.md)")
+
+    def _check_format(self, connection: sqlite3.Connection) -> None:
         try:
             found = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.DatabaseError as exc:
-            connection.close()
             raise InputError(f"{self.path}: not a name table ({exc})") from exc
         if found is None or found[0] != FORMAT:
-            connection.close()
             raise InputError(f"{self.path}: format {found and found[0]!r}, expected {FORMAT!r}")
-        return connection
 
     @cached_property
     def header(self) -> dict:

@@ -33,6 +33,7 @@ from dataclasses import replace
 from transted.pipeline.evidence.entail import number_variables
 from transted.pipeline.evidence.terms import NUMBER_TYPES
 from transted.pipeline.opt.elaborate.classes import ClassInstance
+from transted.pipeline.opt.elaborate.index_types import is_sort
 from transted.pipeline.opt.elaborate.tables import bundled_tables
 from transted.pipeline.opt.elaborate.types import Ty
 from transted.pipeline.opt.labels import ASCRIPTION, EQ
@@ -119,6 +120,9 @@ def _classes_supplied(edits: list[ResidualEdit], reference: StatementParts,
     (``[Ring F]`` beside ``[Field F]``) is a second, unrelated instance and is never
     discharged. The hierarchy is walked with its arguments and only up
     (:meth:`~transted.pipeline.opt.elaborate.classes.IndexClasses.provides`)."""
+    classes = bundled_tables().classes
+    if classes is None:
+        return edits  # no index: no hierarchy to follow
     for where, members in _groups(edits).items():
         group = [edits[k] for k in members]
         if not where.startswith("hypothesis") or not any(e.counts for e in group) \
@@ -135,10 +139,9 @@ def _classes_supplied(edits: list[ResidualEdit], reference: StatementParts,
         wanted = _prop_class(typed, side, own, own.hypotheses[int(where.split()[1]) - 1])
         if wanted is None:
             continue
-        classes = bundled_tables().classes
         for part in others.hypotheses:
             given = _class_instance(typed, other, others, part)
-            if given is not None and classes is not None and classes.provides(given, wanted):
+            if given is not None and classes.provides(given, wanted):
                 note = f"{wanted[0]} is a proposition the other side's [{given[0]}] gives " \
                        f"(the Mathlib class hierarchy)"
                 for k in members:
@@ -166,14 +169,10 @@ def _class_instance(typed: TypedSides, side: Side, parts: StatementParts, part: 
         return None
     cls = typed.constant_at(side, part.path)
     sorts = {n for b in parts.binders for n in binder_names(b.node.children[0])
-             if b.node.children and _is_universe(b.node.children[-1])}
+             if b.node.children and is_sort(b.node.children[-1])}
     if cls is None or not all(c.label in sorts for c in node.children):
         return None
     return cls, tuple(Ty(c.label) for c in node.children)
-
-
-def _is_universe(node: Node) -> bool:
-    return node.label.startswith(("Type", "Sort"))
 
 
 def _hypothesis_proof(where: str, group: list[ResidualEdit], ref_h: list[Node],

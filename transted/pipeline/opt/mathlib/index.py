@@ -21,15 +21,13 @@ milliseconds for what it asks and nothing for the rest. Records are
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from transted.loading import bundled_file
+from transted.loading import ReadOnlyDatabase, bundled_file
 from transted.pipeline.opt.mathlib.codec import block_record, block_records, from_plain, inflate
 from transted.pipeline.opt.mathlib.records import (
     Body,
@@ -62,8 +60,9 @@ class MathlibIndex:
                 "`python -m scripts.mathlib_index.build` (docs/MATHLIB_INDEX.md)")
         self.path = path
         self._lock = threading.Lock()
-        self._connection: sqlite3.Connection | None = None
-        self._pid = -1
+        self._db = ReadOnlyDatabase(path, missing=lambda: FileNotFoundError(
+            f"Mathlib index {path} is missing: regenerate it with "
+            "`python -m scripts.mathlib_index.build` (docs/MATHLIB_INDEX.md)"))
         self._records: OrderedDict[str, IndexedDeclaration | None] = OrderedDict()
         self._blocks: OrderedDict[str, str] = OrderedDict()
         self._ancestors: dict[str, frozenset[str]] = {}
@@ -71,13 +70,7 @@ class MathlibIndex:
 
     # -- storage ----------------------------------------------------------------------------
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with self._lock:
-            if self._connection is None or self._pid != os.getpid():
-                # a connection must not cross fork(): a child process opens its own
-                uri = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
-                self._connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-                self._pid = os.getpid()
-            return self._connection.execute(sql, args).fetchall()
+        return self._db.query(sql, args)
 
     @cached_property
     def _meta(self) -> dict[str, str]:

@@ -148,23 +148,26 @@ class SideRewriter:
             found = self._matches(node)
             if not found or elaboration.issues_under(path):
                 continue
-            context: PathContext | None = None
+            # what the position gives every lemma tried there, computed on the first need
+            at: tuple[PathContext, tuple[LocalInstance, ...], dict[str, Type_]] | None = None
             for lemma, direction, backward, match in found:
                 theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
                                     match.checked, lemma.type_variables, match.sigma)
                 if theta is None:
                     continue
                 sigma = match.sigma
-                if context is None:
+                if at is None:
                     context = premises_at(tree, path, elaboration, outer)
-                if not self._instances(lemma, theta, context, outer):
+                    at = (context, _local_instances(context, outer),
+                          _scope(tree, path, elaboration, locals_))
+                if not self._instances(lemma, theta, at[1]):
                     continue
                 new = instantiate_lemma(_with_casts(direction, lemma, sigma, theta), sigma)
                 if new == node:
                     continue
                 conditions = tuple(instantiate_lemma(h, sigma) for h in lemma.parts.hypotheses)
                 out.append(Rewrite(lemma, backward, path, node, new, sigma, theta, conditions,
-                                   context, _scope(tree, path, elaboration, locals_), info))
+                                   at[0], at[2], info))
         return out
 
     def _matches(self, node: Node) -> tuple[_Syntactic, ...]:
@@ -192,12 +195,11 @@ class SideRewriter:
         self._syntactic[node] = hit = tuple(out)
         return hit
 
-    def _instances(self, lemma: Lemma, theta: TypeAssignment, context: PathContext,
-                   outer: Mapping[str, Node | None]) -> bool:
+    def _instances(self, lemma: Lemma, theta: TypeAssignment,
+                   local: tuple[LocalInstance, ...]) -> bool:
         needs = lemma.instance_needs
         if needs is None:
             return False
-        local = _local_instances(context, outer)
         for need in needs:
             if need[0] == "Nat.AtLeastTwo":  # a numeral variable: matched only by numerals ≥ 2
                 if not (len(need[1]) == 1 and need[1][0].label in lemma.numerals):

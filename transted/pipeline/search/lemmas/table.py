@@ -29,7 +29,6 @@ runs), one connection per process (as the index itself).
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
 import zlib
@@ -39,7 +38,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from transted.errors import InputError
-from transted.loading import bundled_file
+from transted.loading import ReadOnlyDatabase, bundled_file
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.lemmas.dtree import STAR, DiscriminationTree
 
@@ -143,26 +142,18 @@ class LemmaTable:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._connection: sqlite3.Connection | None = None
-        self._pid = -1
+        self._db = ReadOnlyDatabase(path, missing=lambda: InputError(
+            f"{path}: no rewrite-lemma table; build it with `{_BUILD}` (docs/LEMMAS.md)"))
         self._buckets: dict[str, DiscriminationTree[tuple[int, bool]] | None] = {}
         self._rows: dict[int, LemmaRow | None] = {}
         self._blocks: dict[int, list[str]] = {}
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with self._lock:
-            if self._connection is None or self._pid != os.getpid():
-                if not self.path.is_file():
-                    raise InputError(f"{self.path}: no rewrite-lemma table; build it with "
-                                     f"`{_BUILD}` (docs/LEMMAS.md)")
-                uri = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
-                self._connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-                self._pid = os.getpid()
-            try:
-                return self._connection.execute(sql, args).fetchall()
-            except sqlite3.DatabaseError as e:
-                raise InputError(f"{self.path}: not a rewrite-lemma table ({e}); rebuild it "
-                                 f"with `{_BUILD}` (docs/LEMMAS.md)") from e
+        try:
+            return self._db.query(sql, args)
+        except sqlite3.DatabaseError as e:
+            raise InputError(f"{self.path}: not a rewrite-lemma table ({e}); rebuild it "
+                             f"with `{_BUILD}` (docs/LEMMAS.md)") from e
 
     @cached_property
     def meta(self) -> dict[str, str]:
