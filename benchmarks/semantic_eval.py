@@ -33,11 +33,14 @@ from transted.pipeline.search.providers.registry import (
     make_providers,
     parse_provider_names,
 )
-from transted.pipeline.verdict.rules import predict
 from transted.reading.pairs import Pair, Statement, read_pairs
 from transted.studies.evaluation.agreement import agreement_score
 from transted.studies.evaluation.labels import gold_labels
-from transted.studies.evaluation.threshold import cross_validated_predictions, select_threshold
+from transted.studies.evaluation.threshold import (
+    cross_validated_predictions,
+    predict,
+    select_threshold,
+)
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "gted" / "proofnet.jsonl"
 

@@ -18,11 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from transted.pipeline.verdict.rules import predict
 from transted.reading.pairs import read_pairs
 from transted.studies.calibration.procedure import derive_threshold, source_balanced_accuracy
 from transted.studies.evaluation.labels import gold_labels
-from transted.studies.evaluation.threshold import candidate_thresholds
+from transted.studies.evaluation.threshold import candidate_thresholds, predict
 
 DEV = "tests/data/gted/proofnet.jsonl"
 

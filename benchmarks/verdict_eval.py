@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from transted.metrics.registry import get_metric  # noqa: E402
-from transted.pipeline.verdict.rules import apply_forced, forced_by_evidence, predict  # noqa: E402
+from transted.pipeline.verdict.rules import forced_by_evidence  # noqa: E402
 from transted.reading.pairs import read_pairs  # noqa: E402
 from transted.running.batch import score_pairs  # noqa: E402
 from transted.studies.calibration.problems import problem_key  # noqa: E402
@@ -46,7 +46,11 @@ from transted.studies.evaluation.decided import (  # noqa: E402
     fallback_mask,
     forced_of,
 )
-from transted.studies.evaluation.threshold import grouped_folds  # noqa: E402
+from transted.studies.evaluation.threshold import (  # noqa: E402
+    apply_forced,
+    grouped_folds,  # noqa: E402
+    predict,
+)
 
 FILES = {"beq_human_dev": ROOT / "tests/data/strict/beq_human_dev.jsonl",
          "proofnet_verified_dev": ROOT / "tests/data/strict/proofnet_verified_dev.jsonl",

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
-from transted.pipeline.verdict.rules import predict
 from transted.studies.evaluation.threshold import (
     candidate_thresholds,
     cross_validated_predictions,
+    predict,
     select_threshold,
     sweep,
 )

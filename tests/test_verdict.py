@@ -9,17 +9,16 @@ import pytest
 
 from transted.metrics.registry import get_metric
 from transted.pipeline.verdict.rules import (
-    apply_evidence,
     decide,
     forced_decision,
     format_residual,
     load_decision_rules,
     make_verdict,
     passes,
-    predict,
     rule_for,
 )
 from transted.reading.pairs import read_pairs
+from transted.studies.evaluation.threshold import apply_evidence, predict
 from transted.studies.regression.compare import PairDelta, Regression
 from transted.studies.regression.gate import check_regression
 

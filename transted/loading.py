@@ -5,22 +5,25 @@ of a bundled data file (:func:`bundled_file`); and a bundled SQLite table opened
 The metric registry (``"transted.metrics.ted:TEDSimilarity"``), the provider registry
 (``"…offline:OfflineProvider.from_context"``) and the executors' ``MetricSpec`` (a user's
 ``"package.module:Class"``) name objects by such strings, so naming a metric or a provider
-never imports what it does not use (matplotlib, torch, lean-interact).
+never imports what it does not use (matplotlib, torch, lean-interact). Such imports, and
+the CLI's lazily loaded command modules, run with the cyclic garbage collector paused
+(:func:`collector_paused`).
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["is_reference", "load_reference", "bundled_file", "ReadOnlyDatabase"]
+__all__ = ["is_reference", "collector_paused", "keep_loaded", "load_reference", "bundled_file", "ReadOnlyDatabase"]
 
 _KEEP = ExitStack()  # keeps a zipped package's extracted copies alive for the process
 
@@ -29,6 +32,35 @@ def is_reference(name: str) -> bool:
     """True when ``name`` is written ``module:attribute`` (both parts non-empty)."""
     module_name, sep, attr = name.partition(":")
     return bool(sep and module_name and attr)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for the block (imports on demand, a command's set-up).
+
+    An import makes many long-lived objects (classes, functions, tables) and almost no
+    garbage, yet its allocations trigger collections that scan the growing heap for nothing:
+    a tenth of a one-pair ``transted score`` process (benchmarks/STARTUP.md).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def keep_loaded() -> None:
+    """Move every object alive now to the collector's permanent generation (``gc.freeze``).
+
+    For a process's entry point, once its code and tables are loaded (the CLI, after loading a
+    command and its metrics): those objects live as long as the process, and every later full
+    collection would scan them again. Never called by the library: it would freeze a caller's
+    objects too. Called inside :func:`collector_paused`, it also spares the first collection
+    after the pause from scanning everything the pause allocated.
+    """
+    gc.freeze()
 
 
 def load_reference(reference: str) -> Any:
@@ -41,7 +73,8 @@ def load_reference(reference: str) -> Any:
     if not is_reference(reference):
         raise ValueError(f"expected a 'module:attribute' reference, got {reference!r}")
     module_name, _, attr = reference.partition(":")
-    obj: Any = importlib.import_module(module_name)
+    with collector_paused():
+        obj: Any = importlib.import_module(module_name)
     for part in attr.split("."):
         obj = getattr(obj, part)
     return obj

@@ -20,6 +20,7 @@ import typer
 
 from transted.cli.console import FORMATS, SIGNATURE_FORMS, state
 from transted.errors import TranstedError
+from transted.loading import collector_paused, keep_loaded
 from transted.metrics.options import declared_options
 from transted.metrics.registry import get_metric, metric_class
 from transted.running.executors.run_options import POOL_PAYS_OFF_SECONDS, RunOptions
@@ -321,7 +322,10 @@ def load_metrics(values: list[str] | None, extra: dict[str, object] | None = Non
             raise typer.BadParameter(f"{', '.join(repeated)} given twice (results are filed by "
                                      "metric name; run it again with another --out)",
                                      param_hint="--metric")
-    return [get_metric(name, **{**(extra or {}), **options}) for name, options in specs]
+    with collector_paused():
+        metrics = [get_metric(name, **{**(extra or {}), **options}) for name, options in specs]
+        keep_loaded()
+    return metrics
 
 
 def is_stdout(out: Path | str | None) -> bool:

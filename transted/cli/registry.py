@@ -17,6 +17,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from transted.cli.group import TranstedGroup, registered_commands
+from transted.loading import collector_paused, keep_loaded
 
 __all__ = ["COMMANDS", "ENTRY_POINT_GROUP", "LazyGroup"]
 
@@ -61,7 +62,9 @@ class LazyGroup(TranstedGroup):
         return self.commands.get(cmd_name)
 
     def _load(self, module: str) -> None:
-        self.add_loaded(registered_commands(importlib.import_module(module).register))
+        with collector_paused():
+            self.add_loaded(registered_commands(importlib.import_module(module).register))
+            keep_loaded()
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:

@@ -22,8 +22,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import numpy as np
-
 from transted import yaml_text
 from transted.assignment import min_cost_assignment
 from transted.pipeline.opt.node import Node
@@ -59,20 +57,20 @@ def align(left: Sequence[Node], right: Sequence[Node], distance: Callable[[Node,
         return 0.0, []
     big = unmatched * 4 + 1.0  # forbidden cells: dearer than any feasible choice
     size = n + m
-    cost = np.zeros((size, size))
-    cost[:n, :m] = [[distance(a, b) for b in right] for a in left] if n and m else 0.0
-    cost[:n, m:] = big
-    cost[n:, :m] = big
-    for i in range(n):
-        cost[i, m + i] = unmatched
+    cost = [[0.0] * size for _ in range(size)]
+    for i, a in enumerate(left):
+        cost[i][:m] = [float(distance(a, b)) for b in right]
+        cost[i][m:] = [big] * n
+        cost[i][m + i] = unmatched
     for j in range(m):
-        cost[n + j, j] = unmatched
-    rows, cols = min_cost_assignment(cost.tolist())
+        cost[n + j][:m] = [big] * m
+        cost[n + j][j] = unmatched
+    rows, cols = min_cost_assignment(cost)
     pairs: list[tuple[int | None, int | None, float]] = []
     total = 0.0
     for r, c in zip(rows, cols, strict=True):
         if r < n and c < m:
-            pairs.append((r, c, float(cost[r, c])))
+            pairs.append((r, c, float(cost[r][c])))
         elif r < n:
             pairs.append((r, None, unmatched))
         elif c < m:

@@ -26,12 +26,10 @@ The shipped thresholds are read by :mod:`transted.pipeline.verdict.thresholds` (
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
-
-import numpy as np
-from numpy.typing import ArrayLike, NDArray
 
 from transted.pipeline.evidence.model import VACUOUS_REASON
 from transted.pipeline.verdict.conventions import CONVENTIONS, convention_rule
@@ -47,7 +45,7 @@ from transted.pipeline.verdict.thresholds import (
 __all__ = ["DecisionRule", "THRESHOLDS_FILE", "load_decision_rules", "rule_for", "make_verdict",
            "Verdict", "DecidedBy", "DECIDED_BY", "Decision", "decide", "decide_result",
            "decide_forced", "with_threshold", "forced_decision",
-           "passes", "predict", "apply_evidence", "apply_forced", "forced_by_evidence",
+           "passes", "forced_by_evidence",
            "EVIDENCE_VERDICTS", "BINARY_THRESHOLD", "VERDICT_RULE", "verdict_field",
            "CONVENTIONS", "format_residual"]
 
@@ -168,7 +166,7 @@ def decide_result(score: float | None, *, evidence: object = None,
     if convention not in CONVENTIONS:
         raise ValueError(f"`convention` must be one of {', '.join(CONVENTIONS)}, got "
                          f"{convention!r}")
-    if binary and status == "ok" and score is not None and np.isfinite(score):
+    if binary and status == "ok" and score is not None and math.isfinite(score):
         return Decision(_word(bool(passes(score, BINARY_THRESHOLD))), "binary")
     return with_threshold(decide_forced(evidence, residual, status=status,
                                         convention=convention, rejected=rejected,
@@ -181,7 +179,7 @@ def with_threshold(forced: Decision, score: float | None, threshold: float | Non
     score or a threshold), keeping ``forced``'s reason for falling back."""
     if forced.verdict is not None:
         return forced
-    if score is None or not np.isfinite(score) or threshold is None:
+    if score is None or not math.isfinite(score) or threshold is None:
         return Decision(None, None, forced.reason)
     return Decision(_word(bool(passes(score, threshold))), "threshold", forced.reason)
 
@@ -210,33 +208,6 @@ def make_verdict(score: float | None, *, binary: bool, threshold: float | None,
     """:func:`decide` for a result with evidence and no residual edits (the threshold rule)."""
     d = decide(score, {"evidence": evidence}, binary=binary, threshold=threshold)
     return d.verdict, d.decided_by
-
-
-def predict(scores: ArrayLike, threshold: float) -> NDArray[np.bool_]:
-    """Verdicts of :func:`passes` for an array of scores; NaN scores (errors) are negative."""
-    s = np.asarray(scores, dtype=float)
-    with np.errstate(invalid="ignore"):
-        return np.where(np.isnan(s), False, passes(s, threshold))
-
-
-def apply_forced(predictions: NDArray[np.bool_], forced: Sequence[bool | None]
-                 ) -> tuple[NDArray[np.bool_], int]:
-    """Verdicts decided before the threshold override it; returns the verdicts and how many
-    were forced."""
-    out = predictions.copy()
-    n = 0
-    for i, f in enumerate(forced):
-        if f is not None:
-            out[i] = f
-            n += 1
-    return out, n
-
-
-def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]
-                   ) -> tuple[NDArray[np.bool_], int]:
-    """Definite evidence overrides a verdict: ``proved`` → True, ``refuted`` → False; returns
-    the verdicts and how many evidence decided."""
-    return apply_forced(predictions, [forced_by_evidence(e) for e in evidence])
 
 
 _ROLE_ORDER = {"meaning": 0, "untrusted": 1, "presentational": 2}

@@ -29,10 +29,9 @@ from contextlib import contextmanager
 
 from transted.metrics.base import Metric, MetricResult
 from transted.reading.pairs import Pair
+from transted.running import executors
 from transted.running.executors.base import Executor, MetricSpec, default_jobs, serial_scores
 from transted.running.executors.guard import score_guarded
-from transted.running.executors.local import LocalExecutor
-from transted.running.executors.ray_cluster import RayExecutor
 from transted.running.executors.run_options import EXECUTORS, POOL_PAYS_OFF_SECONDS, RunOptions
 
 __all__ = ["SERIAL_UP_TO", "EXECUTORS", "check_placement", "score_stream", "executor_for",
@@ -51,7 +50,7 @@ def check_placement(jobs: int | None, executor: Executor | None,
         raise ValueError("`pair_timeout` with `executor`: give it to the executor "
                          "(LocalExecutor(..., pair_timeout=...))")
     if pair_timeout is not None:
-        LocalExecutor(1, pair_timeout=pair_timeout)  # checks the value
+        executors.LocalExecutor(1, pair_timeout=pair_timeout)  # checks the value
 
 
 def score_stream(pairs: Sequence[Pair], metric: Metric, *, jobs: int | None = None,
@@ -73,7 +72,7 @@ def _placed(pairs: list[Pair], metric: Metric, *, jobs: int | None, executor: Ex
         if not pairs:
             return
         spec = spec if spec is not None else MetricSpec.of(metric)
-        with LocalExecutor(jobs or 1, pair_timeout=pair_timeout) as local:
+        with executors.LocalExecutor(jobs or 1, pair_timeout=pair_timeout) as local:
             yield from local.scores(pairs, metric, spec)
         return
     if executor is None and (jobs is None or jobs == 1 or len(pairs) <= SERIAL_UP_TO):
@@ -83,7 +82,7 @@ def _placed(pairs: list[Pair], metric: Metric, *, jobs: int | None, executor: Ex
     if executor is not None:
         yield from _on_executor(pairs, metric, executor, spec)
         return
-    with LocalExecutor(jobs) as local:
+    with executors.LocalExecutor(jobs) as local:
         yield from local.scores(pairs, metric, spec)
 
 
@@ -119,7 +118,7 @@ def make_executor(executor: str = "local", *, jobs: int | None = None,
     and ``min_parallel_seconds`` (start the workers only when the batch is worth it) are the
     local executor's only."""
     if executor == "local":
-        return LocalExecutor(jobs, chunk_size=chunk_size, pair_timeout=pair_timeout,
+        return executors.LocalExecutor(jobs, chunk_size=chunk_size, pair_timeout=pair_timeout,
                              min_parallel_seconds=min_parallel_seconds)
     if pair_timeout is not None:
         raise ValueError("`pair_timeout` is supported by the local executor only")
@@ -127,7 +126,7 @@ def make_executor(executor: str = "local", *, jobs: int | None = None,
         raise ValueError("`min_parallel_seconds` is supported by the local executor only")
     if executor == "ray":
 
-        return RayExecutor(address=ray_address, workers=jobs, chunk_size=chunk_size)
+        return executors.RayExecutor(address=ray_address, workers=jobs, chunk_size=chunk_size)
     raise ValueError(f"`executor` must be one of {', '.join(EXECUTORS)}, got {executor!r}")
 
 
@@ -168,6 +167,7 @@ def executor_for(jobs: int | None, executor: str = "local", *, ray_address: str 
         raise ValueError("`ray_address` needs the ray executor")
     workers = default_jobs() if not jobs else jobs
     if workers == 1:
-        return None if pair_timeout is None else LocalExecutor(1, pair_timeout=pair_timeout)
+        return (None if pair_timeout is None
+                else executors.LocalExecutor(1, pair_timeout=pair_timeout))
     return make_executor(executor, jobs=workers, pair_timeout=pair_timeout,
                          min_parallel_seconds=POOL_PAYS_OFF_SECONDS if jobs is None else None)

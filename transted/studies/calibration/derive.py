@@ -31,7 +31,6 @@ import yaml
 
 from transted.metrics.base import MetricResult
 from transted.metrics.registry import get_metric
-from transted.pipeline.verdict.rules import apply_forced, predict
 from transted.pipeline.verdict.thresholds import load_decision_rules
 from transted.reading.pairs import Pair, read_pairs
 from transted.running.batch import score_pairs
@@ -49,7 +48,7 @@ from transted.studies.evaluation.decided import (
     fallback_mask,
     forced_of,
 )
-from transted.studies.evaluation.threshold import grouped_folds
+from transted.studies.evaluation.threshold import apply_forced, grouped_folds, predict
 from transted.studies.sensitivity.lean.perturb import (
     GENERATOR_VERSION,
     generate_suite,

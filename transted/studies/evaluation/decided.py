@@ -17,9 +17,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from transted.metrics.base import MetricResult
-from transted.pipeline.verdict.rules import apply_forced, forced_decision, predict
+from transted.pipeline.verdict.rules import forced_decision
 from transted.studies.evaluation.agreement import agreement_score
-from transted.studies.evaluation.threshold import cross_validated_predictions, select_threshold
+from transted.studies.evaluation.threshold import (
+    apply_forced,
+    cross_validated_predictions,
+    predict,
+    select_threshold,
+)
 
 __all__ = ["Forced", "forced_of", "fallback_mask", "fallback_threshold", "fallback_cv",
            "predictions_with", "decided_groups", "agreement_by_group", "mode_figures", "GROUPS"]

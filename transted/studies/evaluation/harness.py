@@ -40,7 +40,7 @@ from transted.errors import InputError
 from transted.metrics.base import Metric, MetricResult
 from transted.metrics.registry import get_metric
 from transted.pipeline.evidence.api import evidence_summary
-from transted.pipeline.verdict.rules import forced_by_evidence, predict
+from transted.pipeline.verdict.rules import forced_by_evidence
 from transted.reading.outputs import check_output_dir
 from transted.reading.pairs import Pair
 from transted.running.batch import score_pairs
@@ -57,7 +57,7 @@ from transted.studies.evaluation.decided import (
     predictions_with,
 )
 from transted.studies.evaluation.labels import DEFAULT_POSITIVE, LabelledPairs, parse_positive
-from transted.studies.evaluation.threshold import ORACLE_RULES
+from transted.studies.evaluation.threshold import ORACLE_RULES, predict
 
 __all__ = ["EvalConfig", "MetricEvaluation", "default_threshold_mode", "resolve_metric",
            "score_metric", "evaluate_metric", "scores_path", "claim_out_dir", "OUT_DIR_MARKER"]

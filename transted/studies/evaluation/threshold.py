@@ -26,15 +26,19 @@ ASSESS §4.2 "Implementation" (best result over all thresholds); Cohen 1960 (kap
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from transted.pipeline.verdict.rules import predict
+from transted.pipeline.verdict.rules import forced_by_evidence, passes
 
 __all__ = [
     "ORACLE_RULES",
+    "predict",
+    "apply_forced",
+    "apply_evidence",
     "Sweep",
     "sweep",
     "candidate_thresholds",
@@ -46,6 +50,33 @@ __all__ = [
 ORACLE_RULES = ("accuracy", "gted")
 # i * step, exactly as GTED computes its thresholds (not i / 1000, which rounds differently)
 GTED_GRID: NDArray[np.float64] = np.arange(0, 1001, dtype=np.float64) * 0.001
+
+
+def predict(scores: ArrayLike, threshold: float) -> NDArray[np.bool_]:
+    """Verdicts of :func:`passes` for an array of scores; NaN scores (errors) are negative."""
+    s = np.asarray(scores, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(s), False, passes(s, threshold))
+
+
+def apply_forced(predictions: NDArray[np.bool_], forced: Sequence[bool | None]
+                 ) -> tuple[NDArray[np.bool_], int]:
+    """Verdicts decided before the threshold override it; returns the verdicts and how many
+    were forced."""
+    out = predictions.copy()
+    n = 0
+    for i, f in enumerate(forced):
+        if f is not None:
+            out[i] = f
+            n += 1
+    return out, n
+
+
+def apply_evidence(predictions: NDArray[np.bool_], evidence: Sequence[object]
+                   ) -> tuple[NDArray[np.bool_], int]:
+    """Definite evidence overrides a verdict: ``proved`` → True, ``refuted`` → False; returns
+    the verdicts and how many evidence decided."""
+    return apply_forced(predictions, [forced_by_evidence(e) for e in evidence])
 
 
 def _check(scores: ArrayLike, labels: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
