@@ -45,3 +45,37 @@ def test_score_pair_mode_json(capsys):
 def test_unknown_metric_is_a_usage_error(capsys):
     assert main(["score", "a", "b", "--metric", "nope"]) == 2
     assert "unknown metric 'nope'" in capsys.readouterr().err
+
+
+def test_a_third_party_command_from_the_entry_point_group_runs(monkeypatch, capsys):
+    import typer
+
+    from transted.cli import plugins
+
+    def register(app: typer.Typer) -> None:
+        @app.command("hello")
+        def hello(name: str = typer.Argument("world")) -> None:
+            print(f"hello {name}")
+
+    class EntryPoint:
+        def load(self):
+            return register
+
+    groups = []
+    monkeypatch.setattr(plugins, "entry_points",
+                        lambda group: groups.append(group) or [EntryPoint()])
+    assert main(["hello", "lean"]) == 0
+    assert capsys.readouterr().out == "hello lean\n"
+    assert groups == ["transted.commands"]
+
+
+def test_version_reads_no_entry_point_and_loads_no_command():
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom transted.cli import main\nmain(['--version'])\n"
+             "print([m for m in sys.modules if m == 'importlib.metadata' or "
+             "m.startswith(('transted.cli.score', 'transted.cli.plugins', 'transted.metrics'))])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -6,20 +6,19 @@ uses and nothing else.
 A command module has ``register(app)``, which adds its commands to a typer app;
 :data:`COMMANDS` names the module of each built-in command. A third-party package adds
 commands through the ``transted.commands`` entry-point group (an object with
-``register(app)``, or the function itself), read only when a name is not built in or the
-commands are listed.
+``register(app)``, or the function itself), read by :data:`PLUGINS` only when a name is not
+built in or the commands are listed.
 """
 
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 from typing import Any
 
 from transted.cli.group import TranstedGroup, registered_commands
 from transted.loading import collector_paused, keep_loaded
 
-__all__ = ["COMMANDS", "ENTRY_POINT_GROUP", "LazyGroup"]
+__all__ = ["COMMANDS", "PLUGINS", "LazyGroup"]
 
 COMMANDS: dict[str, str] = {
     "tree": "transted.cli.tree",
@@ -36,7 +35,8 @@ COMMANDS: dict[str, str] = {
     "lfi": "transted.cli.lfi",
 }
 """Each built-in command and the module whose ``register(app)`` adds it."""
-ENTRY_POINT_GROUP = "transted.commands"
+PLUGINS = "transted.cli.plugins"
+"""The module that reads the third-party commands (loaded on first need, as a command is)."""
 
 
 class LazyGroup(TranstedGroup):
@@ -70,6 +70,5 @@ class LazyGroup(TranstedGroup):
         if self._plugins_loaded:
             return
         self._plugins_loaded = True
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            loaded = ep.load()
-            self.add_loaded(registered_commands(getattr(loaded, "register", loaded)))
+        for register in importlib.import_module(PLUGINS).plugin_registers():
+            self.add_loaded(registered_commands(register))
