@@ -246,3 +246,22 @@ def test_a_class_binder_is_kept_when_it_is_data_elsewhere_or_not_given():
     ]
     for ref, cand in cases:
         assert _counting(_edits(ref, cand)), cand
+
+
+def test_subset_and_order_are_one_relation_on_sets_and_finsets_only():
+    # Mathlib/Data/Set/Defs.lean:49 and Mathlib/Data/Finset/Defs.lean tag Set and Finset
+    # @[use_set_notation_for_order]: `s ⊆ t` is elaborated as `s ≤ t`, `s ⊂ t` as `s < t`
+    assert _roles(_edits("{X : Type*} (s t : Set X) : s ⊆ t",
+                         "{X : Type*} (s t : Set X) : s ≤ t")) == {("relation", "presentational")}
+    assert _roles(_edits("{X : Type*} (s t : Finset X) (h : s < t) : s.card < t.card",
+                         "{X : Type*} (s t : Finset X) (h : s ⊂ t) : s.card < t.card")) == \
+        {("relation", "presentational")}
+    # Multiset's ≤ counts multiplicities, List's is lexicographic: other relations
+    for ty in ("Multiset ℕ", "List ℕ"):
+        assert _roles(_edits(f"(s t : {ty}) : s ⊆ t", f"(s t : {ty}) : s ≤ t")) == \
+            {("relation", "meaning")}, ty
+    # ⊆ is ≤, not <, even on sets
+    assert _roles(_edits("{X : Type*} (s t : Set X) : s ⊆ t",
+                         "{X : Type*} (s t : Set X) : s < t")) == {("relation", "meaning")}
+    # operands whose type is not inferred: abstain
+    assert _roles(_edits(": ∀ s t, s ⊆ t", ": ∀ s t, s ≤ t")) == {("relation", "untrusted")}

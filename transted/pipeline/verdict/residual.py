@@ -150,6 +150,11 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
         role, why = table.roles[kind], table.why[kind]
         if kind == "namespace" or (kind == "constant" and _both_constants(ra, cb)):
             role, why = a.typed.same_constant(a.ref_path(op.ref), a.cand_path(op.cand))
+        elif kind == "relation" and frozenset((ra, cb)) in _SET_ORDER_PAIRS:
+            order_side = "reference" if ra in _ORDER_LABELS else "candidate"
+            role, why = a.typed.same_order_relation(
+                order_side, a.ref_path(op.ref) if order_side == "reference"
+                else a.cand_path(op.cand))
         elif role == "typed":
             role, why = a.typed.same_type(a.ref_path(op.ref), a.cand_path(op.cand))
         return ResidualEdit("rename", a.where, kind, _show(ra), _show(cb), role, why,  # type: ignore[arg-type]
@@ -168,6 +173,11 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
     if op.cand is not None:
         return ResidualEdit("insert", a.where, kind, None, _show(shown), role, why, op.cost)  # type: ignore[arg-type]
     return ResidualEdit("delete", a.where, kind, _show(shown), None, role, why, op.cost)  # type: ignore[arg-type]
+
+
+_SET_ORDER_PAIRS = frozenset({frozenset((f"{SLOT} ⊆ {SLOT}", f"{SLOT} ≤ {SLOT}")),
+                              frozenset((f"{SLOT} ⊂ {SLOT}", f"{SLOT} < {SLOT}"))})
+_ORDER_LABELS = frozenset({f"{SLOT} ≤ {SLOT}", f"{SLOT} < {SLOT}"})
 
 
 def _both_constants(a: str, b: str) -> bool:

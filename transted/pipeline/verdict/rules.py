@@ -53,11 +53,14 @@ Verdict = Literal["equivalent", "not-equivalent"]
 DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
 DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
 
-VERDICT_RULE = ("edits", "4")
+VERDICT_RULE = ("edits", "5")
 """Version 3: a candidate Lean certainly rejects decides as ``invalid`` (:mod:`.rejection`), an
 equivalence by contradictory hypotheses says so in its reason, trust of constants from the
 Mathlib index (:mod:`.constants`). Version 4: a ``Prop`` class hypothesis only on one side that
-the other side's classes provide through the hierarchy is discharged (:mod:`.discharge`)."""
+the other side's classes provide through the hierarchy is discharged (:mod:`.discharge`).
+Version 5: ``⊆``/``⊂`` against ``≤``/``<`` on sets and finsets is one relation (the pinned
+Mathlib's ``@[use_set_notation_for_order]``), another on any other type the operands have
+(:meth:`~transted.pipeline.verdict.typed_checks.TypedSides.same_order_relation`)."""
 """Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
 
 

@@ -26,6 +26,7 @@ from typing import Literal
 from transted.errors import InputError
 from transted.pipeline.opt.elaborate import MEANING_KINDS, Elaboration, Scope, elaborate, show
 from transted.pipeline.opt.elaborate.result import NodeType, Path
+from transted.pipeline.opt.elaborate.types import Ty
 from transted.pipeline.opt.names import Constant, load_name_table
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names
@@ -34,9 +35,13 @@ from transted.pipeline.verdict.edit_kinds import is_annotation
 from transted.pipeline.verdict.header_names import Headers
 from transted.reading.pairs import Side
 
-__all__ = ["TypedSides", "Judgement"]
+__all__ = ["TypedSides", "Judgement", "SET_NOTATION_FOR_ORDER"]
 
 Judgement = tuple[Literal["meaning", "presentational", "untrusted"], str]
+
+SET_NOTATION_FOR_ORDER = frozenset({"Set", "Finset"})
+"""The types the pinned Mathlib tags ``@[use_set_notation_for_order]`` among those the model
+types (``PSet``/``ZFSet`` too, which it reads only by name)."""
 
 
 @dataclass
@@ -63,7 +68,11 @@ class TypedSides:
                 self._done[side] = f"elaboration failed: {type(e).__name__}: {e}"
         return self._done[side]
 
-    def _typed(self, side: Side, path: Path) -> NodeType | str:
+    def _typed(self, side: Side, path: Path, *, instance_at: Path | None = None
+               ) -> NodeType | str:
+        """The node's type, or why it is not known. ``instance_at``: an undecided instance at
+        that node (an ancestor: the class it asks for does not type its operands) does not
+        block."""
         el = self.elaboration(side)
         if isinstance(el, str):
             return el
@@ -71,7 +80,8 @@ class TypedSides:
         # the binder's type makes its type unreliable
         scope = path[:-1] if path and is_annotation(el.node_at(path[:-1]).label) else path
         blocking = [i for i in el.issues
-                    if i.path[:len(scope)] == scope or path[:len(i.path)] == i.path]
+                    if (i.path[:len(scope)] == scope or path[:len(i.path)] == i.path)
+                    and not (i.path == instance_at and i.kind == "undecided-instance")]
         if blocking:
             return f"{side}: {blocking[0]}"
         info = el.nodes.get(path)
@@ -113,6 +123,28 @@ class TypedSides:
             return "meaning", f"the written cast gives {_effective(outer)}, the other side " \
                               f"has {_effective(other)}"
         return "presentational", f"Lean elaborates both sides to {_effective(other)} here"
+
+    def same_order_relation(self, order_side: Side, order_path: Path) -> Judgement:
+        """``⊆``/``⊂`` on one side where the other has ``≤``/``<`` (at ``order_path`` on
+        ``order_side``): the same relation when the order's operands are sets or finsets.
+
+        In the pinned Mathlib ``Set`` and ``Finset`` are tagged ``@[use_set_notation_for_order]``
+        (Mathlib/Data/Set/Defs.lean:49, Mathlib/Data/Finset/Defs.lean), and the notation's
+        elaborator (Mathlib/Tactic/SetNotationForOrder.lean) reads ``s ⊆ t`` there as
+        ``s ≤ t`` and ``s ⊂ t`` as ``s < t``: one term. ``Multiset`` and ``List`` are not
+        tagged (their ``≤`` is another relation); any other operand type keeps the relation
+        table's judgement, and an operand the elaboration cannot type abstains. Whether the
+        order's instance exists does not matter here (an undecided one at the node does not
+        block): the question is only which relation the two notations name."""
+        operand = self._typed(order_side, (*order_path, 0), instance_at=order_path)
+        if isinstance(operand, str):
+            return "untrusted", operand
+        head = operand.type.head if isinstance(operand.type, Ty) else None
+        if head in SET_NOTATION_FOR_ORDER:
+            return "presentational", (f"on {head}, `⊆`/`⊂` elaborate to `≤`/`<` "
+                                      "(@[use_set_notation_for_order]): the same relation")
+        return "meaning", (f"`⊆`/`⊂` and `≤`/`<` are different relations on "
+                           f"{show(operand.type)}")
 
     def effective_type_at(self, side: Side, path: Path) -> str | None:
         """The type the node at ``path`` is used at (after the coercion Lean inserts above
