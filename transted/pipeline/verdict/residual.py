@@ -151,10 +151,9 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
         if kind == "namespace" or (kind == "constant" and _both_constants(ra, cb)):
             role, why = a.typed.same_constant(a.ref_path(op.ref), a.cand_path(op.cand))
         elif kind == "relation" and frozenset((ra, cb)) in _SET_ORDER_PAIRS:
-            order_side = "reference" if ra in _ORDER_LABELS else "candidate"
-            role, why = a.typed.same_order_relation(
-                order_side, a.ref_path(op.ref) if order_side == "reference"
-                else a.cand_path(op.cand))
+            role, why = (a.typed.same_order_relation("reference", a.ref_path(op.ref))
+                         if ra in _ORDER_LABELS else
+                         a.typed.same_order_relation("candidate", a.cand_path(op.cand)))
         elif role == "typed":
             role, why = a.typed.same_type(a.ref_path(op.ref), a.cand_path(op.cand))
         return ResidualEdit("rename", a.where, kind, _show(ra), _show(cb), role, why,  # type: ignore[arg-type]
