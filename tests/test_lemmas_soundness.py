@@ -206,3 +206,14 @@ def test_an_instance_over_a_coerced_term_is_not_a_type_pattern():
     text = ("theorem t (f : ℕ → ℕ) (hf : Function.Injective f) (h : ∀ n, f n ≤ n) : "
             "∀ n, f n = n := sorry")
     assert _applied(text, "Finite.injective_iff_surjective") == []
+
+
+def test_a_value_beta_reduced_into_the_pair_keeps_its_type():
+    # forall_eq : (∀ a, a = a' → p a) ↔ p a' puts a' := 7 - 10 (subtracting in ℕ: 0) where
+    # the pair wrote `(x : ℤ)`: the body must read ((7 - 10 : ℕ) : ℤ), never (7 - 10 : ℤ),
+    # which subtracts in ℤ (-3) — the wrong closure of showcase subst/10 (corpus rw-lemma/15)
+    text = "theorem t : ∀ x : ℕ, x = 7 - 10 → (x : ℤ) = 0 := sorry"
+    assert _unifies(text, "forall_eq")
+    found = [r.finished() for r in _applied(text, "forall_eq")]
+    assert parse_term("(7 - 10 : ℤ) = 0") not in found
+    assert found == [parse_term("((7 - 10 : ℕ) : ℤ) = 0")]

@@ -32,6 +32,7 @@ left out when the numeral has that type without it (step 4 decides).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from transted.budget import Budget
@@ -40,7 +41,7 @@ from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elabor
 from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
-from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, NEG
+from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, FUN, NEG
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, head_name
 from transted.pipeline.search.lemmas.conditions import (
@@ -132,14 +133,17 @@ class SideRewriter:
             self._lemmas[lemma_id] = Lemma.from_row(row) if row is not None else None
         return self._lemmas[lemma_id]
 
-    def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget
-                 ) -> list[Rewrite] | None:
-        """Every candidate rewrite of ``tree`` (steps 1–3), in position order then retrieval
-        order; None when the budget ran out first."""
+    def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
+                 shared: AbstractSet[Node] = frozenset()) -> list[Rewrite] | None:
+        """Every candidate rewrite of ``tree`` (steps 1–3) at a position whose subterm is not in
+        ``shared``, in position order then retrieval order; None when the budget ran out
+        first."""
         locals_ = _locals(outer)
         elaboration = elaborate(tree, Scope(), locals=locals_)
         out: list[Rewrite] = []
         for path, node in positions(tree):
+            if node in shared:
+                continue
             info = elaboration.nodes.get(path)
             if info is None or not isinstance(info.type, Ty):
                 continue
@@ -162,7 +166,10 @@ class SideRewriter:
                           _scope(tree, path, elaboration, locals_))
                 if not self._instances(lemma, theta, at[1]):
                     continue
-                new = instantiate_lemma(_with_casts(direction, lemma, sigma, theta), sigma)
+                target = _with_casts(direction, lemma, sigma, theta)
+                if target is None:
+                    continue
+                new = instantiate_lemma(target, sigma)
                 if new == node:
                     continue
                 conditions = tuple(instantiate_lemma(h, sigma) for h in lemma.parts.hypotheses)
@@ -261,23 +268,48 @@ def _context_typed(node: Node) -> bool:
 
 
 def _with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
-                theta: TypeAssignment) -> Node:
+                theta: TypeAssignment) -> Node | None:
     """The target pattern with each variable the lemma coerces written ``(v : T)`` (``T`` its
-    own type) where its value's type would come from the context (see the module docstring)."""
+    own type) where its value's type would come from the context (see the module docstring),
+    and each argument of a variable the match made a function (``?p a'``, a Miller pattern)
+    written the same way: the beta-reduction puts it into the pair's own text, where an
+    ascription or an operator around the bound variable would elaborate it anew
+    (``forall_eq`` with ``a' := 7 - 10`` under the pair's ``(x : ℤ)`` would subtract in ℤ).
+    None when such a type cannot be written."""
+    unwritable = False
+
+    def ascribed(node: Node, at: Path) -> Node | None:
+        info = lemma.elaboration.nodes.get(direction.target_path + at)
+        if info is None or not isinstance(info.type, Ty):
+            return None
+        own = substitute_type(info.type, theta)
+        if own.args:
+            return None
+        return Node(ASCRIPTION, (node, Node(f"\0{own.head}")))  # `\0`: not a name to replace
 
     def walk(node: Node, at: Path) -> Node:
+        nonlocal unwritable
         if node.is_leaf:
             info = lemma.elaboration.nodes.get(direction.target_path + at)
             value = sigma.get(node.label)
             if (value is not None and _context_typed(value) and info is not None
                     and info.coerced_to is not None and isinstance(info.type, Ty)):
-                own = substitute_type(info.type, theta)
-                if not own.args:  # `\0`: not a name the instantiation may replace
-                    return Node(ASCRIPTION, (node, Node(f"\0{own.head}")))
+                return ascribed(node, at) or node
             return node
-        return node.with_children(tuple(walk(c, at + (i,)) for i, c in enumerate(node.children)))
+        kids = [walk(c, at + (i,)) for i, c in enumerate(node.children)]
+        head = head_name(node.label, len(node.children))
+        function = sigma.get(head) if head is not None else None
+        if function is not None and function.label == FUN:
+            for i, (c, kid) in enumerate(zip(node.children, kids, strict=True)):
+                value = sigma.get(c.label, c) if c.is_leaf else c
+                if kid is c and _context_typed(value):
+                    wrapped = ascribed(kid, at + (i,))
+                    unwritable |= wrapped is None
+                    kids[i] = wrapped or kid
+        return node.with_children(tuple(kids))
 
-    return walk(direction.target, ())
+    out = walk(direction.target, ())
+    return None if unwritable else out
 
 
 def _bare_numerals(new: Node, direction: Direction, sigma: Mapping[str, Node]) -> Node | None:

@@ -2,8 +2,11 @@
 
 At each goal the provider finds, on both sides, every sound rewrite by a lemma of the table
 (:mod:`transted.pipeline.search.lemmas.rewrite`: discrimination-tree retrieval, unification, types,
-instances, side conditions) and yields the :attr:`LemmaProvider.per_state` best of them as
-moves. *Best* is a fixed, label-free order: first the rewrites whose new subterm shares more
+instances, side conditions) at a subterm the other side does not also contain, and yields the
+:attr:`LemmaProvider.per_state` best of them as moves. A subterm both sides contain is left
+alone: rewriting it on one side mostly makes the two sides differ there (Lean's ``rw?`` offers
+such moves too; the search would only have to undo them), and skipping it is what keeps the
+search's cost near the default's on near-miss pairs, whose sides share most subterms. *Best* is a fixed, label-free order: first the rewrites whose new subterm shares more
 labels with the other side of the goal than the old one did (the move that brings the sides
 together, as the TED heuristic will judge it), then the smaller result, then the forward
 (``simp``-normal) direction, ``@[simp]`` lemmas, position and lemma id. So the branching per
@@ -68,10 +71,12 @@ class LemmaProvider(Provider):
     """
 
     name = "lemmas"
-    version = "2"
+    version = "3"
     """2: instances over a coerced term or with unread section instances never fire (a wrong
     ``proved`` by ``Finite.injective_iff_surjective`` at ℕ); global instance answers per
-    process."""
+    process. 3: a value beta-reduced into the pair's text keeps its type (``forall_eq`` put
+    ``7 - 10`` under the pair's ``(x : ℤ)``: a wrong closure); a side is rewritten only at
+    subterms the goal's other side does not also contain."""
 
     def __init__(self, *, per_state: int = PER_STATE, table: LemmaTable | None = None,
                  engines: RefuteOptions | None = None) -> None:
@@ -81,7 +86,8 @@ class LemmaProvider(Provider):
         self.engines = engines if engines is not None else RefuteOptions()
         self._table = table
         self._rewriter: SideRewriter | None = None
-        self._sides: dict[tuple[int, int], tuple[Node, tuple, list[Rewrite]]] = {}
+        self._sides: dict[tuple[int, int, int], tuple[Node, Node, tuple, list[Rewrite]]] = {}
+        self._shared: dict[int, tuple[Node, frozenset[Node]]] = {}
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
         self.usage: Counter[str] = Counter()
         """Moves yielded per lemma name, over the provider's life (for reports)."""
@@ -113,6 +119,7 @@ class LemmaProvider(Provider):
     def prepare(self, pair: Pair | None, start: State, budget: Budget) -> State | None:
         self._sides.clear()
         self._labels.clear()
+        self._shared.clear()
         return start
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
@@ -145,16 +152,28 @@ class LemmaProvider(Provider):
 
     def _side_rewrites(self, state: State, side: str, budget: Budget) -> list[Rewrite] | None:
         tree: Node = getattr(state, side)
-        key = (id(tree), id(state.context))
+        other: Node = state.rhs if side == "lhs" else state.lhs
+        key = (id(tree), id(other), id(state.context))
         hit = self._sides.get(key)
-        if hit is not None and hit[0] is tree and hit[1] is state.context:
-            return hit[2]
-        found = self.rewriter.rewrites(tree, state.local_types(), budget)
+        if hit is not None and hit[0] is tree and hit[1] is other and hit[2] is state.context:
+            return hit[3]
+        found = self.rewriter.rewrites(tree, state.local_types(), budget,
+                                       shared=self._subterms(other))
         if found is None:
             return None  # not kept: a later visit with budget left finds them all
         if len(self._sides) >= _MEMO_MAX:
             self._sides.clear()
-        self._sides[key] = (tree, state.context, found)
+        self._sides[key] = (tree, other, state.context, found)
+        return found
+
+    def _subterms(self, tree: Node) -> frozenset[Node]:
+        hit = self._shared.get(id(tree))
+        if hit is not None and hit[0] is tree:
+            return hit[1]
+        found = frozenset(node for _, node in positions(tree))
+        if len(self._shared) >= _MEMO_MAX:
+            self._shared.clear()
+        self._shared[id(tree)] = (tree, found)
         return found
 
     def _label_counts(self, tree: Node) -> Counter[str]:
