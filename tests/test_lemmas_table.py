@@ -91,3 +91,33 @@ def test_import_and_ted_metric_do_not_open_the_table() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, check=True, env={"PYTHONPATH": str(REPO)})
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_ids_round_trip_through_their_meta_text() -> None:
+    from transted.pipeline.search.lemmas.table import decode_ids, encode_ids
+
+    ids = [3, 1, 64, 65, 68_400, 3]
+    assert decode_ids(encode_ids(ids)) == [1, 3, 64, 65, 68_400]
+    assert decode_ids(encode_ids([])) == [] and decode_ids("") == []
+
+
+def test_stored_unusable_lemmas_are_those_a_search_judges_unusable() -> None:
+    from transted.pipeline.opt.elaborate import elaboration_version
+    from transted.pipeline.search.lemmas.lemma import Lemma
+
+    table = load_table()
+    assert table.meta["unusable_elaboration"] == elaboration_version(), \
+        "the elaboration changed since the table was built: rebuild it with " \
+        "`python -m scripts.rewrite_lemmas.build --jobs 2` (docs/LEMMAS.md)"
+    stored = table.unusable(elaboration_version())
+    ((first, blob),) = table._query("SELECT first, records FROM lemmas ORDER BY first DESC "
+                                    "LIMIT 1")
+    count = first + len(zlib.decompress(blob).decode("utf-8").splitlines()) - 1
+    assert 0 < len(stored) < count and max(stored) <= count
+    # a sample spread over the table, judged now by the code a search runs
+    for lemma_id in range(1, count + 1, 211):
+        row = table.row(lemma_id)
+        assert row is not None
+        lemma = Lemma.from_row(row)
+        assert (lemma is None or not lemma.usable) == (lemma_id in stored), row.name
+    assert table.unusable("another elaboration") == frozenset()  # then judged when met

@@ -16,7 +16,9 @@ table is left out (the replacement is kept); one whose replacement is not keeps 
 when the index kept its translated statement. Only what the provider can use is stored: a
 direction whose source pattern has no head symbol (a bare variable, ``?f x``) would be tried at
 every subterm and is dropped, and so is a lemma left with no direction. The counts per family
-(indexed, parsed, kept, why not) go into the table's meta and ``--report``. The output is
+(indexed, parsed, kept, why not) go into the table's meta and ``--report``, and so do the ids of
+the lemmas a search would judge unusable (the elaborator does not read their sides or conditions
+cleanly), with the elaboration that judged them (retrieval skips them). The output is
 deterministic: the same index gives the same table, whatever ``--jobs``.
 """
 
@@ -37,7 +39,7 @@ from pathlib import Path
 
 from scripts.mathlib_index.core import read_core
 from transted.pipeline.opt import PARSER_VERSION
-from transted.pipeline.opt.elaborate import ELABORATION_VERSION
+from transted.pipeline.opt.elaborate import ELABORATION_VERSION, elaboration_version
 from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.opt.mathlib.index import MathlibIndex
 from transted.pipeline.opt.mathlib.records import IndexedDeclaration
@@ -51,11 +53,13 @@ from transted.pipeline.search.lemmas.compile import (
     usable_directions,
 )
 from transted.pipeline.search.lemmas.dtree import STAR, pattern_keys
+from transted.pipeline.search.lemmas.lemma import Lemma
 from transted.pipeline.search.lemmas.table import (
     TABLE_FILE,
     TABLE_VERSION,
     KeyEntry,
     LemmaRow,
+    encode_ids,
     family,
     write_table,
 )
@@ -128,6 +132,13 @@ def renumbered(compiled: list[Compiled]) -> tuple[list[LemmaRow], list[KeyEntry]
     return rows, keys
 
 
+def unusable(row: LemmaRow) -> bool:
+    """Whether a search would never use the lemma: no sides, or sides and conditions the
+    elaborator does not read cleanly (:attr:`Lemma.usable`, the same code a search runs)."""
+    lemma = Lemma.from_row(row)
+    return lemma is None or not lemma.usable
+
+
 def _numerals_of(d: IndexedDeclaration) -> tuple[str, ...]:
     return tuple(numeral_variables(d))
 
@@ -184,12 +195,20 @@ def main(argv: list[str] | None = None) -> int:
     else:
         compiled = [compile_declaration(i) for i in items]
     rows, keys = renumbered(compiled)
+    if args.jobs > 1:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            flags = list(pool.imap(unusable, rows, chunksize=64))
+    else:
+        flags = [unusable(r) for r in rows]
     counts = _counts(everything, kept, compiled)
+    counts["unusable"] = sum(flags)
     content = hashlib.sha256("\n".join(r.to_json() for r in rows).encode("utf-8")).hexdigest()
     meta = {"table_version": str(TABLE_VERSION), "content_sha256": content,
             "index_version": str(index.version), "parser": str(PARSER_VERSION),
             "normalize": NORMALIZE_VERSION, "elaboration": ELABORATION_VERSION,
-            "counts": json.dumps(counts, sort_keys=True)}
+            "counts": json.dumps(counts, sort_keys=True),
+            "unusable": encode_ids(r.id for r, bad in zip(rows, flags, strict=True) if bad),
+            "unusable_elaboration": elaboration_version()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     partial = args.out.with_suffix(".partial")
     partial.unlink(missing_ok=True)

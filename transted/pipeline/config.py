@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from transted.pipeline.evidence import RefuteOptions
 from transted.pipeline.extraction.statement import EXTRACTION_VERSION
 from transted.pipeline.opt import PARSER_VERSION, OptOptions
-from transted.pipeline.opt.elaborate import ELABORATION_VERSION, tables_version
+from transted.pipeline.opt.elaborate import elaboration_version
 from transted.pipeline.opt.normalize import NORMALIZE_VERSION, load_tables
 from transted.pipeline.opt.notation import notation_fields
 from transted.pipeline.search.engine import SearchConfig
@@ -65,4 +65,4 @@ def tree_fields(options: OptOptions, *, field: str = "statement") -> dict[str, o
     return {"extract": EXTRACTION_VERSION, "parser": PARSER_VERSION, **notation_fields(),
             "proposition": options.proposition, "split-binders": options.split_binders,
             "canonical-names": options.canonical_names, "norm": norm,
-            "elab": f"{ELABORATION_VERSION}-{tables_version()}", "field": field}
+            "elab": elaboration_version(), "field": field}

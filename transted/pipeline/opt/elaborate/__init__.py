@@ -54,10 +54,16 @@ from transted.pipeline.opt.node import Node
 __all__ = ["elaborate", "elaborate_statement", "Elaboration", "Issue", "IssueKind", "NodeType",
            "Path", "Scope", "scope_from_header", "Tables", "BUNDLED", "Ty", "show",
            "tables_version", "ELABORATION_VERSION", "MEANING_KINDS", "GAP_KINDS",
-           "elaborate_declaration"]
+           "elaborate_declaration", "elaboration_version"]
 
 ELABORATION_VERSION = "2"
 """Bump when the elaborator's algorithm can type a statement differently (signatures)."""
+
+
+def elaboration_version() -> str:
+    """The running elaboration, algorithm and bundled tables (the signatures' ``elab`` field):
+    anything judged by an elaboration and stored is valid only under the same one."""
+    return f"{ELABORATION_VERSION}-{tables_version()}"
 
 
 def elaborate(tree: Node, scope: Scope | None = None, *, tables: Tables = BUNDLED,

@@ -37,7 +37,13 @@ from dataclasses import dataclass, field
 
 from transted.budget import Budget
 from transted.pipeline.evidence.refute import RefuteOptions
-from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elaborate
+from transted.pipeline.opt.elaborate import (
+    Elaboration,
+    NodeType,
+    Scope,
+    elaborate,
+    elaboration_version,
+)
 from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
@@ -124,6 +130,7 @@ class SideRewriter:
         self.oracle = oracle
         self._lemmas: dict[int, Lemma | None] = {}
         self._syntactic: dict[Node, tuple[_Syntactic, ...]] = {}
+        self._unusable = table.unusable(elaboration_version())
         self.retrieved = 0
         """Candidates the discrimination tree returned (for subterms not seen before)."""
 
@@ -189,6 +196,8 @@ class SideRewriter:
         out: list[_Syntactic] = []
         free: FreeNames = {}
         for lemma_id, backward in found:
+            if lemma_id in self._unusable:
+                continue  # judged unusable when the table was built, by this elaboration
             lemma = self.lemma(lemma_id)
             direction = None if lemma is None else \
                 lemma.directions.get("backward" if backward else "forward")

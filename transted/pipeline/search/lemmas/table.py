@@ -19,8 +19,12 @@ package data file, ``transted/pipeline/search/lemmas/data/rewrite_lemmas.sqlite`
     root with a star), and each bucket's trie is built on first use, so a process pays for
     the symbols its pairs contain, never for the whole table;
 ``meta(key, value)``
-    counts per family (kept, and dropped with why) and the versions the statements were
-    normalised with.
+    counts per family (kept, and dropped with why), the versions the statements were
+    normalised with, and the ids of the lemmas a search would find unusable
+    (:attr:`~transted.pipeline.search.lemmas.lemma.Lemma.usable` false, or no sides), judged by
+    the elaboration named beside them: retrieval skips them without reading their rows, and
+    when the running elaboration is another one the list is ignored and each lemma is judged
+    as it is met.
 
 Opened read-only and immutable, lazily (:func:`load_table`: only when the ``lemmas`` provider
 runs), one connection per process (as the index itself).
@@ -44,11 +48,13 @@ from transted.pipeline.search.lemmas.dtree import STAR, DiscriminationTree
 
 __all__ = ["FAMILIES", "LemmaRow", "KeyEntry", "LemmaTable", "family", "write_table",
            "TABLE_VERSION", "TABLE_FILE", "SIZE_CAP_BYTES", "BLOCK_SIZE", "lemma_table_path",
-           "load_table"]
+           "load_table", "encode_ids", "decode_ids"]
 
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 """Bump when the stored form of a lemma or its keys changes (also in the table's meta).
-2: a file of its own, lemmas in deflated blocks, only directions whose source has a head."""
+2: a file of its own, lemmas in deflated blocks, only directions whose source has a head.
+3: the ids of the lemmas the elaborator does not read cleanly, with the elaboration that judged
+them (meta ``unusable``, ``unusable_elaboration``)."""
 TABLE_FILE = "rewrite_lemmas.sqlite"
 SIZE_CAP_BYTES = 15 * 1024 * 1024
 """The table file's size cap (repository and wheel; tests/test_lemmas_table.py enforces it)."""
@@ -164,6 +170,17 @@ class LemmaTable:
         """``rw<TABLE_VERSION>-<content hash>``: the table's identity for signatures."""
         return f"rw{self.meta['table_version']}-{self.meta['content_sha256'][:8]}"
 
+    def unusable(self, elaboration: str) -> frozenset[int]:
+        """The lemma ids stored as unusable, when they were judged by ``elaboration`` (the
+        running one); else none (every lemma is then judged when it is met)."""
+        if self.meta.get("unusable_elaboration") != elaboration:
+            return frozenset()
+        return self._unusable
+
+    @cached_property
+    def _unusable(self) -> frozenset[int]:
+        return frozenset(decode_ids(self.meta.get("unusable", "")))
+
     def row(self, lemma: int) -> LemmaRow | None:
         with self._lock:
             if lemma in self._rows:
@@ -272,6 +289,26 @@ def write_table(connection: sqlite3.Connection, rows: Iterable[LemmaRow],
                                                  separators=(",", ":")).encode("utf-8"), 9))
                     for b, v in sorted(buckets.items())))
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+
+
+def encode_ids(ids: Iterable[int]) -> str:
+    """Sorted ids as deflated, hex-encoded deltas (a meta value: text)."""
+    ordered = sorted(set(ids))
+    deltas = [b - a for a, b in zip([0, *ordered], ordered, strict=False)]
+    return zlib.compress(",".join(map(str, deltas)).encode("ascii"), 9).hex()
+
+
+def decode_ids(text: str) -> list[int]:
+    """The ids :func:`encode_ids` wrote."""
+    if not text:
+        return []
+    plain = zlib.decompress(bytes.fromhex(text)).decode("ascii")
+    out: list[int] = []
+    at = 0
+    for delta in plain.split(",") if plain else ():
+        at += int(delta)
+        out.append(at)
+    return out
 
 
 def lemma_table_path() -> Path:
