@@ -79,3 +79,19 @@ def test_version_reads_no_entry_point_and_loads_no_command():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_third_party_command_that_cannot_load_is_a_clear_error(monkeypatch, capsys):
+    from transted.cli import plugins
+
+    class Broken:
+        name, value = "hello", "hello_pkg.cli:register"
+
+        def load(self):
+            raise ImportError("No module named 'hello_pkg'")
+
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [Broken()])
+    assert main(["hello"]) == 1
+    err = capsys.readouterr().err
+    assert "transted.commands entry point 'hello' (hello_pkg.cli:register) cannot be loaded" \
+        in err and "Traceback" not in err

@@ -121,3 +121,18 @@ def test_stored_unusable_lemmas_are_those_a_search_judges_unusable() -> None:
         lemma = Lemma.from_row(row)
         assert (lemma is None or not lemma.usable) == (lemma_id in stored), row.name
     assert table.unusable("another elaboration") == frozenset()  # then judged when met
+
+
+def test_an_unusable_list_that_does_not_decode_is_a_clear_error(tmp_path: Path) -> None:
+    import sqlite3
+
+    from transted.pipeline.opt.elaborate import elaboration_version
+
+    path = tmp_path / "t.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.executemany("INSERT INTO meta VALUES (?, ?)", [
+            ("unusable", "not hex"), ("unusable_elaboration", elaboration_version())])
+    with pytest.raises(InputError, match=r"t\.sqlite: its list of unusable lemmas does not "
+                                         r"decode"):
+        LemmaTable(path).unusable(elaboration_version())

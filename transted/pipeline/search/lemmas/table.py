@@ -179,7 +179,11 @@ class LemmaTable:
 
     @cached_property
     def _unusable(self) -> frozenset[int]:
-        return frozenset(decode_ids(self.meta.get("unusable", "")))
+        try:
+            return frozenset(decode_ids(self.meta.get("unusable", "")))
+        except (ValueError, zlib.error) as e:
+            raise InputError(f"{self.path}: its list of unusable lemmas does not decode ({e}); "
+                             f"rebuild it with `{_BUILD}` (docs/LEMMAS.md)") from e
 
     def row(self, lemma: int) -> LemmaRow | None:
         with self._lock:
