@@ -217,3 +217,15 @@ def test_a_value_beta_reduced_into_the_pair_keeps_its_type():
     found = [r.finished() for r in _applied(text, "forall_eq")]
     assert parse_term("(7 - 10 : ℤ) = 0") not in found
     assert found == [parse_term("((7 - 10 : ℕ) : ℤ) = 0")]
+
+
+def test_subtree_hashes_are_the_nodes_own_hashes():
+    # the lemma moves' shared-subterm test looks subterms up by these: they must be hash(node)
+    from transted.pipeline.search.pattern import subtree_hashes
+
+    tree = _tree("theorem t (x y : ℕ) (h : x + 0 = y * (y + 1)) : (x + 0) * 2 = y * (y + 1) "
+                 ":= sorry")
+    hashes = subtree_hashes(tree)
+    assert {hashes[id(node)] for _, node in positions(tree)} == \
+        {hash(node) for _, node in positions(tree)}
+    assert all(hashes[id(node)] == hash(node) for _, node in positions(tree))

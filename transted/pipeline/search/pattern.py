@@ -14,7 +14,8 @@ from collections.abc import Iterator, Mapping
 from transted.pipeline.opt.labels import SLOT
 from transted.pipeline.opt.node import Node
 
-__all__ = ["is_meta", "metavariables", "match", "instantiate", "positions", "replace_at",
+__all__ = ["is_meta", "metavariables", "match", "instantiate", "positions", "subtree_hashes",
+           "replace_at",
            "apply_node", "Path"]
 
 Path = tuple[int, ...]
@@ -112,6 +113,24 @@ def positions(tree: Node) -> Iterator[tuple[Path, Node]]:
         path, node = stack.pop()
         yield path, node
         stack.extend((path + (i,), c) for i, c in reversed(list(enumerate(node.children))))
+
+
+def subtree_hashes(tree: Node) -> dict[int, int]:
+    """``hash(node)`` of every subtree of ``tree``, by the subtree's ``id``, in one bottom-up
+    pass: ``Node.__hash__`` walks the whole subtree at each call, so asking it of every
+    position of a tree costs its size times its depth."""
+    out: dict[int, int] = {}
+    stack: list[tuple[Node, bool]] = [(tree, False)]
+    while stack:
+        node, ready = stack.pop()
+        if id(node) in out:
+            continue
+        if not ready and node.children:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children)
+            continue
+        out[id(node)] = hash((node.label, tuple(out[id(c)] for c in node.children)))
+    return out
 
 
 def replace_at(tree: Node, path: Path, new: Node) -> Node:

@@ -31,8 +31,7 @@ left out when the numeral has that type without it (step 4 decides).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from transted.budget import Budget
@@ -70,7 +69,7 @@ from transted.pipeline.search.lemmas.unify import (
     instantiate_lemma,
     match_lemma,
 )
-from transted.pipeline.search.pattern import Path, positions
+from transted.pipeline.search.pattern import Path, positions, subtree_hashes
 from transted.pipeline.search.scalars import is_numeral
 
 __all__ = ["Rewrite", "SideRewriter"]
@@ -141,15 +140,17 @@ class SideRewriter:
         return self._lemmas[lemma_id]
 
     def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
-                 shared: AbstractSet[Node] = frozenset()) -> list[Rewrite] | None:
-        """Every candidate rewrite of ``tree`` (steps 1–3) at a position whose subterm is not in
-        ``shared``, in position order then retrieval order; None when the budget ran out
+                 shared: Mapping[int, Sequence[Node]] | None = None) -> list[Rewrite] | None:
+        """Every candidate rewrite of ``tree`` (steps 1–3) at a position whose subterm is not
+        in ``shared`` (subterms by their hash, :func:`~transted.pipeline.search.pattern.
+        subtree_hashes`), in position order then retrieval order; None when the budget ran out
         first."""
         locals_ = _locals(outer)
         elaboration = elaborate(tree, Scope(), locals=locals_)
+        hashes = subtree_hashes(tree) if shared else {}
         out: list[Rewrite] = []
         for path, node in positions(tree):
-            if node in shared:
+            if shared and any(node == other for other in shared.get(hashes[id(node)], ())):
                 continue
             info = elaboration.nodes.get(path)
             if info is None or not isinstance(info.type, Ty):

@@ -38,7 +38,7 @@ from transted.pipeline.search.lemmas.instances import InstanceOracle
 from transted.pipeline.search.lemmas.rewrite import Rewrite, SideRewriter
 from transted.pipeline.search.lemmas.table import LemmaTable, load_table
 from transted.pipeline.search.lemmas.unify import match_lemma
-from transted.pipeline.search.pattern import Path, positions
+from transted.pipeline.search.pattern import Path, positions, subtree_hashes
 from transted.pipeline.search.providers.base import Move, Provider, ProviderContext
 from transted.pipeline.search.providers.offline import _bound_on_path
 from transted.pipeline.search.state import State
@@ -87,7 +87,7 @@ class LemmaProvider(Provider):
         self._table = table
         self._rewriter: SideRewriter | None = None
         self._sides: dict[tuple[int, int, int], tuple[Node, Node, tuple, list[Rewrite]]] = {}
-        self._shared: dict[int, tuple[Node, frozenset[Node]]] = {}
+        self._shared: dict[int, tuple[Node, dict[int, list[Node]]]] = {}
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
         self.usage: Counter[str] = Counter()
         """Moves yielded per lemma name, over the provider's life (for reports)."""
@@ -166,11 +166,15 @@ class LemmaProvider(Provider):
         self._sides[key] = (tree, other, state.context, found)
         return found
 
-    def _subterms(self, tree: Node) -> frozenset[Node]:
+    def _subterms(self, tree: Node) -> dict[int, list[Node]]:
+        """The subterms of ``tree`` by their hash (each hashed once, bottom-up)."""
         hit = self._shared.get(id(tree))
         if hit is not None and hit[0] is tree:
             return hit[1]
-        found = frozenset(node for _, node in positions(tree))
+        hashes = subtree_hashes(tree)
+        found: dict[int, list[Node]] = {}
+        for _, node in positions(tree):
+            found.setdefault(hashes[id(node)], []).append(node)
         if len(self._shared) >= _MEMO_MAX:
             self._shared.clear()
         self._shared[id(tree)] = (tree, found)
