@@ -97,6 +97,19 @@ def test_opaque_names_are_untrusted_and_taint_their_part_only():
     assert _counting(edits) and all(e.where == "conclusion" for e in _counting(edits))
 
 
+
+def test_an_opaque_name_dropped_with_its_disjunct_leaves_the_meaning_edit_deciding():
+    # every edit deletes from the reference: the candidate holds nothing `Antitone` could be
+    # defined as, so the dropped disjunct counts (rule 6; corpus opaque-drop/01)
+    edits = _edits("(f : ℝ → ℝ) (hf : StrictAnti f) : Monotone f ∨ Antitone f",
+                   "(f : ℝ → ℝ) (hf : StrictAnti f) : Monotone f")
+    assert "logic" in {e.kind for e in _counting(edits)}
+    assert {e.op for e in edits} == {"delete"}
+    # the same disjunct with its unfolding on the other side: a counterpart, so untrusted
+    edits = _edits("(f : ℝ → ℝ) : Monotone f ∨ Antitone f",
+                   "(f : ℝ → ℝ) : Monotone f ∨ ∀ a b, a ≤ b → f b ≤ f a")
+    assert not _counting(edits) and "untrusted" in {e.role for e in edits}
+
 def test_sort_coercion_on_a_name_is_presentational():
     edits = _edits("{K : Type*} [Field K] (F : Subfield K) (a : K) : IsAlgebraic F a",
                    "{K : Type*} [Field K] (F : Subfield K) (a : K) : IsAlgebraic (↥F) a")

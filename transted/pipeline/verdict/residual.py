@@ -221,15 +221,27 @@ def _header_edits(a: _Aligned, headers: Headers) -> list[ResidualEdit]:
 
 
 def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
-    """Meaning edits beside an untrusted edit of the same part become untrusted."""
+    """Meaning edits beside an untrusted edit of the same part become untrusted, unless the
+    part's edits only delete from one side (:func:`_one_side_only`)."""
     opaque = next((e for e in edits if e.role == "untrusted"), None)
-    if opaque is None:
+    if opaque is None or _one_side_only(edits):
         return edits
     note = f"beside an untrusted edit in the same part ({opaque.kind}: " \
            f"{opaque.reference or ''}{' → ' if opaque.op == 'rename' else ''}" \
            f"{opaque.candidate or ''})"
     return [replace(e, role="untrusted", why=f"{e.why}; {note}") if e.role == "meaning" else e
             for e in edits]
+
+
+def _one_side_only(edits: list[ResidualEdit]) -> bool:
+    """Every edit of the part deletes from the reference, or every one inserts into the
+    candidate: the other side is the same part with material left out (``Monotone f ∨
+    Antitone f`` vs ``Monotone f``). The cluster rule guards against an opaque name defined as
+    the formula on the other side; here the other side holds nothing the opaque name could
+    stand for, so whether the part changed is the question the meaning edits answer, as for
+    any dropped conjunct or disjunct."""
+    ops = {e.op for e in edits}
+    return ops in ({"delete"}, {"insert"})
 
 
 # -- the pair ------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ Verdict = Literal["equivalent", "not-equivalent"]
 DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
 DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
 
-VERDICT_RULE = ("edits", "5")
+VERDICT_RULE = ("edits", "6")
 """Version 3: a candidate Lean certainly rejects decides as ``invalid`` (:mod:`.rejection`), an
 equivalence by contradictory hypotheses says so in its reason, trust of constants from the
 Mathlib index (:mod:`.constants`). Version 4: a ``Prop`` class hypothesis only on one side that
