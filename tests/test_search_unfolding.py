@@ -47,6 +47,10 @@ def test_what_is_never_unfolded():
     assert definition_template(index, "Real.sqrt") is None  # irreducible (Mathlib: irreducible_def-like)
     assert definition_template(index, "Nat.choose") is None  # pattern matching
     assert definition_template(index, "Finset.sum") is None  # a @[to_additive] copy
+    # type synonyms (a `def` whose value is a type): OrderDual ℕ's ≤ is not ℕ's (corpus
+    # type-synonym/05–06)
+    assert definition_template(index, "OrderDual") is None
+    assert definition_template(index, "Multiplicative") is None
     nonempty = definition_template(index, "Set.Nonempty")
     assert nonempty is not None and nonempty.params == ("s",)
     assert nonempty.body == parse_term("∃ x, x ∈ s")

@@ -27,6 +27,14 @@ def index():
     ("LinearOrder", "PartialOrder", "meaning"),
     # interchangeable in a proposition: Fintype.ofFinite / Finite.of_fintype
     ("Fintype", "Finite", "presentational"),
+    # two type synonyms of one value (`def … := α`, Mathlib/Order/Synonym.lean): each has its
+    # own instances (≤ on OrderDual ℕ is reversed), so one body is not one type (corpus
+    # type-synonym/05: a wrong `proved` before)
+    ("OrderDual", "Lex", "meaning"),
+    # a structure (Units, `ˣ`) against a synonym of its argument (Multiplicative α := α)
+    ("Units", "Multiplicative", "meaning"),
+    # a structure against a function type (def Set α := α → Prop)
+    ("Finset", "Set", "meaning"),
 ])
 def test_what_the_index_says_decides(index, a, b, role):
     assert judge_constants(a, b, index)[0] == role

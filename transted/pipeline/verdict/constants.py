@@ -15,12 +15,18 @@ A residual edit between two named constants was untrusted while the tool knew on
 * two **definitions** whose bodies the index holds (a ``def``/``abbrev`` with one term as its
   value, not recursive) are compared by their bodies, with their parameters named by position
   and their bound variables by de Bruijn level, with the residual's own kinds: identical
-  bodies are one definition under two names (presentational); bodies whose differences are
+  bodies are one definition under two names (presentational) — except two type synonyms
+  (``OrderDual`` and ``Lex`` are both ``α``): a ``def`` whose value is a type carries its own
+  instances, so two of them are two types (a meaning edit); bodies whose differences are
   all of the closed vocabulary (another relation, operator, connective, numeral, variable:
   ``Monotone``'s ``f a ≤ f b`` against ``Antitone``'s ``f b ≤ f a``) are different
   definitions (a meaning edit); a difference between two constants inside is judged the same
   way, one level down (``Real.sin`` vs ``Real.cos`` through ``Complex.sin`` vs
   ``Complex.cos``), up to :data:`MAX_DEPTH` levels;
+* a **structure** against a definition whose value is a type (:func:`_type_head`, unfolded
+  through definitions): ``Units ℝ`` (``ℝˣ``) vs ``Multiplicative ℝ`` (a synonym of ``ℝ``),
+  ``Finset α`` vs ``Set α`` (a function type): a structure is a new type, equal to no other —
+  a meaning edit;
 * anything else — a constant the index lacks or could not parse, an ``irreducible_def``
   (Lean does not unfold it), a pattern-matching or recursive definition, a definition against a
   type — stays untrusted: an honest fallback, never a decision.
@@ -36,6 +42,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from transted.pipeline.opt.canonical import canonical
+from transted.pipeline.opt.labels import ARROW
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
 from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.node import Node
@@ -83,7 +90,48 @@ def judge_constants(reference: str, candidate: str, index: MathlibIndex | None =
         return "meaning", f"{a} and {b} are two different {_noun(da, db)}"
     if da.kind in _DEFINITION_KINDS and db.kind in _DEFINITION_KINDS:
         return _compare_bodies(da, db, index, depth)
+    heads = _type_head(da, index, depth), _type_head(db, index, depth)
+    if _NEW_TYPE in (heads[0][0], heads[1][0]) and None not in (heads[0][0], heads[1][0]) \
+            and heads[0] != heads[1]:
+        return "meaning", (f"{a} is {_shown_head(heads[0])} and {b} is {_shown_head(heads[1])}: "
+                           "two different types")
     return "untrusted", f"{a} ({da.kind}) and {b} ({db.kind}): the index cannot compare them"
+
+
+_NEW_TYPE = "structure"
+
+
+def _type_head(decl: IndexedDeclaration, index: MathlibIndex, depth: int
+               ) -> tuple[str | None, str]:
+    """What a type former is once its definitions are unfolded: ``("structure", name)`` for a
+    structure or inductive type (a new type, equal to no other), ``("parameter", k)`` for a
+    type synonym of its k-th parameter (``def Multiplicative (α : Type*) := α``), ``("pi",
+    "")`` for a function type (``def Set (α) := α → Prop``), ``(None, why)`` when the index
+    cannot say (a class, an opaque or pattern-matching definition, another head)."""
+    if decl.kind in ("structure", "inductive"):
+        return _NEW_TYPE, decl.name
+    body = _body(decl) if decl.kind in _DEFINITION_KINDS else None
+    if body is None:
+        return None, decl.name
+    kind, name = label_kind(body.label)
+    if body.label.startswith("#p") and body.is_leaf:
+        return "parameter", body.label
+    if body.label == ARROW:
+        return "pi", ""
+    if kind == "constant" and depth > 1:
+        inner = index.declaration(index.current_name(name))
+        if inner is not None:
+            return _type_head(inner, index, depth - 1)
+    return None, decl.name
+
+
+def _shown_head(head: tuple[str | None, str]) -> str:
+    kind, name = head
+    if kind == "parameter":
+        return f"a synonym of its argument {int(name[2:]) + 1}"
+    if kind == "pi":
+        return "a function type"
+    return f"the {kind} {name}"
 
 
 def _noun(da: IndexedDeclaration, db: IndexedDeclaration) -> str:
@@ -100,6 +148,12 @@ def _compare_bodies(da: IndexedDeclaration, db: IndexedDeclaration, index: Mathl
         why = which.body.why_not if which.body is not None else "no body"
         return "untrusted", f"{which.name} does not unfold ({why or 'its value did not parse'})"
     if ta == tb:
+        synonym = next((d.name for d in (da, db)
+                        if d.kind == "def" and index.defines_a_type(d.name)), None)
+        if synonym is not None:
+            return "meaning", (f"{da.name} and {db.name} are type synonyms of one value, each "
+                               f"with its own instances ({synonym} is a def: Lean's instance "
+                               "resolution does not see through it)")
         return "presentational", f"{da.name} and {db.name} have the same definition"
     differences = _differences(ta, tb)
     if differences is None:

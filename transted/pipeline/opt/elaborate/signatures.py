@@ -109,6 +109,8 @@ NOTATIONS: Mapping[str, Notation] = {
     "⌈<SLOT>⌉": Notation("Int.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:253"),
     "⌊<SLOT>⌋₊": Notation("Nat.floor", None, "Mathlib/Algebra/Order/Floor/Defs.lean:108"),
     "⌈<SLOT>⌉₊": Notation("Nat.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:111"),
+    "<SLOT>ˣ": Notation("Units", None, "Mathlib/Algebra/Group/Units/Defs.lean:62 postfix:1024 "
+                        "\"ˣ\" => Units"),
     "<SLOT>⁻¹": Notation("Inv.inv", None, "Mathlib/Algebra/Group/Defs.lean: postfix:max \"⁻¹\""),
     "<SLOT> ⊔ <SLOT>": Notation("Max.max", None, "Mathlib/Order/Notation.lean:78 macro_rules "
                                 "| `($a ⊔ $b) => `(Max.max $a $b)"),

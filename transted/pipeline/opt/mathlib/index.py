@@ -142,6 +142,36 @@ class MathlibIndex:
             return None
         return record.body
 
+    def defines_a_type(self, name: str, depth: int = 3) -> bool:
+        """Whether the ``def``/``abbrev`` ``name`` may have a type as its value (a *type
+        synonym* such as ``def OrderDual (α : Type*) := α``): its declared type is a sort
+        other than ``Prop``, or, with no declared type, its body is a parameter, a function
+        type, a sort, or an application of a structure, class, inductive type or another such
+        definition. Mathlib gives a type synonym its own instances (``≤`` on ``OrderDual ℕ`` is
+        ``ℕ``'s reversed), which is its whole purpose, so the synonym and its value are one
+        term but not one type for the statement around them. Unsure is True."""
+        record = self.declaration(name)
+        if record is None or record.kind not in ("def", "abbrev"):
+            return False
+        if record.type is not None and record.type.tree is not None:
+            return record.type.tree.label != "Prop" and _is_sort(record.type.tree.label)
+        if record.body is None or record.body.value.tree is None:
+            return True
+        body = record.body.value.tree
+        parameters = {n for b in record.binders for n in b.names}
+        if body.label in parameters or _is_sort(body.label) or body.label.endswith(" → <SLOT>"):
+            return True
+        if _is_value(body.label):
+            return False
+        head = body.label.split(" ")[0]
+        kind = self.kind(head)
+        if kind in ("structure", "class", "inductive"):
+            former = self.declaration(head)
+            return former is None or former.type is None or former.type.text != "Prop"
+        if kind in ("def", "abbrev"):
+            return depth <= 0 or self.defines_a_type(head, depth - 1)
+        return kind not in ("theorem", "instance")
+
     def current_name(self, name: str) -> str:
         """``name`` with deprecations and aliases followed to the declaration they name."""
         seen = {name}
@@ -270,3 +300,22 @@ def index_path() -> Path:
 def load_index() -> MathlibIndex:
     """The bundled index (opened on the first query, shared by the process)."""
     return MathlibIndex(index_path())
+
+
+
+_INFIX_VALUES = ("=", "≠", "<", "≤", ">", "≥", "∈", "∉", "⊆", "⊂", "⊇", "⊃", "∣", "∧", "∨", "↔",
+                 "+", "-", "*", "/", "%", "^", "∩", "∪", "\\", "•", "∘")
+_VALUE_FORMS = frozenset({f"<SLOT> {op} <SLOT>" for op in _INFIX_VALUES}
+                         | {"¬<SLOT>", "{<SLOT> | <SLOT>}", "True", "False", "-<SLOT>",
+                            "<SLOT>⁻¹", "<SLOT>ᶜ"})
+"""Bodies that are a proposition, a number, a set or a function, never a type (a relation,
+a connective, an arithmetic operation, set-builder); quantifiers, ``fun`` and the big
+operators by their prefix."""
+
+
+def _is_value(label: str) -> bool:
+    return label in _VALUE_FORMS or label.startswith(("∀", "∃", "fun", "λ", "∑", "∏", "⨆", "⨅"))
+
+
+def _is_sort(label: str) -> bool:
+    return label == "Prop" or label.startswith(("Type", "Sort"))

@@ -11,6 +11,11 @@ body behind an opaque constant). A move applies only where every step is certain
 * the definition is a ``def``/``abbrev`` whose value is one term that parsed, is not
   recursive (the index's ``unfoldable``), and is not a ``@[to_additive]`` copy (whose value
   the index only has by name translation);
+* the definition is not a ``def`` whose value is a type (a *type synonym*,
+  :meth:`MathlibIndex.defines_a_type`): ``OrderDual ℕ`` and ``ℕ`` are one term, but the
+  statement's ``≤`` on the first is ``ℕ``'s reversed (Mathlib/Order/Synonym.lean gives each
+  synonym its own instances, and Lean's instance resolution does not unfold a ``def``); an
+  ``abbrev`` is reducible, so instance resolution sees through it and it unfolds;
 * the application gives exactly its explicit parameters (partial or extra arguments: no
   move), and the body mentions no implicit parameter (a type the tree does not write);
 * every other name in the body resolves to one constant in the declaration's own scope (its
@@ -53,7 +58,10 @@ from transted.pipeline.search.providers.base import Move, Provider, ProviderCont
 from transted.pipeline.search.scalars import ScopeAt, term_type
 from transted.pipeline.search.state import State
 
-__all__ = ["UnfoldProvider", "UnfoldableDefinition", "definition_template"]
+__all__ = ["UnfoldProvider", "UnfoldableDefinition", "definition_template", "UNFOLD_VERSION"]
+
+UNFOLD_VERSION = "2"
+"""Version of the moves (in the signature beside the index's): 2 leaves type synonyms folded."""
 
 VERSION = "1"
 
@@ -88,7 +96,8 @@ class UnfoldProvider(Provider):
 
     def options(self) -> dict[str, object]:
         index = self.index
-        return {"unfold": str(index.version) if index is not None else "no-index"}
+        return {"unfold": f"{UNFOLD_VERSION}-{index.version}" if index is not None
+                else "no-index"}
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed or self.index is None:
@@ -131,6 +140,8 @@ def _template(index: MathlibIndex, name: str) -> UnfoldableDefinition | None:
     decl = index.declaration(name)
     if decl is None or not _unfoldable(decl):
         return None
+    if decl.kind == "def" and index.defines_a_type(name):
+        return None  # a type synonym: its value elaborates with other instances
     assert decl.body is not None and decl.body.value.tree is not None
     body = decl.body.value.tree
     explicit = [n for b in decl.binders if b.kind == "explicit" for n in b.names]
