@@ -110,6 +110,25 @@ def test_an_opaque_name_dropped_with_its_disjunct_leaves_the_meaning_edit_decidi
                    "(f : ℝ → ℝ) : Monotone f ∨ ∀ a b, a ≤ b → f b ≤ f a")
     assert not _counting(edits) and "untrusted" in {e.role for e in edits}
 
+
+def test_an_opaque_edit_taints_only_its_own_slot():
+    # `closure A` inside the bound variable's type cannot turn ∃ into ∃! (corpus
+    # opaque-zone/01): the quantifier edit outside its slot decides
+    edits = _edits("(A : Set ℝ) : ∃ g : closure A → ℝ, Continuous g",
+                   "(A : Set ℝ) : ∃! g : ℝ → ℝ, Continuous g")
+    assert "quantifier" in {e.kind for e in _counting(edits)}
+    assert "untrusted" in {e.role for e in edits}
+    # a connective written above the node aligned with the opaque name is in its slot
+    # (IsEmpty α ↔ ¬Nonempty α; corpus opaque-zone/02): nothing counts
+    edits = _edits("(s : Set ℕ) (h : s = ∅) : 1 = 1 ∧ IsEmpty s",
+                   "(s : Set ℕ) (h : s = ∅) : 1 = 1 ∧ ¬ Nonempty s")
+    assert not _counting(edits)
+    # … and so is a conjunct written above it (`orderOf x = 2` may be defined as the whole
+    # `g ≠ 1 ∧ g ^ 2 = 1`, a true pair of the strict dev set)
+    edits = _edits("{G : Type*} [Group G] : ∃ x : G, orderOf x = 2",
+                   "{G : Type*} [Group G] : ∃ g : G, g ≠ 1 ∧ g ^ 2 = 1")
+    assert not _counting(edits)
+
 def test_sort_coercion_on_a_name_is_presentational():
     edits = _edits("{K : Type*} [Field K] (F : Subfield K) (a : K) : IsAlgebraic F a",
                    "{K : Type*} [Field K] (F : Subfield K) (a : K) : IsAlgebraic (↥F) a")

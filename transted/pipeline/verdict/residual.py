@@ -194,17 +194,17 @@ def _part_edits(a: _Aligned) -> list[ResidualEdit]:
     deleted = {o.ref for o in a.ops if o.cand is None and o.ref is not None}
     skip_c = _covered(_preorder(a.cand.node), inserted)  # type: ignore[arg-type]
     skip_r = _covered(_preorder(a.ref.node), deleted)  # type: ignore[arg-type]
-    out = []
+    out: list[tuple[NodeOp, ResidualEdit]] = []
     for op in a.ops:
         if not op.changed or op.cand in skip_c or (op.cand is None and op.ref in skip_r):
             continue
-        out.append(_judge(a, op))
+        out.append((op, _judge(a, op)))
     if a.typed.headers is not None and a.typed.headers.differ:
         out += _header_edits(a, a.typed.headers)
-    return _cluster(out)
+    return _cluster(out, _Zones(a))
 
 
-def _header_edits(a: _Aligned, headers: Headers) -> list[ResidualEdit]:
+def _header_edits(a: _Aligned, headers: Headers) -> list[tuple[NodeOp, ResidualEdit]]:
     """Names written alike on both sides that the two headers make different constants
     (``sqrt`` under ``open Nat`` vs ``open Real``): untrusted — the trees cannot tell whether
     two constants agree."""
@@ -216,21 +216,110 @@ def _header_edits(a: _Aligned, headers: Headers) -> list[ResidualEdit]:
         why = headers.resolved_apart(name) if kind == "constant" else None
         if why is not None:
             shown = _show(a.ref_labels[op.ref])
-            out.append(ResidualEdit("rename", a.where, "namespace", shown, shown, "untrusted", why))
+            out.append((op, ResidualEdit("rename", a.where, "namespace", shown, shown,
+                                         "untrusted", why)))
     return out
 
 
-def _cluster(edits: list[ResidualEdit]) -> list[ResidualEdit]:
-    """Meaning edits beside an untrusted edit of the same part become untrusted, unless the
-    part's edits only delete from one side (:func:`_one_side_only`)."""
-    opaque = next((e for e in edits if e.role == "untrusted"), None)
-    if opaque is None or _one_side_only(edits):
+def _cluster(judged: list[tuple[NodeOp, ResidualEdit]], zones: _Zones) -> list[ResidualEdit]:
+    """Meaning edits in the slot of an untrusted edit of the same part become untrusted
+    (:class:`_Zones`), unless the part's edits only delete from one side
+    (:func:`_one_side_only`)."""
+    edits = [e for _, e in judged]
+    opaque = [(op, e) for op, e in judged if e.role == "untrusted"]
+    if not opaque or _one_side_only(edits):
         return edits
-    note = f"beside an untrusted edit in the same part ({opaque.kind}: " \
-           f"{opaque.reference or ''}{' → ' if opaque.op == 'rename' else ''}" \
-           f"{opaque.candidate or ''})"
-    return [replace(e, role="untrusted", why=f"{e.why}; {note}") if e.role == "meaning" else e
-            for e in edits]
+    slots = [(zones.of(op), e) for op, e in opaque]
+    out = []
+    for op, e in judged:
+        if e.role != "meaning":
+            out.append(e)
+            continue
+        near = next((o for slot, o in slots if slot.holds(op)), None)
+        if near is None:
+            out.append(e)
+            continue
+        note = f"beside an untrusted edit in the same part ({near.kind}: " \
+               f"{near.reference or ''}{' → ' if near.op == 'rename' else ''}" \
+               f"{near.candidate or ''})"
+        out.append(replace(e, role="untrusted", why=f"{e.why}; {note}"))
+    return out
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """The nodes (preorder indices of the part's two trees) an opaque edit may stand for."""
+
+    ref: range | None
+    cand: range | None
+
+    def holds(self, op: NodeOp) -> bool:
+        if self.ref is None or self.cand is None:
+            return True  # no aligned node above the edit: the whole part
+        return (op.ref is not None and op.ref in self.ref) or \
+            (op.cand is not None and op.cand in self.cand)
+
+
+class _Zones:
+    """Where an opaque edit can reach. Unfolding an opaque name (or reading an unmodelled
+    notation, or settling a type) rewrites the term at its node; what the other side may
+    have written for it lies under the same aligned node. So the *slot* of an opaque edit is
+    the subtree of its nearest aligned proper ancestor (on both sides, that node included,
+    inserted or deleted nodes in between included): a meaning edit outside every slot (``∃``
+    vs ``∃!`` at the root, ``closure A`` inside the bound variable's type) changes the claim
+    whatever the name means. Nodes only one side has, directly above that aligned node, join
+    the slot (``orderOf x = 2`` vs ``g ≠ 1 ∧ g ^ 2 = 1``). No aligned ancestor: the slot is
+    the whole part."""
+
+    def __init__(self, a: _Aligned):
+        self.a = a
+        self.ref_nodes = _preorder(a.ref.node)
+        self.cand_nodes = _preorder(a.cand.node)
+        self.ref_parent = _parents(a.ref.node)
+        self.cand_parent = _parents(a.cand.node)
+
+    def of(self, op: NodeOp) -> _Slot:
+        if op.ref is not None:
+            top = self._aligned_ancestor(op.ref, self.ref_parent, self.a.r2c)
+            pair = None if top is None else (top, self.a.r2c[top])
+        else:
+            assert op.cand is not None
+            top = self._aligned_ancestor(op.cand, self.cand_parent, self.a.c2r)
+            pair = None if top is None else (self.a.c2r[top], top)
+        if pair is None:
+            return _Slot(None, None)
+        ref = self._unaligned_top(pair[0], self.ref_parent, self.a.r2c)
+        cand = self._unaligned_top(pair[1], self.cand_parent, self.a.c2r)
+        return _Slot(self._subtree(self.ref_nodes, ref), self._subtree(self.cand_nodes, cand))
+
+    @staticmethod
+    def _aligned_ancestor(k: int, parent: list[int | None], aligned: dict) -> int | None:
+        at = parent[k]
+        while at is not None and at not in aligned:
+            at = parent[at]
+        return at
+
+    @staticmethod
+    def _unaligned_top(k: int, parent: list[int | None], aligned: dict) -> int:
+        """``k`` raised through the nodes only this side has directly above it (``g ≠ 1 ∧``
+        written above the ``=`` aligned with ``orderOf x = 2``): they are part of what the
+        opaque edit may stand for."""
+        while (up := parent[k]) is not None and up not in aligned:
+            k = up
+        return k
+
+    @staticmethod
+    def _subtree(nodes: list[Node], k: int) -> range:
+        return range(k, k + nodes[k].size())
+
+
+def _parents(tree: Node) -> list[int | None]:
+    """Each node's parent's preorder index (None for the root)."""
+    out: list[int | None] = [None] * tree.size()
+    for k, kids in enumerate(_children_indices(tree)):
+        for child in kids:
+            out[child] = k
+    return out
 
 
 def _one_side_only(edits: list[ResidualEdit]) -> bool:
