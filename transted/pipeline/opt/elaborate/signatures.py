@@ -109,6 +109,8 @@ NOTATIONS: Mapping[str, Notation] = {
     "⌈<SLOT>⌉": Notation("Int.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:253"),
     "⌊<SLOT>⌋₊": Notation("Nat.floor", None, "Mathlib/Algebra/Order/Floor/Defs.lean:108"),
     "⌈<SLOT>⌉₊": Notation("Nat.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:111"),
+    "‖<SLOT>‖": Notation("Norm.norm", None, "Mathlib/Analysis/Normed/Group/Defs.lean:80 "
+                         "notation \"‖\" e \"‖\" => norm e (:76 export Norm (norm))"),
     "<SLOT>ˣ": Notation("Units", None, "Mathlib/Algebra/Group/Units/Defs.lean:62 postfix:1024 "
                         "\"ˣ\" => Units"),
     "<SLOT>⁻¹": Notation("Inv.inv", None, "Mathlib/Algebra/Group/Defs.lean: postfix:max \"⁻¹\""),
