@@ -109,6 +109,10 @@ NOTATIONS: Mapping[str, Notation] = {
     "⌈<SLOT>⌉": Notation("Int.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:253"),
     "⌊<SLOT>⌋₊": Notation("Nat.floor", None, "Mathlib/Algebra/Order/Floor/Defs.lean:108"),
     "⌈<SLOT>⌉₊": Notation("Nat.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:111"),
+    "<SLOT> '' <SLOT>": Notation("Set.image", None, "Mathlib/Data/Set/Operations.lean:133 "
+                                 "infixr:80 \" '' \" => image (namespace Set)"),
+    "<SLOT> ⁻¹' <SLOT>": Notation("Set.preimage", None, "Mathlib/Data/Set/Operations.lean:127 "
+                                  "infixr:80 \" ⁻¹' \" => preimage (namespace Set)"),
     "‖<SLOT>‖": Notation("Norm.norm", None, "Mathlib/Analysis/Normed/Group/Defs.lean:80 "
                          "notation \"‖\" e \"‖\" => norm e (:76 export Norm (norm))"),
     "<SLOT>ˣ": Notation("Units", None, "Mathlib/Algebra/Group/Units/Defs.lean:62 postfix:1024 "
@@ -211,6 +215,8 @@ SIGNATURES: dict[str, ConstantType] = {
 NAMED_NOTATIONS: Mapping[str, Notation] = {
     "π": NOTATIONS["π"],
     "rexp": Notation("Real.exp", None, "Mathlib/Analysis/SpecialFunctions/Exp.lean notation \"rexp\""),
+    "𝓝": Notation("nhds", "Topology", "Mathlib/Topology/Defs/Filter.lean:134 "
+                  "scoped[Topology] notation \"𝓝\" => nhds"),
 }
 """Notations written as a name (a leaf, or the head of an application)."""
 
