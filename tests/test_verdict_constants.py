@@ -27,6 +27,8 @@ def index():
     ("LinearOrder", "PartialOrder", "meaning"),
     # interchangeable in a proposition: Fintype.ofFinite / Finite.of_fintype
     ("Fintype", "Finite", "presentational"),
+    # one value wherever both elaborate: Nat.card_eq_fintype_card (corpus card/01–04)
+    ("Fintype.card", "Nat.card", "presentational"),
     # two type synonyms of one value (`def … := α`, Mathlib/Order/Synonym.lean): each has its
     # own instances (≤ on OrderDual ℕ is reversed), so one body is not one type (corpus
     # type-synonym/05: a wrong `proved` before)

@@ -7,6 +7,8 @@ A residual edit between two named constants was untrusted while the tool knew on
 
 * the **same constant** once aliases and deprecations are followed (``alias``, ``export``, a
   deprecated name): presentational;
+* two functions curated as giving the **same value** (:data:`SAME_VALUE`: ``Fintype.card``
+  and ``Nat.card``, by ``Nat.card_eq_fintype_card``): presentational;
 * two **types** (structures, classes, inductive types: ``Subgroup G`` vs ``Submonoid G``,
   ``[Field F]`` vs ``[CommRing F]``) are different types — a structure is a new type, and two
   classes are two hypotheses, one at best implied by the other (``Field`` extends ``CommRing``):
@@ -48,7 +50,7 @@ from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.node import Node
 from transted.pipeline.verdict.edit_kinds import label_kind, rename_kind
 
-__all__ = ["judge_constants", "INTERCHANGEABLE", "MAX_DEPTH", "ConstantJudgement"]
+__all__ = ["judge_constants", "INTERCHANGEABLE", "SAME_VALUE", "MAX_DEPTH", "ConstantJudgement"]
 
 ConstantJudgement = tuple[str, str]
 """``(role, why)``: ``meaning``, ``presentational`` or ``untrusted``."""
@@ -63,6 +65,15 @@ INTERCHANGEABLE: frozenset[frozenset[str]] = frozenset({
     frozenset({"Fintype", "Finite"}),
 })
 """Classes a proposition may assume either of (curated, each with its Mathlib reason)."""
+
+SAME_VALUE: frozenset[frozenset[str]] = frozenset({
+    # Nat.card_eq_fintype_card [Fintype α] : Nat.card α = Fintype.card α
+    # (Mathlib/SetTheory/Cardinal/Finite.lean:45): wherever Fintype.card α elaborates a
+    # Fintype α instance is in scope, and Fintype is a subsingleton, so the two agree
+    frozenset({"Fintype.card", "Nat.card"}),
+})
+"""Functions that give the same value at the same arguments wherever both elaborate (curated,
+each with its Mathlib lemma)."""
 
 _TYPE_KINDS = frozenset({"structure", "class", "inductive"})
 _DEFINITION_KINDS = frozenset({"def", "abbrev"})
@@ -80,6 +91,8 @@ def judge_constants(reference: str, candidate: str, index: MathlibIndex | None =
     a, b = index.current_name(reference), index.current_name(candidate)
     if a == b:
         return "presentational", f"{reference} and {candidate} are one constant ({a})"
+    if frozenset({a, b}) in SAME_VALUE:
+        return "presentational", f"{a} and {b} agree wherever both elaborate"
     da, db = index.declaration(a), index.declaration(b)
     if da is None or db is None:
         missing = a if da is None else b
