@@ -410,3 +410,13 @@ def test_a_number_cast_into_a_function_type_is_undecided():
     # Mathlib's Pi.instIntCast: `(f : ℕ → ℚ) = (a : ℤ)` casts a to a constant function
     e = E("(f : ℕ → ℚ) (a : ℤ) : f = a")
     assert "type-mismatch" not in kinds(e) and "undecided-instance" in kinds(e)
+
+
+def test_a_notation_two_open_scopes_define_is_not_chosen():
+    # `#s` is Finset.card under `open Finset` (Mathlib/Data/Finset/Card.lean:50) but also
+    # Cardinal.mk under `open Cardinal` (Mathlib/SetTheory/Cardinal/Defs.lean:91)
+    e = E("(s : Finset ℕ) : #s ≤ 3", "open Finset")
+    assert "Finset.card" in {n.constant for _p, _n, n in e.walk() if n is not None}
+    e = E("(s : Finset ℕ) : #s ≤ 3", "open Finset Cardinal")
+    assert "ambiguous" in kinds(e)
+    assert "Finset.card" not in {n.constant for _p, _n, n in e.walk() if n is not None}

@@ -277,6 +277,12 @@ class Elaborator(ElaborationState):
                        f"it as {entry.function}", symbol)
             self.elab_children(node, path, env)
             return self.metas.fresh()
+        if entry.rival is not None and self.scope.notation_active(entry.rival):
+            symbol = node.label.replace(SLOT, "·")
+            self.issue("ambiguous", path, f"{symbol} is `scoped` in both {entry.scope} "
+                       f"({entry.function}) and {entry.rival}, both open: not chosen", symbol)
+            self.elab_children(node, path, env)
+            return self.metas.fresh()
         return self.constant(entry.function, node, path, env, expected)
 
     def _application(self, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:

@@ -96,6 +96,10 @@ class Notation:
     function: str
     scope: str | None
     source: str
+    rival: str | None = None
+    """Another scope with a notation of the same symbol (``#`` is ``Finset.card`` in
+    ``Finset`` and ``Cardinal.mk`` in ``Cardinal``): with both open the model does not
+    choose (Lean elaborates both and keeps the one that type-checks)."""
 
 
 NOTATIONS: Mapping[str, Notation] = {
@@ -109,6 +113,8 @@ NOTATIONS: Mapping[str, Notation] = {
     "⌈<SLOT>⌉": Notation("Int.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:253"),
     "⌊<SLOT>⌋₊": Notation("Nat.floor", None, "Mathlib/Algebra/Order/Floor/Defs.lean:108"),
     "⌈<SLOT>⌉₊": Notation("Nat.ceil", None, "Mathlib/Algebra/Order/Floor/Defs.lean:111"),
+    "#<SLOT>": Notation("Finset.card", "Finset", "Mathlib/Data/Finset/Card.lean:50 scoped "
+                        "prefix:arg \"#\" => Finset.card", rival="Cardinal"),
     "<SLOT> '' <SLOT>": Notation("Set.image", None, "Mathlib/Data/Set/Operations.lean:133 "
                                  "infixr:80 \" '' \" => image (namespace Set)"),
     "<SLOT> ⁻¹' <SLOT>": Notation("Set.preimage", None, "Mathlib/Data/Set/Operations.lean:127 "
