@@ -297,3 +297,14 @@ def test_subset_and_order_are_one_relation_on_sets_and_finsets_only():
                          "{X : Type*} (s t : Set X) : s < t")) == {("relation", "meaning")}
     # operands whose type is not inferred: abstain
     assert _roles(_edits(": ∀ s t, s ⊆ t", ": ∀ s t, s ≤ t")) == {("relation", "untrusted")}
+
+
+def test_a_fact_hypothesis_is_the_proposition_it_wraps():
+    # fact_iff : Fact p ↔ p (Mathlib/Logic/Basic.lean:175); corpus fact/01–04
+    edits = _edits("(p : ℕ) [Fact p.Prime] (a : ZMod p) (ha : a ≠ 0) : a ^ (p - 1) = 1",
+                   "(p : ℕ) (hp : p.Prime) (a : ZMod p) (ha : a ≠ 0) : a ^ (p - 1) = 1")
+    assert edits and {e.role for e in edits} == {"presentational"}
+    # only as the whole hypothesis: inside a formula it is a constant like any other
+    edits = _edits("(p : ℕ) (h : Fact p.Prime ∨ p = 1) : p ≠ 0",
+                   "(p : ℕ) (h : p.Prime ∨ p = 1) : p ≠ 0")
+    assert "presentational" not in {e.role for e in edits if e.kind == "constant"}

@@ -168,12 +168,17 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
         role, why = _judge_wrap(a, side, k, label, kind)
     elif role == "typed":
         role, why = "untrusted", "a typed node added or dropped alone"
+    elif label == _FACT and k == 0 and a.where.startswith("hypothesis"):
+        role, why = "presentational", _FACT_WHY
     shown = (a.cand_labels if op.cand is not None else a.ref_labels)[k]
     if op.cand is not None:
         return ResidualEdit("insert", a.where, kind, None, _show(shown), role, why, op.cost)  # type: ignore[arg-type]
     return ResidualEdit("delete", a.where, kind, _show(shown), None, role, why, op.cost)  # type: ignore[arg-type]
 
 
+_FACT = f"Fact {SLOT}"
+_FACT_WHY = ("a hypothesis [Fact P] is (h : P): Fact p ↔ p (fact_iff, Mathlib/Logic/Basic.lean:175), "
+             "and how a hypothesis is passed is not what is claimed")
 _SET_ORDER_PAIRS = frozenset({frozenset((f"{SLOT} ⊆ {SLOT}", f"{SLOT} ≤ {SLOT}")),
                               frozenset((f"{SLOT} ⊂ {SLOT}", f"{SLOT} < {SLOT}"))})
 _ORDER_LABELS = frozenset({f"{SLOT} ≤ {SLOT}", f"{SLOT} < {SLOT}"})
