@@ -51,6 +51,15 @@ def test_what_is_never_unfolded():
     # type-synonym/05–06)
     assert definition_template(index, "OrderDual") is None
     assert definition_template(index, "Multiplicative") is None
+
+
+def test_a_bound_variable_typed_by_a_function_parameters_domain_unfolds():
+    # Set.InjOn: ∀ ⦃x₁ : α⦄, x₁ ∈ s → … f x₁ = f x₂ → …, with f : α → β: α is what Lean
+    # infers from `f x₁`, so the binder's type is left out and the template names no implicit
+    index = load_index()
+    injon = definition_template(index, "Set.InjOn")
+    assert injon is not None and injon.params == ("f", "s")
+    assert "α" not in {n.label for n in injon.body.preorder()}
     nonempty = definition_template(index, "Set.Nonempty")
     assert nonempty is not None and nonempty.params == ("s",)
     assert nonempty.body == parse_term("∃ x, x ∈ s")

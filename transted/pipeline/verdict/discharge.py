@@ -168,8 +168,8 @@ def _class_instance(typed: TypedSides, side: Side, parts: StatementParts, part: 
     if not node.children or not all(c.is_leaf for c in node.children):
         return None
     cls = typed.constant_at(side, part.path)
-    sorts = {n for b in parts.binders for n in binder_names(b.node.children[0])
-             if b.node.children and is_sort(b.node.children[-1])}
+    sorts = {n for b in parts.binders if b.node.children and is_sort(b.node.children[-1])
+             for n in binder_names(b.node.children[0])}
     if cls is None or not all(c.label in sorts for c in node.children):
         return None
     return cls, tuple(Ty(c.label) for c in node.children)

@@ -16,6 +16,9 @@ body behind an opaque constant). A move applies only where every step is certain
   statement's ``≤`` on the first is ``ℕ``'s reversed (Mathlib/Order/Synonym.lean gives each
   synonym its own instances, and Lean's instance resolution does not unfold a ``def``); an
   ``abbrev`` is reducible, so instance resolution sees through it and it unfolds;
+* a bound variable's type written as an implicit type parameter is left out where an explicit
+  function parameter is applied to the variable (``∀ ⦃x₁ : α⦄, … f x₁ …`` with ``f : α →
+  β``: Lean infers ``α`` from ``f``'s domain, so the term is the same);
 * the application gives exactly its explicit parameters (partial or extra arguments: no
   move), and the body mentions no implicit parameter (a type the tree does not write);
 * every other name in the body resolves to one constant in the declaration's own scope (its
@@ -45,7 +48,15 @@ from functools import lru_cache
 from transted.budget import Budget
 from transted.errors import InputError
 from transted.pipeline.opt.header_scope import OpenDecl, Scope
-from transted.pipeline.opt.labels import SLOT
+from transted.pipeline.opt.labels import (
+    ARROW,
+    EXISTS,
+    FORALL,
+    IMPLICIT_BINDER,
+    SLOT,
+    STRICT_BINDER,
+    TYPED_BINDER,
+)
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
 from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.names import Constant, load_name_table
@@ -58,12 +69,11 @@ from transted.pipeline.search.providers.base import Move, Provider, ProviderCont
 from transted.pipeline.search.scalars import ScopeAt, term_type
 from transted.pipeline.search.state import State
 
-__all__ = ["UnfoldProvider", "UnfoldableDefinition", "definition_template", "UNFOLD_VERSION"]
+__all__ = ["UnfoldProvider", "UnfoldableDefinition", "definition_template"]
 
-UNFOLD_VERSION = "2"
-"""Version of the moves (in the signature beside the index's): 2 leaves type synonyms folded."""
-
-VERSION = "1"
+VERSION = "3"
+"""Version of the moves (in the signature beside the index's): 2 leaves type synonyms folded;
+3 leaves out a bound variable's type that a function parameter's domain fixes."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,7 @@ class UnfoldProvider(Provider):
 
     def options(self) -> dict[str, object]:
         index = self.index
-        return {"unfold": f"{UNFOLD_VERSION}-{index.version}" if index is not None
+        return {"unfold": f"{VERSION}-{index.version}" if index is not None
                 else "no-index"}
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
@@ -148,11 +158,46 @@ def _template(index: MathlibIndex, name: str) -> UnfoldableDefinition | None:
     implicit = {n for b in decl.binders if b.kind != "explicit" for n in b.names}
     if len(set(explicit)) != len(explicit) or "_" in explicit:
         return None
+    body = _inferred_binder_types(body, decl, implicit)
     free = free_names(body)
     if free & implicit:
         return None
     resolved = _resolved_names(body, free - set(explicit), decl)
     return None if resolved is None else UnfoldableDefinition(name, tuple(explicit), resolved)
+
+
+def _inferred_binder_types(body: Node, decl: IndexedDeclaration, implicit: set[str]) -> Node:
+    """``body`` with the type of a bound variable left out where it is an implicit type
+    parameter that an explicit function parameter fixes (``∀ ⦃x₁ : α⦄, … f x₁ …`` with
+    ``f : α → β``, ``Set.InjOn``): Lean elaborates ``f x₁`` by unifying ``x₁``'s type with
+    ``f``'s domain, so the binder is ``α`` whether written or not, and the tree then names no
+    type the application does not give."""
+    domains = {n: b.type.tree.children[0].label for b in decl.binders
+               if b.kind == "explicit" and b.type.tree is not None
+               and b.type.tree.label == ARROW and b.type.tree.children[0].is_leaf
+               for n in b.names}
+    return _strip_ascriptions(body, {f: d for f, d in domains.items() if d in implicit})
+
+
+def _strip_ascriptions(node: Node, domains: dict[str, str]) -> Node:
+    kids = tuple(_strip_ascriptions(c, domains) for c in node.children)
+    if node.label in (FORALL, EXISTS) and len(kids) == 2:
+        binder = kids[0]
+        if binder.label in _TYPED_BINDERS and len(binder.children) == 2 \
+                and binder.children[0].is_leaf and binder.children[1].is_leaf:
+            name, ty = binder.children[0].label, binder.children[1].label
+            if any(ty == d and _applied(kids[1], f, name) for f, d in domains.items()):
+                return Node(node.label, (binder.children[0], kids[1]))
+    return Node(node.label, kids) if kids != node.children else node
+
+
+def _applied(tree: Node, function: str, argument: str) -> bool:
+    """``function argument`` occurs in ``tree`` (an application of the name to the leaf)."""
+    return any(n.label == f"{function} {SLOT}" and n.children[0].is_leaf
+               and n.children[0].label == argument for n in tree.preorder())
+
+
+_TYPED_BINDERS = frozenset({TYPED_BINDER, STRICT_BINDER, IMPLICIT_BINDER})
 
 
 def _unfoldable(decl: IndexedDeclaration) -> bool:
