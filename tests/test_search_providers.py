@@ -25,8 +25,9 @@ def test_builtins_are_named_and_satisfy_the_protocol():
     names = registry.provider_names()
     assert names == ["offline", "congruence", "definitional", "numerals", "subst", "rules",
                      "unfold", "lean", "decide", "lemmas"]
-    # offline@3: the subst part; congruence@2: a peeled antecedent stays in the context
-    versions = {"offline": "3", "congruence": "2"}
+    # offline@4: definitional@2 (a sound `let` reduction); offline@3: the subst part;
+    # congruence@2: a peeled antecedent stays in the context
+    versions = {"offline": "4", "congruence": "2", "definitional": "2"}
     for name in names[:7]:
         provider = registry.make_provider(name)
         assert isinstance(provider, MoveProvider) and provider.name == name
@@ -66,9 +67,9 @@ def test_metric_with_the_parts_scores_the_dev_pairs_like_offline():
     for pair in pairs:
         a, b = offline.score_pair(pair), parts.score_pair(pair)
         assert (a.score, a.details.get("script")) == (b.score, b.details.get("script")), pair.id
-    assert ("provider:congruence@2,definitional@1,subst@1,numerals@1,rules@1,unfold@1"
+    assert ("provider:congruence@2,definitional@2,subst@1,numerals@1,rules@1,unfold@1"
             in str(parts.signature))
-    assert "provider:offline@3|" in str(offline.signature)
+    assert "provider:offline@4|" in str(offline.signature)
 
 
 def test_provider_alias_and_conflict():
@@ -140,7 +141,7 @@ def test_metric_composes_a_third_party_provider(toy_entry_point):
         metric = get_metric("transted", providers="offline,toy",
                             provider_options={"flavour": "sour"})
     sig = str(metric.signature)
-    assert "provider:offline@3,toy@7" in sig and "flavour:sour" in sig
+    assert "provider:offline@4,toy@7" in sig and "flavour:sour" in sig
     with metric:
         result = metric.score_pair(pair)
     assert result.status == "ok" and ToyProvider.events == ["open", "close"]

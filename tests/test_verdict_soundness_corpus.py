@@ -31,6 +31,9 @@ INDEX_REWRITE_CAUSES = {"index-typing", "index-trust", "index-hierarchy", "index
                         "rw-lemma", "rw-conditional", "rw-subst"}
 """Issues 32 (the Mathlib declaration index) and 33 (rewrite lemmas as search moves): each new
 mechanism's adversarial pairs, at least ten per cause with both labels."""
+NORMALISATION_CAUSES = {"let-zeta"}
+"""Normalisation steps' adversarial pairs (a step that could make two statements equal): the
+zeta reduction of `let`/`have` (transted.pipeline.opt.zeta)."""
 RAW_OUTPUT_CAUSES = {"context-commands"}
 """Causes whose candidates are whole translator outputs (several commands, fences, prose)."""
 ID = re.compile(r"^(?P<cause>[a-z-]+)/\d{2,}$")
@@ -55,7 +58,8 @@ def test_a_good_share_is_true(pairs):
 def test_every_pair_has_truth_cause_and_reason(pairs):
     for p in pairs:
         assert isinstance(p.label, bool), p.id
-        assert p.meta.get("cause") in ISSUE_CAUSES | EXTRA_CAUSES | INDEX_REWRITE_CAUSES, p.id
+        assert p.meta.get("cause") in (ISSUE_CAUSES | EXTRA_CAUSES | INDEX_REWRITE_CAUSES
+                                       | NORMALISATION_CAUSES), p.id
         m = ID.match(p.id)
         assert m and m["cause"] == p.meta["cause"], f"{p.id}: id must be <cause>/<nn>"
         reason = p.meta.get("reason", "")
@@ -78,7 +82,7 @@ def test_false_pairs_carry_a_witness_or_an_abstention(pairs):
 def test_every_issue_cause_has_ten_pairs_and_both_labels(pairs):
     counts = Counter(p.meta["cause"] for p in pairs)
     labels = {(p.meta["cause"], p.label) for p in pairs}
-    for cause in ISSUE_CAUSES | INDEX_REWRITE_CAUSES:
+    for cause in ISSUE_CAUSES | INDEX_REWRITE_CAUSES | NORMALISATION_CAUSES:
         assert counts[cause] >= 10, (cause, counts[cause])
         assert {(cause, True), (cause, False)} <= labels, cause
 

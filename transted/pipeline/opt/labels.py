@@ -21,7 +21,7 @@ __all__ = [
     "EQ", "NE", "LT", "LE", "GT", "GE", "DVD", "MEM", "MODEQ",
     "ADD", "SUB", "MUL", "DIV", "MOD", "POW", "NEG", "INV", "COE", "ABS", "NORM", "FLOOR", "CEIL",
     "ASCRIPTION", "TYPED_BINDER", "IMPLICIT_BINDER", "STRICT_BINDER", "INSTANCE_BINDER",
-    "NAMED_INSTANCE_BINDER", "FUN", "LET", "APP", "TUPLE", "ITE", "SET_BUILDER", "SUBTYPE",
+    "NAMED_INSTANCE_BINDER", "FUN", "LET", "HAVE", "APP", "TUPLE", "ITE", "SET_BUILDER", "SUBTYPE",
     "THEOREM", "BINDER_HEADS", "NAMED_APPLICATION", "anonymous", "tuple_of",
     "match_pattern", "match_label", "ALTERNATIVE", "EVENTUALLY", "FREQUENTLY",
 ]
@@ -132,6 +132,8 @@ INSTANCE_BINDER = f"[{SLOT}]"
 NAMED_INSTANCE_BINDER = f"[{SLOT} : {SLOT}]"
 FUN = f"fun {SLOT} => {SLOT}"
 LET = f"let {SLOT} := {SLOT}; {SLOT}"
+HAVE = f"have {SLOT} := {SLOT}; {SLOT}"
+"""``let``/``have`` in a term: binder (name, optional type), value, body."""
 APP = f"{SLOT} {SLOT}"
 """An application whose function is itself a term (not a name)."""
 TUPLE = f"({SLOT}, {SLOT})"

@@ -19,6 +19,9 @@ in ``docs/NORMALISATION.md``:
 * auto-bound implicits: the names the elaboration found Lean would bind (``autoImplicit``,
   ``relaxedAutoImplicit``, both on unless the header turns them off) become implicit
   binders, reported in :attr:`Normalized.auto_bound`.
+* zeta: ``let x : T := v; b`` and ``have x : T := v; b`` are ``b`` with ``(v : T)`` for ``x``
+  (``Expr.letE`` is definitionally its instantiated body); without a written type only when
+  the elaboration settles ``v``'s type (:mod:`transted.pipeline.opt.zeta`).
 
 Soundness: every step maps a term to a term Lean elaborates to the same expression, so two
 different statements never become equal. The steps read the elaboration of the tree as
@@ -62,10 +65,12 @@ from transted.pipeline.opt.labels import (
 from transted.pipeline.opt.names import load_name_table
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, free_names, head_name
+from transted.pipeline.opt.zeta import is_let, settled_type, zeta_reduct
 
 __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
 
-NORMALIZE_VERSION = "3"  # 3: auto-bound type variables bound at their universe, `Not p` is `¬p`,
+NORMALIZE_VERSION = "4"  # 4: zeta reduction of `let`/`have` (transted.pipeline.opt.zeta);
+# 3: auto-bound type variables bound at their universe, `Not p` is `¬p`,
 # field notation on every constant the elaboration types;
 # 2: reads the elaboration (names resolved by the header, field notation)
 """Bump when the normalised trees can change (it goes into the parser's signature field)."""
@@ -232,7 +237,22 @@ class _Normalizer:
                     return Node(ARROW, (binder.children[1], kids[1]))
         if FIELD_APPLICATION.match(label):
             return self._field(original, node, path, env)
+        if is_let(node):
+            return self._zeta(node, path, env, bound)
         return node
+
+    def _zeta(self, node: Node, path: Path, env: dict[str, Node],
+              bound: frozenset[str]) -> Node:
+        """``let x : T := v; b`` (or ``have``) is ``b`` with ``(v : T)`` for ``x``
+        (:mod:`transted.pipeline.opt.zeta`); without a written type, ``T`` is the value's
+        settled elaborated type, else the ``let`` stays."""
+        inferred = settled_type(self.el, (*path, 1), bound)
+        unfixed = frozenset(n for n in bound if n not in env) | frozenset(self.el.auto_bound)
+        reduct = zeta_reduct(node, inferred, unfixed, env)
+        if reduct is None:
+            return node
+        self.applied.append("zeta (let/have)")
+        return reduct
 
     def _resolved(self, node: Node, path: Path, bound: frozenset[str]) -> Node | None:
         """A name, a named application or a notation whose constant the elaboration resolved:

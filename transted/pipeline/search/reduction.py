@@ -2,20 +2,34 @@
 
 These are equalities by ``rfl``: Lean's ``dsimp only`` performs all three (its default
 ``zeta``, ``beta`` and ``proj`` settings), which is how a path prints them. ASSESS's example
-``mathd_algebra_142`` (Appendix C.2) compares a statement written with ``let B := (7, -1)``
-and ``B.2``; after these reductions it reads ``-1``.
+``mathd_algebra_142`` (Appendix C.2) compares a statement written with
+``let B : ℝ × ℝ := (7, -1)`` and ``B.2``; after these reductions it reads ``(-1 : ℝ)``.
+
+A ``let`` is reduced as the normaliser reduces it (:func:`~transted.pipeline.opt.zeta.zeta_reduct`:
+the value ascribed its written type, never an untyped one, whose value's type the tree alone
+cannot settle); the normaliser has already reduced those it could, with the elaboration.
+``((a, b) : α × β).2`` is ``(b : β)``: the ascription elaborates the pair's components at
+``α`` and ``β`` (``Prod.mk``), and the projection reduces (``Prod.snd``, proj).
 """
 
 from __future__ import annotations
 
-from transted.pipeline.opt.labels import APP, FUN, LET, TUPLE, postfix
+from transted.pipeline.opt.labels import APP, ASCRIPTION, FUN, TUPLE, infix, postfix
 from transted.pipeline.opt.node import Node
-from transted.pipeline.opt.scope import bound_name, has_pattern
+from transted.pipeline.opt.scope import (
+    binder_names,
+    binder_type,
+    bound_name,
+    child_scopes,
+    has_pattern,
+)
 from transted.pipeline.opt.substitution import substitute
+from transted.pipeline.opt.zeta import is_let, zeta_reduct
 
 __all__ = ["reduce_definitional", "beta_reduce"]
 
 _PROJ = {postfix(".1"): 0, postfix(".2"): 1, postfix(".fst"): 0, postfix(".snd"): 1}
+_PRODUCT = infix("×")
 _MAX_ROUNDS = 32  # a beta redex can create another; statements need a handful at most
 
 
@@ -58,19 +72,48 @@ def _has_beta_redex(tree: Node) -> bool:
     return False
 
 
-def _step(node: Node, beta_only: bool = False) -> Node:
+def _step(node: Node, beta_only: bool = False, unfixed: frozenset[str] = frozenset()) -> Node:
+    """One bottom-up pass; ``unfixed``: the names in scope bound without a written type."""
     if node.is_leaf:
         return node
-    kids = tuple(_step(c, beta_only) for c in node.children)
+    kids = tuple(_step(c, beta_only, _inner(unfixed, binders))
+                 for c, (binders, _) in zip(node.children, child_scopes(node), strict=True))
     node = node if kids == node.children else node.with_children(kids)
-    if node.label == LET and len(kids) == 3 and not beta_only and not has_pattern(kids[0]):
-        name = bound_name(kids[0])
-        return kids[2] if name is None else substitute(kids[2], name, kids[1])
+    if is_let(node) and not beta_only:
+        reduct = zeta_reduct(node, unfixed=unfixed)
+        return node if reduct is None else reduct
     if _is_beta_redex(node):  # a pattern lambda is a match: kept
         binder, body = kids[0].children
         name = bound_name(binder)
         return body if name is None else substitute(body, name, kids[1])
     index = None if beta_only else _PROJ.get(node.label)
-    if index is not None and kids[0].label == TUPLE:
-        return kids[0].children[index]
+    if index is not None:
+        return _projection(kids[0], index) or node
     return node
+
+
+def _inner(unfixed: frozenset[str], binders: tuple[Node, ...]) -> frozenset[str]:
+    """``unfixed`` inside ``binders``: an untyped (or ``_``-typed) name joins, a typed one
+    leaves."""
+    if not binders:
+        return unfixed
+    out = set(unfixed)
+    for b in binders:
+        typ = binder_type(b)
+        for name in binder_names(b):
+            if typ is None or typ.label == "_":
+                out.add(name)
+            else:
+                out.discard(name)
+    return frozenset(out)
+
+
+def _projection(pair: Node, index: int) -> Node | None:
+    """``(a, b).2`` is ``b``; ``((a, b) : α × β).2`` is ``(b : β)``."""
+    if pair.label == TUPLE:
+        return pair.children[index]
+    if pair.label == ASCRIPTION and pair.children[0].label == TUPLE and \
+            pair.children[1].label == _PRODUCT:
+        return Node(ASCRIPTION, (pair.children[0].children[index],
+                                 pair.children[1].children[index]))
+    return None

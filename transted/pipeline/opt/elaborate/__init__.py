@@ -120,7 +120,8 @@ def elaborate_declaration(tree: Node, decl: Declaration, header: str | None, *,
     except ParseError as e:
         found = elaborate(tree, Scope(), proposition=_is_theorem(decl))
         issue = Issue("unsupported", (), f"header not read: {e.reason}")
-        return Elaboration(found.tree, found.nodes, (issue, *found.issues), found.scope)
+        return Elaboration(found.tree, found.nodes, (issue, *found.issues), found.scope,
+                           defaulted=found.defaulted)
     missing = tuple(n for n in declared if n not in scope.declared)
     if missing or not auto_implicit:
         scope = replace(scope, declared=(*scope.declared, *missing),

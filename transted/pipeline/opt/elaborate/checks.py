@@ -25,6 +25,7 @@ def finish(el: ElaborationState) -> list[Issue]:
             el.metas.unify(inner, target)
     gaps = any(i.kind in GAP_KINDS for i in el.issues)
     defaulted = {m.id for m, _t in el.metas.default()}
+    el.defaulted_metas |= defaulted
     for path, inner, target in el.arrows:
         _check_arrow(el, path, inner, target)
     for cls, args, path in el.obligations:

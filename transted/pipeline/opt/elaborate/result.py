@@ -83,6 +83,10 @@ class Elaboration:
     auto_bound_sorts: Mapping[str, str] = field(default_factory=dict)
     """Auto-bound names that are types (``[Group G]`` with ``G`` free), and their universe:
     ``Type`` (a class parameter declared ``Type u``) or ``Sort``."""
+    defaulted: frozenset[Path] = frozenset()
+    """Nodes whose type a default instance chose (an untyped numeral's ℕ, ``instOfNatNat``)
+    or that stayed unknown: in Lean the context may fix such a type before the default applies
+    (``let x := 2; x / (3 : ℝ)`` makes ``2`` real), so no step may rely on it."""
 
     @property
     def ok(self) -> bool:

@@ -46,6 +46,8 @@ class ElaborationState(ABC):
     auto_bound: dict[str, Meta] = field(default_factory=dict)
     auto_sorts: dict[str, str] = field(default_factory=dict)
     """Auto-bound names that are types, and the universe (``Type``/``Sort``) Lean gives them."""
+    defaulted_metas: set[int] = field(default_factory=set)
+    """The metavariables a default instance filled (:func:`~.checks.finish`)."""
 
     # -- the walk (transted.pipeline.opt.elaborate.core.Elaborator) -----------------------------------
     @abstractmethod
@@ -109,7 +111,24 @@ class ElaborationState(ABC):
         nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p),
                              self.receivers.get(p))
                  for p, t in self.types.items()}
-        return Elaboration(tree, nodes, tuple(self.issues), self.scope, dict(self.auto_sorts))
+        defaulted = frozenset(p for p, t in self.types.items() if self._provisional(t))
+        return Elaboration(tree, nodes, tuple(self.issues), self.scope, dict(self.auto_sorts),
+                           defaulted)
+
+    def _provisional(self, t: Type_) -> bool:
+        """Whether ``t`` (as recorded, before zonking) is unknown or reaches a metavariable a
+        default instance filled."""
+        stack = [t]
+        while stack:
+            cur = stack.pop()
+            while isinstance(cur, Meta):
+                if cur.id in self.defaulted_metas:
+                    return True
+                if cur.id not in self.metas.solution:
+                    return True
+                cur = self.metas.solution[cur.id]
+            stack.extend(cur.args)
+        return False
 
     def _coercion(self, path: Path) -> Type_ | None:
         target = self.coercions.get(path)

@@ -54,7 +54,8 @@ class DefinitionalProvider(Provider):
     """``dsimp only``: definitional reductions of both sides (:mod:`~.reduction`)."""
 
     name = "definitional"
-    version = "1"
+    version = "2"  # 2: a `let` reduced only with its value ascribed its written type;
+    # `((a, b) : α × β).2` is `(b : β)`
 
     def moves(self, state: State, budget: Budget) -> Iterator[Move]:
         if state.closed:
@@ -182,10 +183,10 @@ class OfflineProvider(Provider):
     """
 
     name = "offline"
-    # 3: the `subst` part (definitional hypotheses substituted), and congruence@2 keeps an
+    # 4: definitional@2 (a sound `let` reduction); 3: the `subst` part (definitional hypotheses substituted), and congruence@2 keeps an
     # antecedent peeled by forall_congr in the goal's context; 2: Mathlib definitions unfolded
     # (the `unfold` part); 1: four parts
-    version = "3"
+    version = "4"
 
     def __init__(self, rules: RuleSet | None = None):
         self.rule_provider = RuleProvider(rules)
