@@ -56,6 +56,7 @@ from transted.pipeline.opt.labels import (
     NOT,
     OR,
     POW,
+    SLOT,
     SUB,
     TYPED_BINDER,
     bounded_binder_label,
@@ -66,6 +67,10 @@ __all__ = ["Shape", "shape_of", "translate_prop", "Env", "lower_prop"]
 
 Env = dict[str, str]
 _ARITH = {ADD: "add", SUB: "sub", MUL: "mul", DIV: "div", MOD: "mod"}
+_MODEQS = {MODEQ: ((0, 1, 2), "ℕ"),
+           f"Nat.ModEq {SLOT} {SLOT} {SLOT}": ((1, 2, 0), "ℕ"),
+           f"Int.ModEq {SLOT} {SLOT} {SLOT}": ((1, 2, 0), "ℤ")}
+"""The congruence forms, with where ``a``, ``b`` and ``n`` sit among the children."""
 _RELS = {EQ: ("eq", False), NE: ("ne", False), LT: ("lt", False), LE: ("le", False),
          GT: ("lt", True), GE: ("le", True)}
 _LOGIC = {AND: "and", OR: "or", ARROW: "imp", IFF: "iff"}
@@ -226,11 +231,15 @@ class _Lower:
                 return Op("dvd", (a, b), PROP)
             op, swap = _RELS[label]
             return Op(op, (b, a) if swap else (a, b), PROP)
-        if label == MODEQ:
-            a, b, n = (self.num(c, (*path, i)) for i, c in enumerate(kids))
-            if {a.type, b.type, n.type} != {"ℕ"}:
-                raise Unsupported("Nat.ModEq on a non-ℕ operand")
-            return Op("eq", (Op("mod", (a, n), "ℕ"), Op("mod", (b, n), "ℕ")), PROP)
+        if label in _MODEQS:
+            # Nat.ModEq n a b := a % n = b % n (Mathlib/Data/Nat/ModEq.lean), Int.ModEq
+            # likewise with Int's % (Mathlib/Data/Int/ModEq.lean); `a ≡ b [MOD n]` is notation
+            # for the first, the normaliser writes it as the constant
+            order, typ = _MODEQS[label]
+            a, b, n = (self.num(kids[i], (*path, i)) for i in order)
+            if {a.type, b.type, n.type} != {typ}:
+                raise Unsupported(f"ModEq over {typ} on another operand type")
+            return Op("eq", (Op("mod", (a, n), typ), Op("mod", (b, n), typ)), PROP)
         if label == MEM:
             return self.member(kids[0], kids[1], path)
         if label in _QUANT:

@@ -94,6 +94,7 @@ class NormalizationTables:
     notations: dict[str, str]
     """A constant (``Not``) → the notation label it is written as (``¬<SLOT>``)."""
     swaps: dict[str, str]
+    reorders: dict[str, tuple[str, tuple[int, ...]]]
     negations: dict[str, str]
     type_namespaces: dict[str, str]
     fields: dict[str, dict[str, Field]]
@@ -112,6 +113,7 @@ def load_tables() -> NormalizationTables:
         synonyms={e["from"]: e["to"] for e in data["synonyms"]},
         notations={e["constant"]: e["to"] for e in data.get("notations", ())},
         swaps={e["from"]: e["to"] for e in data["swaps"]},
+        reorders={e["from"]: (e["to"], tuple(e["order"])) for e in data.get("reorders", ())},
         negations={e["from"]: e["to"] for e in data["negations"]},
         type_namespaces=dict(data["type_namespaces"]), fields=fields,
         results=dict(data["results"]),
@@ -214,6 +216,11 @@ class _Normalizer:
     def rewrite(self, original: Node, node: Node, path: Path, env: dict[str, Node],
                 bound: frozenset[str]) -> Node:
         label, kids = node.label, node.children
+        if label in self.t.reorders:
+            to, order = self.t.reorders[label]
+            if len(kids) == len(order):
+                self.applied.append(label.replace(SLOT, "·") + " (notation)")
+                return Node(to, tuple(kids[i] for i in order))
         if label in self.t.swaps and len(kids) == 2:
             self.applied.append(self.t.swaps[label].replace(SLOT, "·") + " (swap)")
             return Node(self.t.swaps[label], (kids[1], kids[0]))
