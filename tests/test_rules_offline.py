@@ -28,6 +28,8 @@ def _apply(name: str, text: str, env: dict[str, str]) -> list:
 
 
 R = {"x": "ℝ", "y": "ℝ", "z": "ℝ"}
+SETS = {"X": "Type*", "A": "Set X", "C": "Set X"}
+FINSETS = {"s": "Finset ℕ", "t": "Finset ℕ", "n": "ℕ"}
 CASES = [
     # name, context types, instance, lemma statement's right side instantiated
     ("ge_iff_le", {}, "x ≥ y", "y ≤ x"),
@@ -84,6 +86,20 @@ CASES = [
     ("add_zero", R, "x + 0", "x"),
     ("zero_add", R, "0 + x", "x"),
     ("Real.log_div_log", {}, "Real.log x / Real.log 2", "Real.logb 2 x"),
+    # `s.Nonempty` is `Set.Nonempty s` once the normaliser knows the receiver's type, and stays
+    # field notation when it does not (`(C ∩ A).Nonempty`): the guard types the receiver
+    ("Set.nonempty_iff_ne_empty", {"s": "Set ℕ"}, "Set.Nonempty s", "s ≠ ∅"),
+    ("Set.nonempty_iff_ne_empty@dot", SETS, "(C ∩ frontier A).Nonempty", "C ∩ frontier A ≠ ∅"),
+    ("Set.not_nonempty_iff_eq_empty", {"s": "Set ℕ"}, "¬Set.Nonempty s", "s = ∅"),
+    ("Set.not_nonempty_iff_eq_empty@dot", SETS, "¬(C ∩ Aᶜ).Nonempty", "C ∩ Aᶜ = ∅"),
+    ("Finset.nonempty_iff_ne_empty", {"s": "Finset ℕ"}, "Finset.Nonempty s", "s ≠ ∅"),
+    ("Finset.nonempty_iff_ne_empty@dot", FINSETS, "(s ∩ t).Nonempty", "s ∩ t ≠ ∅"),
+    ("Finset.not_nonempty_iff_eq_empty", {"s": "Finset ℕ"}, "¬Finset.Nonempty s", "s = ∅"),
+    ("Finset.not_nonempty_iff_eq_empty@dot", FINSETS, "¬(Finset.range n \\ s).Nonempty",
+     "Finset.range n \\ s = ∅"),
+    ("Set.nonempty_def@dot", SETS, "(C ∩ A).Nonempty", "∃ x, x ∈ C ∩ A"),
+    ("Finset.nonempty_def", {"s": "Finset ℕ"}, "Finset.Nonempty s", "∃ x, x ∈ s"),
+    ("Finset.nonempty_def@dot", FINSETS, "(s \\ t).Nonempty", "∃ x, x ∈ s \\ t"),
 ]
 
 N = {"n": "ℕ", "k": "ℕ"}
@@ -134,6 +150,52 @@ def test_every_rule_of_the_file_has_a_case():
     covered = {c[0] for c in CASES} | {c[0] for c in BACKWARD}
     missing = {r.name for r in RULES if not r.name.endswith("@open")} - covered
     assert not missing
+
+
+@pytest.mark.parametrize("name, env, instance, expected", [
+    ("Set.nonempty_iff_ne_empty", {"s": "Set ℕ"}, "s ≠ ∅", "Set.Nonempty s"),
+    ("Set.nonempty_iff_ne_empty@dot", SETS, "C ∩ A ≠ ∅", "(C ∩ A).Nonempty"),
+    ("Set.not_nonempty_iff_eq_empty", SETS, "C ∪ A = ∅", "¬Set.Nonempty (C ∪ A)"),
+    ("Finset.nonempty_iff_ne_empty", FINSETS, "s ≠ ∅", "Finset.Nonempty s"),
+    ("Finset.not_nonempty_iff_eq_empty@dot", FINSETS, "s = ∅", "¬(s).Nonempty"),
+])
+def test_nonempty_rules_rewrite_ne_empty_back(name, env, instance, expected):
+    assert canonical(parse_term(expected)) in _apply_backward(name, instance, env)
+
+
+MIXED = {**SETS, **FINSETS, "m": "Multiset ℕ", "l": "List ℕ"}
+
+
+@pytest.mark.parametrize("name, instance", [
+    # `∅` of another type: a Multiset's `∅` is `0`, a List's is `[]`; no Multiset.Nonempty
+    ("Set.nonempty_iff_ne_empty", "m ≠ ∅"),
+    ("Finset.nonempty_iff_ne_empty", "m ≠ ∅"),
+    ("Set.not_nonempty_iff_eq_empty", "l = ∅"),
+    ("Finset.not_nonempty_iff_eq_empty@dot", "m = ∅"),
+    # the Set lemma on a Finset, the Finset lemma on a Set: another `∅`, another `Nonempty`
+    ("Set.nonempty_iff_ne_empty", "s ≠ ∅"),
+    ("Set.nonempty_iff_ne_empty", "Set.Nonempty s"),      # Lean reads `Set.Nonempty ↑s`
+    ("Set.nonempty_iff_ne_empty@dot", "(s ∩ t).Nonempty"),
+    ("Finset.nonempty_iff_ne_empty", "C ≠ ∅"),
+    ("Finset.nonempty_iff_ne_empty", "(s : Set ℕ) ≠ ∅"),  # the coerced set is not a Finset
+    ("Finset.nonempty_iff_ne_empty@dot", "(C ∩ A).Nonempty"),
+    # a type the guard cannot be sure of: an untyped name, a Finset meeting a Set
+    ("Set.nonempty_iff_ne_empty", "u ≠ ∅"),
+    ("Set.nonempty_iff_ne_empty@dot", "(C ∩ s).Nonempty"),
+    ("Finset.not_nonempty_iff_eq_empty", "s ∩ C = ∅"),
+    ("Set.nonempty_def@dot", "(s ∩ t).Nonempty"),
+    ("Finset.nonempty_def", "Finset.Nonempty C"),
+    ("Finset.nonempty_def@dot", "(m).Nonempty"),
+])
+def test_nonempty_rules_fire_only_on_their_type(name, instance):
+    assert _apply(name, instance, MIXED) == [] and _apply_backward(name, instance, MIXED) == []
+
+
+def test_nonempty_rules_have_no_open_variant():
+    # Set.Nonempty and Finset.Nonempty are protected: `Nonempty s` is the root class
+    # `Nonempty ↥s` even under `open Set`, another constant
+    assert not [r.name for r in RULES if "nonempty" in r.name and r.name.endswith("@open")]
+    assert "Set.mem_Icc@open" in BY_NAME
 
 
 def test_reversible_rules_also_rewrite_backwards():

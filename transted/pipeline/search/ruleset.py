@@ -15,6 +15,11 @@ hypotheses fail; those are the ``when`` side conditions:
     the term matched by ``?x`` has one of these types, known from its binder or an ascription
     (:func:`~transted.pipeline.search.scalars.term_type`); e.g. ``Finset.mem_Icc`` needs a
     ``LocallyFiniteOrder``, which ℕ and ℤ have and ℚ, ℝ and an unknown type may not.
+``type_head_in: [?s, Set, Finset]``
+    the term matched by ``?s`` has a type ``T _`` with ``T`` among these, certain from its
+    binder, an ascription, ``∩ ∪ \\ ᶜ`` over operands of that type, or the offline elaboration
+    (:func:`~transted.pipeline.search.collections.collection_type`); e.g.
+    ``Set.nonempty_iff_ne_empty``'s ``∅`` is the empty set, not a ``Multiset``'s ``0``.
 ``not_free: [?x, ?a]``
     the variable bound by the binder ``?x`` does not occur free in ``?a``.
 ``distinct: [?x, ?y]``
@@ -38,7 +43,9 @@ A rule whose lemma lives in a namespace (``Set.mem_Icc``) also gets an *opened* 
 matching the names with that namespace stripped (``Icc``) and printing the short lemma name
 (``mem_Icc``). Normalised trees write every name the header resolves in full (``Icc`` under
 ``open Set`` is ``Set.Icc``), so the variant matches only trees whose names were not resolved
-(``normalize=False``, or a short name the elaboration left as written).
+(``normalize=False``, or a short name the elaboration left as written). ``open_variant: false``
+turns that off where the stripped name is another constant: ``Set.Nonempty s`` stripped is
+``Nonempty s``, which without ``open Set`` is the root class ``Nonempty ↥s``.
 """
 
 from __future__ import annotations
@@ -61,14 +68,15 @@ from transted.pipeline.opt.labels import ARROW, ASCRIPTION
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_type, bound_name, free_names
 from transted.pipeline.opt.substitution import fresh_name, substitute
+from transted.pipeline.search.collections import collection_type
 from transted.pipeline.search.pattern import Path, instantiate, is_meta, match, metavariables
 from transted.pipeline.search.scalars import Env, instance_type, term_type
 
 __all__ = ["Rule", "RuleSet", "load_rules", "parse_pattern", "DEFAULT_RULES"]
 
 DEFAULT_RULES = "offline.yaml"
-_CONDITIONS = {"type_in": None, "term_type_in": None, "not_free": 2, "distinct": 2,
-               "independent": 2, "untyped": 1, "function": 2}
+_CONDITIONS = {"type_in": None, "term_type_in": None, "type_head_in": None, "not_free": 2,
+               "distinct": 2, "independent": 2, "untyped": 1, "function": 2}
 # No `tactic` key: a move's Lean text is derived from `lemma` and the rewrite position
 # (rw / nth_rw / simp only, providers.offline), so a hand-written tactic could not be kept
 # true to the move; an unknown key is refused, never silently dropped.
@@ -91,6 +99,7 @@ class RuleEntry(BaseModel):
     when: list[dict[StrictStr, list[StrictStr]]] = []
     subst: dict[StrictStr, tuple[StrictStr, StrictStr, StrictStr]] = {}
     fresh: list[StrictStr] = []
+    open_variant: StrictBool = True
     note: StrictStr | None = None
 
 
@@ -134,6 +143,11 @@ class Rule:
                 continue
             if kind == "term_type_in":
                 if term_type(sigma[args[0]], env) not in args[1:]:
+                    return False
+                continue
+            if kind == "type_head_in":
+                collection = collection_type(sigma[args[0]], env)
+                if collection is None or collection.head not in args[1:]:
                     return False
                 continue
             a = sigma[args[0]]
@@ -250,9 +264,9 @@ def load_rules(path: str | FsPath | None = None, *,
                          f"({_first_problem(e)})") from e
     rules: list[Rule] = []
     for i, entry in enumerate(rule_file.rules):
-        rule = _rule(entry, i, origin, parse)
+        rule, open_variant = _rule(entry, i, origin, parse)
         rules.append(rule)
-        opened = _opened_variant(rule)
+        opened = _opened_variant(rule) if open_variant else None
         if opened is not None:
             rules.append(opened)
     names = [r.name for r in rules]
@@ -287,7 +301,9 @@ def _first_problem(e: ValidationError) -> str:
     return f"field `{field}`: {err['msg']}"
 
 
-def _rule(raw: Any, index: int, origin: str, parse: Callable[[str], Node]) -> Rule:
+def _rule(raw: Any, index: int, origin: str, parse: Callable[[str], Node]
+          ) -> tuple[Rule, bool]:
+    """The rule, and whether it gets an ``@open`` variant."""
     entry = _entry(raw, index, origin)
     where = f"{origin}: rule {entry.name!r}"
     try:
@@ -309,7 +325,7 @@ def _rule(raw: Any, index: int, origin: str, parse: Callable[[str], Node]) -> Ru
     params = tuple(entry.params.items())
     return Rule(name=entry.name, lemma=entry.lemma, statement=entry.statement,
                 source=entry.source, lhs=lhs, rhs=rhs, params=params, reversible=reversible,
-                when=when, subst=subst, fresh=fresh)
+                when=when, subst=subst, fresh=fresh), entry.open_variant
 
 
 def parse_pattern(text: str, parse: Callable[[str], Node]) -> Node:
