@@ -59,6 +59,18 @@ SAME = [
     # Subgroup.index {G} [Group G] (H : Subgroup G) : ℕ)
     ("theorem t {G : Type*} [Group G] (H : Subgroup G) : H.index = 2",
      "theorem t {G : Type*} [Group G] (H : Subgroup G) : Subgroup.index H = 2"),
+    # eta: `fun x => f x` is `f`, `fun y => g 1 y` is `g 1` (Lean 4's definitional eta)
+    ("theorem t (f : ℝ → ℝ) (h : Continuous fun x => f x) : True",
+     "theorem t (f : ℝ → ℝ) (h : Continuous f) : True"),
+    ("theorem t (g : ℕ → ℕ → ℕ) : Monotone (fun y => g 1 y)",
+     "theorem t (g : ℕ → ℕ → ℕ) : Monotone (g 1)"),
+    # notations read as their constants: `a ≡ b [MOD n]` is `Nat.ModEq n a b`, `f '' s` is
+    # `Set.image f s`, `‖x‖` is `Norm.norm x`, `Gˣ` is `Units G`
+    ("theorem t (a b : ℕ) : a ≡ b [MOD 3]", "theorem t (a b : ℕ) : Nat.ModEq 3 a b"),
+    ("theorem t (f : ℕ → ℕ) (s : Set ℕ) : f '' s = s",
+     "theorem t (f : ℕ → ℕ) (s : Set ℕ) : Set.image f s = s"),
+    ("theorem t (z : ℂ) : ‖z‖ = 1", "theorem t (z : ℂ) : norm z = 1"),
+    ("theorem t (a : ℤˣ) : a * a = 1", "theorem t (a : Units ℤ) : a * a = 1"),
 ]
 HEADERS = {6: "open Real", 7: "open Real"}
 
@@ -106,6 +118,12 @@ DIFFERENT = [
     # the receiver goes to Nat.ModEq's first ℕ argument, the modulus (Mathlib
     # Data/Nat/ModEq.lean: def ModEq (n a b : ℕ)): `x.ModEq 5 2` is `Nat.ModEq x 5 2`
     ("theorem t (x : ℕ) : x.ModEq 5 2", "theorem t (x : ℕ) : Nat.ModEq 5 x 2"),
+    # eta needs an untyped binder (a typed one may hide a cast) and the variable last
+    ("theorem t (f : ℝ → ℝ) : Monotone (fun n : ℕ => f n)", "theorem t (f : ℝ → ℝ) : Monotone f"),
+    ("theorem t (g : ℕ → ℕ → ℕ) : Monotone (fun y => g y 1)",
+     "theorem t (g : ℕ → ℕ → ℕ) : Monotone (g 1)"),
+    # the modulus is `n` of `[MOD n]`, not the first operand
+    ("theorem t (a b : ℕ) : a ≡ b [MOD 3]", "theorem t (a b : ℕ) : Nat.ModEq a b 3"),
 ]
 
 

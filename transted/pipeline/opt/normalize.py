@@ -16,6 +16,8 @@ in ``docs/NORMALISATION.md``:
   (hand signatures, the Mathlib index), the receiver at the position of ``T.f``'s first
   explicit argument of type ``T``; a plain ``f x`` is never rewritten;
 * ``∀ (_ : P), Q`` (or a name unused in ``Q``) is ``P → Q`` (Lean's arrow is that pi type);
+* eta: ``fun x => f a x`` is ``f a`` when ``x`` is untyped and not free in ``f a`` (Lean 4's
+  definitional eta for functions; a typed binder may hide a cast, so it stays);
 * auto-bound implicits: the names the elaboration found Lean would bind (``autoImplicit``,
   ``relaxedAutoImplicit``, both on unless the header turns them off) become implicit
   binders, reported in :attr:`Normalized.auto_bound`.
@@ -51,6 +53,7 @@ from transted.pipeline.opt.labels import (
     EXISTS,
     FIELD_APPLICATION,
     FORALL,
+    FUN,
     IMPLICIT_BINDER,
     LE,
     LT,
@@ -69,7 +72,8 @@ from transted.pipeline.opt.zeta import is_let, settled_type, zeta_reduct
 
 __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
 
-NORMALIZE_VERSION = "4"  # 4: zeta reduction of `let`/`have` (transted.pipeline.opt.zeta);
+NORMALIZE_VERSION = "5"  # 5: eta (`fun x => f x` is `f`, untyped binders);
+# 4: zeta reduction of `let`/`have` (transted.pipeline.opt.zeta);
 # 3: auto-bound type variables bound at their universe, `Not p` is `¬p`,
 # field notation on every constant the elaboration types;
 # 2: reads the elaboration (names resolved by the header, field notation)
@@ -242,6 +246,11 @@ class _Normalizer:
                 if name == "_" or name not in free_names(kids[1]):
                     self.applied.append("∀ (_ : P), Q is P → Q")
                     return Node(ARROW, (binder.children[1], kids[1]))
+        if label == FUN and len(kids) == 2:
+            reduced = _eta(kids[0], kids[1])
+            if reduced is not None:
+                self.applied.append("fun x => f x is f (eta)")
+                return reduced
         if FIELD_APPLICATION.match(label):
             return self._field(original, node, path, env)
         if is_let(node):
@@ -340,6 +349,21 @@ class _Normalizer:
                             if first is not body else new_first)
                 return Node(TYPED_BINDER, (Node(name), other.children[1])), new_body
         return None
+
+
+def _eta(binder: Node, body: Node) -> Node | None:
+    """``fun x => f a… x`` as ``f a…`` (Lean 4's definitional eta for functions), for an
+    untyped binder only: ``fun n : ℕ => f n`` with ``f : ℝ → ℝ`` is ``f ↑n``'s function, a
+    cast the tree does not show, so a typed binder stays."""
+    if not binder.is_leaf or not body.children:
+        return None
+    x, last, rest = binder.label, body.children[-1], body.children[:-1]
+    head = head_name(body.label, len(body.children))
+    if head is None or head == x or not last.is_leaf or last.label != x:
+        return None
+    if any(x in free_names(c) for c in rest):
+        return None
+    return Node(application(head, len(rest)), rest) if rest else Node(head)
 
 
 def _universe(sort: str | None) -> str:
