@@ -27,8 +27,8 @@ def test_builtins_are_named_and_satisfy_the_protocol():
                      "unfold", "lean", "decide", "lemmas"]
     # offline@4: definitional@2 (a sound `let` reduction); offline@3: the subst part;
     # congruence@2: a peeled antecedent stays in the context; unfold@3: type synonyms stay
-    # folded (2), a binder typed by a function parameter's domain is inferred (3)
-    versions = {"offline": "4", "congruence": "2", "definitional": "2", "unfold": "3"}
+    # folded (2), a binder typed by a function parameter's domain is inferred (3), ∃! (4)
+    versions = {"offline": "4", "congruence": "2", "definitional": "2", "unfold": "4"}
     for name in names[:7]:
         provider = registry.make_provider(name)
         assert isinstance(provider, MoveProvider) and provider.name == name

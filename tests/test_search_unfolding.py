@@ -71,3 +71,13 @@ def test_a_notation_over_a_type_the_binders_do_not_give_is_not_unfolded():
         "{M : Type*} [Monoid M] (a b : M) (h : a ∣ b) : a ∣ b * b",
         "{M : Type*} [Monoid M] (a b : M) (h : ∃ c, b = a * c) : a ∣ b * b"))
     assert not any("from rfl" in line for line in result.details["script"])
+
+
+def test_exists_unique_unfolds_by_its_definition():
+    # ∃! x, p x is ExistsUnique fun x => p x := ∃ x, p x ∧ ∀ y, p y → y = x
+    # (Mathlib/Logic/ExistsUnique.lean:22); corpus exists-unique/01–04
+    result = get_metric("transted").score_pair(_pair(
+        "(f : ℕ → ℕ) (hf : ∀ n, f n = 2 * n) : ∃! x, f x = 0",
+        "(f : ℕ → ℕ) (hf : ∀ n, f n = 2 * n) : ∃ x, f x = 0 ∧ ∀ y, f y = 0 → y = x"))
+    assert result.details["status"] == "found"
+    assert any("from rfl" in line for line in result.details["script"])

@@ -27,6 +27,9 @@ body behind an opaque constant). A move applies only where every step is certain
   (which constant ``.1`` is depends on a type the tree does not carry);
 * the arguments go in by capture-avoiding substitution.
 
+``∃! x, p x`` unfolds by ``ExistsUnique``'s definition (Mathlib/Logic/ExistsUnique.lean:22),
+beta-reduced: ``∃ x, p x ∧ ∀ y, p y → y = x``.
+
 Two notations unfold through their instance (curated, each with its source), only where the
 operands' types are known from their binders: ``a ∣ b`` over ℕ or ℤ (``Nat.instDvdNat``, Lean
 core ``Init/Data/Nat/Dvd.lean``; ``Int.instDvdInt``, ``Init/Data/Int/Basic.lean``: ``⟨fun a b =>
@@ -71,9 +74,10 @@ from transted.pipeline.search.state import State
 
 __all__ = ["UnfoldProvider", "UnfoldableDefinition", "definition_template"]
 
-VERSION = "3"
+VERSION = "4"
 """Version of the moves (in the signature beside the index's): 2 leaves type synonyms folded;
-3 leaves out a bound variable's type that a function parameter's domain fixes."""
+3 leaves out a bound variable's type that a function parameter's domain fixes; 4 unfolds
+``∃!``."""
 
 
 @dataclass(frozen=True)
@@ -259,11 +263,15 @@ def _instantiate(template: UnfoldableDefinition, args: tuple[Node, ...]) -> Node
 
 
 def _notation(node: Node, env: ScopeAt) -> tuple[str, Node] | None:
-    """``a ∣ b`` over ℕ/ℤ and ``s ⊆ t`` over ``Set``/``Finset`` through their instances."""
+    """``a ∣ b`` over ℕ/ℤ and ``s ⊆ t`` over ``Set``/``Finset`` through their instances;
+    ``∃! x, p x`` by ``ExistsUnique``'s definition."""
     if len(node.children) != 2:
         return None
     a, b = node.children
     avoid = set(env) | free_names(a) | free_names(b)
+    if node.label == EXISTS_UNIQUE:
+        unique = _exists_unique(a, b, avoid)
+        return None if unique is None else ("ExistsUnique", unique)
     if node.label == f"{SLOT} ∣ {SLOT}":
         types = {term_type(a, env), term_type(b, env)}
         if len(types) != 1 or types.pop() not in ("ℕ", "ℤ"):
@@ -280,6 +288,28 @@ def _notation(node: Node, env: ScopeAt) -> tuple[str, Node] | None:
                                                Node(f"{SLOT} ∈ {SLOT}", (x, b))))
         return "HasSubset.Subset", Node(f"∀ {SLOT}, {SLOT}", (x, membership))
     return None
+
+
+def _exists_unique(binder: Node, body: Node, avoid: set[str]) -> Node | None:
+    """``∃! x, p x`` is ``ExistsUnique fun x => p x`` (Lean core/Mathlib notation), and
+    ``def ExistsUnique (p : α → Prop) := ∃ x, p x ∧ ∀ y, p y → y = x``
+    (Mathlib/Logic/ExistsUnique.lean:22); beta-reduced: ``∃ x, p x ∧ ∀ y, p y → y = x``
+    (the binder's written type on both). Only a single plain or typed binder."""
+    if binder.is_leaf:
+        x, typ = binder.label, None
+    elif binder.label == TYPED_BINDER and binder.children[0].is_leaf:
+        x, typ = binder.children[0].label, binder.children[1]
+    else:
+        return None
+    y = Node(fresh_name("y", avoid | {x}))
+    other = substitute(body, x, y)
+    y_binder = y if typ is None else Node(TYPED_BINDER, (y, typ))
+    rest = Node(FORALL, (y_binder, Node(ARROW, (other, Node(f"{SLOT} = {SLOT}",
+                                                                (y, Node(x)))))))
+    return Node(EXISTS, (binder, Node(f"{SLOT} ∧ {SLOT}", (body, rest))))
+
+
+EXISTS_UNIQUE = f"∃! {SLOT}, {SLOT}"
 
 
 def _collection(node: Node, env: ScopeAt) -> str | None:
