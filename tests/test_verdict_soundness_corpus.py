@@ -26,7 +26,8 @@ ISSUE_CAUSES = {"binder-type", "discharge-type", "ascription-scope", "rejected-s
 """Issue 31's nine causes, in its order; each needs at least ten pairs and both labels."""
 EXTRA_CAUSES = {"strictness", "nat-truncation", "opaque-cluster", "coercion-placement",
                 "hypothesis-drop", "quantifier", "noncomm", "junk-values", "binder-info",
-                "finset-bounds", "set-builder", "imp-iff", "numeral-default", "set-order"}
+                "finset-bounds", "set-builder", "imp-iff", "numeral-default", "set-order",
+                "opaque-drop", "type-synonym", "setlike-coe"}
 INDEX_REWRITE_CAUSES = {"index-typing", "index-trust", "index-hierarchy", "index-unfold",
                         "rw-lemma", "rw-conditional", "rw-subst"}
 """Issues 32 (the Mathlib declaration index) and 33 (rewrite lemmas as search moves): each new
