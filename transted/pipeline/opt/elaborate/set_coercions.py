@@ -114,6 +114,7 @@ class SetCoercions:
         self.types = types
         self._setlike: list[Rule] | None = None
         self._coercions: list[tuple[IndexedDeclaration | None, Node, Node]] | None = None
+        self._excluded: dict[Ty, bool] = {}
 
     def set_of(self, collection: Ty) -> Type_ | None:
         """``B`` of ``SetLike collection B`` (the coercion goes to ``Set B``), or None."""
@@ -137,6 +138,12 @@ class SetCoercions:
     def excluded_from_set(self, target: Ty) -> bool:
         """No coercion from any ``Set _`` into ``target`` (nor into its unfoldings): no
         coercion instance of the index may have both (:meth:`_may_head`)."""
+        known = self._excluded.get(target)
+        if known is None:
+            known = self._excluded[target] = self._excluded_heads(target)
+        return known
+
+    def _excluded_heads(self, target: Ty) -> bool:
         heads = {target.head}
         t: Ty | None = target
         for _ in range(_MAX_UNFOLD):
