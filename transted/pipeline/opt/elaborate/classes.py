@@ -41,7 +41,7 @@ from transted.pipeline.opt.elaborate.index_types import (
 from transted.pipeline.opt.elaborate.set_coercions import (
     SetCoercions,
     has_placeholder,
-    match_pattern,
+    match_type_pattern,
 )
 from transted.pipeline.opt.elaborate.types import Ty, Type_
 from transted.pipeline.opt.mathlib.records import HierarchyEdge, IndexedDeclaration
@@ -219,7 +219,7 @@ class IndexClasses:
         out = []
         for pattern, element in self._rules().get(collection.head, []):
             binding: dict[str, Type_] = {}
-            if match_pattern(pattern, collection, binding):
+            if match_type_pattern(pattern, collection, binding):
                 out.append(substitute_type_variables(element, binding))
         return out
 

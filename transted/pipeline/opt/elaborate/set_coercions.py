@@ -37,7 +37,8 @@ from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import head_name
 
-__all__ = ["SetCoercions", "COERCION_CLASSES", "NOT_FROM_SETS", "has_placeholder", "match_pattern"]
+__all__ = ["SetCoercions", "COERCION_CLASSES", "NOT_FROM_SETS", "READ_NOT_INTO_SETLIKE",
+           "has_placeholder", "match_type_pattern"]
 
 COERCION_CLASSES = {"Coe": (0, 1), "CoeTC": (0, 1), "CoeOut": (0, 1), "CoeHead": (0, 1),
                     "CoeTail": (0, 1), "CoeHTCT": (0, 1), "CoeHTC": (0, 1), "CoeOTC": (0, 1),
@@ -125,7 +126,7 @@ class SetCoercions:
             found: set[Type_] = set()
             for pattern, elem in self.setlike_rules():
                 binding: dict[str, Type_] = {}
-                if match_pattern(pattern, t, binding):
+                if match_type_pattern(pattern, t, binding):
                     found.add(substitute_type_variables(elem, binding))
             found = {f for f in found if not has_placeholder(f)}
             if len(found) == 1:
@@ -240,7 +241,7 @@ def has_placeholder(t: Type_) -> bool:
     return t.head.startswith(_PLACEHOLDER) or any(has_placeholder(a) for a in t.args)
 
 
-def match_pattern(pattern: Type_, t: Type_, binding: dict[str, Type_]) -> bool:
+def match_type_pattern(pattern: Type_, t: Type_, binding: dict[str, Type_]) -> bool:
     """One-way matching: ``pattern``'s placeholders bind to subterms of ``t``."""
     if isinstance(pattern, Ty) and not pattern.args and pattern.head.startswith(_PLACEHOLDER):
         name = pattern.head[1:]
@@ -251,5 +252,5 @@ def match_pattern(pattern: Type_, t: Type_, binding: dict[str, Type_]) -> bool:
     if isinstance(pattern, Meta) or isinstance(t, Meta):
         return pattern == t
     return (pattern.head == t.head and len(pattern.args) == len(t.args)
-            and all(match_pattern(p, a, binding)
+            and all(match_type_pattern(p, a, binding)
                     for p, a in zip(pattern.args, t.args, strict=True)))
