@@ -56,7 +56,7 @@ __all__ = ["elaborate", "elaborate_statement", "Elaboration", "Issue", "IssueKin
            "tables_version", "ELABORATION_VERSION", "MEANING_KINDS", "GAP_KINDS",
            "elaborate_declaration", "elaboration_version"]
 
-ELABORATION_VERSION = "2"
+ELABORATION_VERSION = "3"
 """Bump when the elaborator's algorithm can type a statement differently (signatures)."""
 
 

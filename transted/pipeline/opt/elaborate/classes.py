@@ -38,7 +38,12 @@ from transted.pipeline.opt.elaborate.index_types import (
     placeholder,
     substitute_type_variables,
 )
-from transted.pipeline.opt.elaborate.types import Meta, Ty, Type_
+from transted.pipeline.opt.elaborate.set_coercions import (
+    SetCoercions,
+    has_placeholder,
+    match_type_pattern,
+)
+from transted.pipeline.opt.elaborate.types import Ty, Type_
 from transted.pipeline.opt.mathlib.records import HierarchyEdge, IndexedDeclaration
 
 __all__ = ["ClassInstance", "ClassResolver", "HierarchySource", "IndexClasses",
@@ -69,6 +74,14 @@ class ClassResolver(Protocol):
         None when the index does not say."""
         ...
 
+    def set_of(self, collection: Ty) -> Type_ | None:
+        """``B`` when ``collection`` is ``SetLike`` over ``B`` (a coercion to ``Set B``)."""
+        ...
+
+    def excluded_from_set(self, target: Ty) -> bool:
+        """No coercion goes from a ``Set`` into ``target``."""
+        ...
+
 
 class HierarchySource(Protocol):
     def parents(self, name: str) -> tuple[HierarchyEdge, ...]: ...
@@ -90,6 +103,7 @@ class IndexClasses:
         self._links: dict[str, tuple[tuple[str, tuple[Type_, ...]], ...]] = {}
         self._ancestors: dict[str, frozenset[str]] = {}
         self._membership: dict[str, list[tuple[Ty, Type_]]] | None = None
+        self.set_coercions = SetCoercions(index.instances_of, index.declaration, types)
 
     # -- the hierarchy ------------------------------------------------------------------------
     def provides(self, given: ClassInstance, wanted: ClassInstance) -> bool:
@@ -114,7 +128,7 @@ class IndexClasses:
             for parent, template in self.links(cls):
                 values = {str(i): a for i, a in enumerate(args)}
                 mapped = tuple(substitute_type_variables(t, values) for t in template)
-                if any(_has_placeholder(t) for t in mapped):
+                if any(has_placeholder(t) for t in mapped):
                     continue  # the parent takes an argument the child does not determine
                 reached = (parent, mapped)
                 if reached not in seen:
@@ -180,13 +194,20 @@ class IndexClasses:
         return (all(c.is_leaf for c in tree.children) and len(set(labels)) == len(labels)
                 and set(labels) <= own)
 
+    # -- SetLike coercions (transted.pipeline.opt.elaborate.set_coercions) --------------------
+    def set_of(self, collection: Ty) -> Type_ | None:
+        return self.set_coercions.set_of(collection)
+
+    def excluded_from_set(self, target: Ty) -> bool:
+        return self.set_coercions.excluded_from_set(target)
+
     # -- Membership's outParam ----------------------------------------------------------------
     def element_type(self, collection: Ty) -> Type_ | None:
         t: Ty | None = collection
         for _ in range(_MAX_UNFOLD):
             if t is None:
                 return None
-            found = {r for r in self._element_types(t) if not _has_placeholder(r)}
+            found = {r for r in self._element_types(t) if not has_placeholder(r)}
             if len(found) == 1:
                 return found.pop()
             if found:
@@ -198,7 +219,7 @@ class IndexClasses:
         out = []
         for pattern, element in self._rules().get(collection.head, []):
             binding: dict[str, Type_] = {}
-            if _match(pattern, collection, binding):
+            if match_type_pattern(pattern, collection, binding):
                 out.append(substitute_type_variables(element, binding))
         return out
 
@@ -231,22 +252,3 @@ class IndexClasses:
             return None  # `SetLike.instMembership`: any collection, read through SetLike
         return pattern, element
 
-
-def _has_placeholder(t: Type_) -> bool:
-    if isinstance(t, Meta):
-        return False
-    return t.head.startswith(_PLACEHOLDER) or any(_has_placeholder(a) for a in t.args)
-
-
-def _match(pattern: Type_, t: Type_, binding: dict[str, Type_]) -> bool:
-    """One-way matching: ``pattern``'s placeholders bind to subterms of ``t``."""
-    if isinstance(pattern, Ty) and not pattern.args and pattern.head.startswith(_PLACEHOLDER):
-        name = pattern.head[1:]
-        if name in binding:
-            return binding[name] == t
-        binding[name] = t
-        return True
-    if isinstance(pattern, Meta) or isinstance(t, Meta):
-        return pattern == t
-    return (pattern.head == t.head and len(pattern.args) == len(t.args)
-            and all(_match(p, a, binding) for p, a in zip(pattern.args, t.args, strict=True)))

@@ -41,7 +41,7 @@ from transted.pipeline.opt.elaborate.types import (
     show,
 )
 from transted.pipeline.opt.header_scope import open_in
-from transted.pipeline.opt.labels import TERM_OPEN
+from transted.pipeline.opt.labels import SET_BUILDER, TERM_OPEN
 from transted.pipeline.opt.node import SLOT, Node
 from transted.pipeline.opt.scope import binder_names, binder_type, body_index, head_name
 
@@ -102,6 +102,8 @@ class Elaborator(ElaborationState):
             return forms.dvd(self, node, path, env)
         if label in (f"{S} ∈ {S}", f"{S} ∉ {S}"):
             return forms.mem(self, node, path, env)
+        if label == SET_BUILDER:
+            return forms.set_builder(self, node, path, env, expected)
         if m := TERM_OPEN.match(label):
             return self._open_in(m.group(1), node, path, env, expected)
         if label in _MODEQ:

@@ -13,7 +13,9 @@ Each follows the Lean/Mathlib definition behind the notation (docs/ELABORATION.m
 * ``a ∣ b`` is plain ``Dvd.dvd a b`` (``infix:50 " ∣ "``, not ``binrel%``): the first argument
   fixes the type, the second is coerced to it (or fails: ``(n : ℕ) ∣ (m : ℤ)``);
 * ``a ∈ s`` is ``Membership.mem s a`` (``notation:50 a:50 " ∈ " b:50 => Membership.mem b a``):
-  the collection fixes the element type (an outParam of ``Membership``).
+  the collection fixes the element type (an outParam of ``Membership``);
+* ``{x | p}`` / ``{x : T | p}`` is ``setOf fun x ↦ p`` (Mathlib ``Data/Set/Defs.lean``,
+  ``elabSetBuilder``; ``setOf {α} (p : α → Prop) : Set α``): a ``Set`` of the binder's type.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from __future__ import annotations
 from transted.pipeline.opt.elaborate.result import Path
 from transted.pipeline.opt.elaborate.state import ElaborationState, Env
 from transted.pipeline.opt.elaborate.types import PROP, Ty, Type_, coe_known, show
+from transted.pipeline.opt.labels import AND
 from transted.pipeline.opt.node import SLOT, Node
 from transted.pipeline.opt.scope import binder_names
 
-__all__ = ["BIG", "LAMBDA", "coe", "ite", "big", "dvd", "mem", "lam"]
+__all__ = ["BIG", "LAMBDA", "coe", "ite", "big", "dvd", "mem", "lam", "set_builder"]
 
 S = SLOT
 BIG = {f"∑ {S} ∈ {S}, {S}": "AddCommMonoid", f"∏ {S} ∈ {S}, {S}": "CommMonoid"}
@@ -116,3 +119,53 @@ def lam(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ 
     for name in reversed(names):
         out = Ty("→", (inner[name], out))
     return out
+
+
+_MEMBERSHIP = (f"{S} ∈ {S}", f"{S} ∉ {S}")
+
+
+def set_builder(el: ElaborationState, node: Node, path: Path, env: Env,
+                expected: Type_ | None) -> Type_:
+    """``{x | p}``, ``{x : T | p}``: ``setOf fun x ↦ p : Set α`` with ``α`` the binder's type,
+    written or inferred from ``p`` as a ``fun`` binder's is (an untyped binder nothing settles
+    is ``uninferred`` at the end). Mathlib's ``setBuilder`` syntax also has ``Finset``
+    elaborators (``Data/Fintype/Defs.lean`` ``elabFinsetBuilderSetOf``, ``Data/Finset/Filter.lean``
+    ``elabFinsetBuilderSep``): ``Finset.filter`` when the expected type is ``Finset _``, and
+    ``{x ∈ s | p}``/``{x ∉ s | p}`` when ``s`` is a ``Finset``; the parser writes ``{x ∈ s | p}``
+    as ``{x | x ∈ s ∧ p}``, so a body of that shape over a collection not known to be a ``Set``
+    is not typed (an issue), nor is a ``Finset`` expected type."""
+    binder, body = node.children
+    goal = el.known(expected)
+    names = binder_names(binder)
+    if (goal is not None and goal.head == "Finset") or len(names) != 1:
+        why = (f"set-builder against {show(goal)} (Finset.filter)" if goal is not None
+               and goal.head == "Finset" else f"set-builder binder {binder}")
+        el.issue("unsupported", path, f"{why} is not modelled")
+        inner = el.bind(binder, (*path, 0), env)
+        el.elab(body, (*path, 1), inner, PROP)
+        return el.metas.fresh()
+    inner = el.bind(binder, (*path, 0), env)
+    elem = inner[names[0]]
+    if goal is not None and goal.head == "Set" and not el.metas.unify(elem, goal.args[0]):
+        # `propagateExpectedType` fixes `α` before the `fun` is elaborated: a written binder
+        # type that differs is Lean's problem to report; the model does not say how
+        el.issue("unsupported", (*path, 0), f"set-builder binder of type "
+                 f"{show(el.metas.zonk(elem))} where {show(goal)} is expected")
+    el.ensure((*path, 1), el.elab(body, (*path, 1), inner, PROP), PROP)
+    if goal is None or goal.head != "Set":
+        _finset_filter_reading(el, names[0], body, path)
+    return Ty("Set", (elem,))
+
+
+def _finset_filter_reading(el: ElaborationState, name: str, body: Node, path: Path) -> None:
+    """``{x | x ∈ s ∧ p}`` may be the parser's form of ``{x ∈ s | p}``, which Lean elaborates
+    as ``Finset.filter`` when ``s`` is a ``Finset``: typed only when ``s`` is a ``Set``."""
+    if body.label != AND or body.children[0].label not in _MEMBERSHIP:
+        return
+    member, _coll = body.children[0].children
+    if not (member.is_leaf and member.label == name):
+        return
+    coll = el.metas.zonk(el.types.get((*path, 1, 0, 1), el.metas.fresh()))
+    if not (isinstance(coll, Ty) and coll.head == "Set"):
+        el.issue("unsupported", (*path, 1, 0, 1), f"{{{name} ∈ s | …}} over {show(coll)}: "
+                 "a Finset.filter when s is a Finset, a Set otherwise; not decided here")

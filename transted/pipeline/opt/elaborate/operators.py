@@ -128,9 +128,13 @@ def _max_type(el: ElaborationState, types: list[Type_], start: Type_ | None) -> 
         t = el.metas.zonk(t)  # `Subgroup ?α` with ?α solved is `Subgroup G`
         if isinstance(t, Meta):
             continue
-        if best is None or t == best or has_coe(t, best):
+        if best is None or t == best:
             best = best if best is not None else t
-        elif has_coe(best, t):
+            continue
+        into_best = has_coe(t, best) or el.coerces(t, best)  # `hasCoe type max` first
+        if into_best:
+            continue
+        if into_best is False and (has_coe(best, t) or el.coerces(best, t)):
             best = t
         else:
             return best, True
@@ -172,8 +176,13 @@ def _unify_tree(el: ElaborationState, leaves: list[_Leaf], types: list[Type_], o
     for (_leaf, p), t in zip(leaves, types, strict=True):
         if el.metas.unify(t, best):
             continue
-        if has_coe(el.metas.resolve(t), best):
+        leaf = el.metas.zonk(t)
+        known = has_coe(leaf, best) or el.coerces(leaf, best)
+        if known:
             el.coercions[p] = best
+        elif known is None:
+            el.issue("undecided-instance", p, f"coercion {show(leaf)} → {show(best)}: a "
+                     "type the tables do not know")
         else:
             el.issue("type-mismatch", p, f"{show(el.metas.zonk(t))} has no coercion to "
                      f"{show(best)}")

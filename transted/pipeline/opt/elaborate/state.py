@@ -97,7 +97,7 @@ class ElaborationState(ABC):
         if expected is None or self.metas.unify(actual, expected):
             return
         a, e = self.metas.zonk(actual), self.metas.zonk(expected)
-        known = coe_known(a, e)
+        known = self.coerces(a, e)
         if known:
             self.coercions[path] = e
         elif known is None:
@@ -106,6 +106,25 @@ class ElaborationState(ABC):
         else:
             self.issue("type-mismatch", path, f"has type {show(a)}, expected {show(e)} "
                        "(no coercion)")
+
+    def coerces(self, src: Type_, dst: Type_) -> bool | None:
+        """Whether a coercion ``src → dst`` exists (None: the tables cannot say): the number
+        casts (:func:`coe_known`), then ``SetLike A B`` to ``Set B`` and no coercion from a
+        ``Set`` into a ``SetLike`` structure, both read from the index
+        (:mod:`~transted.pipeline.opt.elaborate.set_coercions`)."""
+        known = coe_known(src, dst)
+        classes = self.tables.classes
+        if known is not None or classes is None or not (isinstance(src, Ty) and
+                                                         isinstance(dst, Ty)):
+            return known
+        if dst.head == "Set" and src.head not in ("Set", "Finset"):
+            element = classes.set_of(src)
+            if element is not None and element == self.metas.zonk(dst.args[0]):
+                return True
+        if src.head == "Set" and classes.set_of(dst) is not None and \
+                classes.excluded_from_set(dst):
+            return False
+        return None
 
     def result(self, tree: Node) -> Elaboration:
         nodes = {p: NodeType(self.metas.zonk(t), self._coercion(p), self.constants.get(p),
