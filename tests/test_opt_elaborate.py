@@ -420,3 +420,17 @@ def test_a_notation_two_open_scopes_define_is_not_chosen():
     e = E("(s : Finset ℕ) : #s ≤ 3", "open Finset Cardinal")
     assert "ambiguous" in kinds(e)
     assert "Finset.card" not in {n.constant for _p, _n, n in e.walk() if n is not None}
+
+
+
+def test_bundled_morphism_notations_are_types():
+    # G →* G' is MonoidHom G G' (Mathlib/Algebra/Group/Hom/Defs.lean:373): Subgroup.map's
+    # signature reads it the same way, so the field notation finds Subgroup.Normal
+    e = E("{G : Type*} [Group G] {G' : Type*} [Group G'] (φ : G →* G') (N : Subgroup G) "
+          "[N.Normal] : (Subgroup.map φ N).Normal")
+    assert e.ok
+    assert "Subgroup.Normal" in {n.constant for _p, _n, n in e.walk() if n is not None}
+    # Module.End R M is an abbrev of M →ₗ[R] M: a type former, so `.Eigenvalues` resolves
+    e = E("{F V : Type*} [Field F] [AddCommGroup V] [Module F V] (S : Module.End F V) : "
+          "S.Eigenvalues = S.Eigenvalues")
+    assert "Module.End.Eigenvalues" in {n.constant for _p, _n, n in e.walk() if n is not None}

@@ -93,9 +93,13 @@ def test_an_unrepresentable_signature_stays_unsupported():
     e = E("(f : ℝ → ℝ) (x : ℝ) : deriv f x = 0")
     issue = next(i for i in e.issues if i.name == "deriv")
     assert issue.kind == "unsupported" and "no declared type" in issue.message
-    # Mathlib/RingTheory/Ideal/Quotient/Defs.lean: Ideal.Quotient.mk … : R →+* R ⧸ I
+    # Mathlib/RingTheory/Ideal/Quotient/Defs.lean: Ideal.Quotient.mk … : R →+* R ⧸ I (→+* is
+    # read as RingHom; the quotient type `R ⧸ I` is not)
     e = E("{R : Type*} [CommRing R] (I : Ideal R) (x : R) : Ideal.Quotient.mk I x = 0")
-    assert any(i.kind == "unsupported" and "→+*" in i.message for i in e.issues)
+    assert any(i.kind == "unsupported" and "⧸" in i.message for i in e.issues)
+    # a bundled morphism applied to an element (a CoeFun coercion) is not typed
+    e = E("{G : Type*} [Group G] {H : Type*} [Group H] (φ : G →* H) (x : G) : φ x = 1")
+    assert any(i.kind == "unsupported" and "MonoidHom" in i.message for i in e.issues)
 
 
 def test_an_instance_on_a_value_is_undecided():

@@ -74,7 +74,7 @@ ENV = {"X": "Type*", "A": "Set X", "C": "Set X", "s": "Finset ℕ", "t": "Finset
     ("m", None),                             # not a Set or a Finset
     ("u", None),                             # bound without a type
     ("C ∩ s", None),                         # a Set meeting a Finset: not one known type
-    ("{x : ℕ | x < 3}", None),               # the model does not type it: unknown
+    ("{x : ℕ | x < 3}", "Set ℕ"),            # set-builder: setOf, a Set (the elaborator)
 ])
 def test_collection_type(term, expected):
     env = {k: (parse_term(v) if v is not None else None) for k, v in ENV.items()}

@@ -56,8 +56,11 @@ __all__ = ["elaborate", "elaborate_statement", "Elaboration", "Issue", "IssueKin
            "tables_version", "ELABORATION_VERSION", "MEANING_KINDS", "GAP_KINDS",
            "elaborate_declaration", "elaboration_version"]
 
-ELABORATION_VERSION = "3"
-"""Bump when the elaborator's algorithm can type a statement differently (signatures)."""
+ELABORATION_VERSION = "4"
+"""Bump when the elaborator's algorithm can type a statement differently (signatures).
+4: bundled morphism notations are types (``G →* H``, ``M →ₗ[R] M₂``); ``‖·‖``, ``ˣ``, ``''``,
+``⁻¹'``, ``𝓝``, ``#`` read as their constants; 3: set-builder notation and ``SetLike``
+coercions."""
 
 
 def elaboration_version() -> str:

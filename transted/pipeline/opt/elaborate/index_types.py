@@ -37,6 +37,7 @@ from typing import Protocol
 
 from transted.pipeline.opt.context import PROP_ROOTS
 from transted.pipeline.opt.elaborate.signatures import Instantiation, Parameter
+from transted.pipeline.opt.elaborate.type_nodes import BUNDLED_MAPS, LINEAR_MAP, bundled_type
 from transted.pipeline.opt.elaborate.types import NUMBER_TYPES, PROP, SORT, Meta, Ty, Type_, arrow
 from transted.pipeline.opt.mathlib.records import Binder, DeclarationScope, IndexedDeclaration
 from transted.pipeline.opt.node import SLOT, Node
@@ -326,6 +327,14 @@ class IndexTypes:
             return Ty("×", tuple(self.read(c, scope, types, values, depth) for c in kids))
         if label == f"({SLOT})" and len(kids) == 1:
             return self.read(kids[0], scope, types, values, depth)
+        if label in BUNDLED_MAPS or label == LINEAR_MAP:
+            args = tuple(self.read(c, scope, types, values, depth) for c in kids)
+            if not all(isinstance(a, Ty) for a in args):
+                raise Unrepresentable(f"the construct {label!r} over a type not settled")
+            bundled = bundled_type(label, args)  # type: ignore[arg-type]
+            if bundled is None:
+                raise Unrepresentable(f"the construct {label!r}")
+            return bundled
         head = _head(node)
         if head is None:
             raise Unrepresentable(f"the construct {label!r}")
