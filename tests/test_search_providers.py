@@ -68,7 +68,7 @@ def test_metric_with_the_parts_scores_the_dev_pairs_like_offline():
     for pair in pairs:
         a, b = offline.score_pair(pair), parts.score_pair(pair)
         assert (a.score, a.details.get("script")) == (b.score, b.details.get("script")), pair.id
-    assert ("provider:congruence@2,definitional@2,subst@1,numerals@1,rules@1,unfold@1"
+    assert ("provider:congruence@2,definitional@2,subst@1,numerals@1,rules@1,unfold@4"
             in str(parts.signature))
     assert "provider:offline@4|" in str(offline.signature)
 
