@@ -16,7 +16,10 @@ if, in this order,
 5. its side conditions, instantiated, are proved from the premises at the position
    (:mod:`~transted.pipeline.search.lemmas.conditions`).
 
-Steps 4 and 5 run only for the moves the provider takes (they elaborate and call the engines).
+Steps 3 to 5 run only for the rewrites the provider ranks high enough to try as moves (they
+ask the instance index, elaborate and call the engines); the others are ranked without them
+(the ranking reads the new subterm only), which leaves the moves taken, and their order, what
+they would be with the failures filtered out first.
 
 The new subterm is the lemma's other side instantiated (capture-avoiding). A value put where
 the lemma coerces its variable (``x ^ (n : ℝ)`` with ``n := a - b``) goes in ascribed with the
@@ -49,13 +52,10 @@ from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
 from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, FUN, NEG
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, head_name
-from transted.pipeline.search.lemmas.conditions import (
-    PathContext,
-    discharge_conditions,
-    premises_at,
-)
+from transted.pipeline.search.lemmas.conditions import PathContext, premises_at
 from transted.pipeline.search.lemmas.instances import InstanceOracle, LocalInstance, substitute_type
 from transted.pipeline.search.lemmas.lemma import Direction, Lemma
+from transted.pipeline.search.lemmas.memo import DischargeMemo, Memo, NodeKey
 from transted.pipeline.search.lemmas.table import LemmaTable
 from transted.pipeline.search.lemmas.typing import (
     TypeAssignment,
@@ -76,6 +76,24 @@ __all__ = ["Rewrite", "SideRewriter"]
 
 _Syntactic = tuple[Lemma, Direction, bool, Match]
 _SYNTACTIC_MAX = 65536
+_MEMO_MAX = 65536
+_InstanceKey = tuple[int, tuple[tuple[str, Ty], ...]]
+"""A match (by identity: the match of one lemma direction at one subterm) and a type
+assignment."""
+_Instance = tuple[Match, Node | None, tuple[Node, ...]]
+"""A match, its new subterm under one type assignment (None: a cast cannot be written) and its
+instantiated side conditions."""
+
+
+class _Shared:
+    """What the rewrites of one rewriter share: the instance oracle and the per-process
+    answers (:mod:`~transted.pipeline.search.lemmas.memo`)."""
+
+    def __init__(self, oracle: InstanceOracle | None = None) -> None:
+        self.oracle = oracle
+        self.instances: Memo[_InstanceKey, _Instance] = Memo(_MEMO_MAX)
+        self.finished: Memo[tuple, tuple[Match, Node | None]] = Memo(_MEMO_MAX)
+        self.discharged = DischargeMemo(_MEMO_MAX)
 
 
 @dataclass
@@ -94,6 +112,12 @@ class Rewrite:
     scope: Mapping[str, Type_]
     """The types of the variables in scope at ``path`` (for elaborating ``new`` alone)."""
     old_type: NodeType
+    local_instances: tuple[LocalInstance, ...] = ()
+    """The side's own ``[C α]`` antecedents above ``path`` (step 3)."""
+    match: Match | None = field(default=None, repr=False, compare=False)
+    """The match this instance is of, with ``shared`` (None: nothing is kept across
+    rewrites)."""
+    shared: _Shared = field(default_factory=_Shared, repr=False, compare=False)
     _final: Node | None | bool = field(default=False, repr=False)
     _proofs: tuple[str, ...] | None | bool = field(default=False, repr=False)
 
@@ -102,23 +126,57 @@ class Rewrite:
         return self.lemma.directions["backward" if self.backward else "forward"]
 
     def finished(self) -> Node | None:
-        """The new subterm as it goes in, or None when, elaborated alone, its types are not
-        the lemma's (step 4 of the module docstring); computed once."""
-        if self._final is False:
+        """The new subterm as it goes in, or None when an instance the lemma assumes is not
+        known to exist at its types or, elaborated alone, its types are not the lemma's (steps 3
+        and 4 of the module docstring); computed once."""
+        if self._final is False and not self._instances_exist():
             self._final = None
-            for candidate in (_bare_numerals(self.new, self.direction, self.sigma), self.new):
-                if candidate is not None and _typed_as_lemma(candidate, self):
-                    self._final = _kept_in_place(candidate, self.old_type)
-                    break
+        if self._final is False:
+            # a function of the match, the type assignment, the scope and the old type
+            key = None if self.match is None else (
+                id(self.match), _theta_key(self.theta), tuple(self.scope.items()), self.old_type)
+            kept, hit = self.shared.finished.lookup(key) if key is not None else (False, None)
+            if kept and hit is not None and hit[0] is self.match:
+                self._final = hit[1]
+            else:
+                self._final = self._finish()
+                if key is not None and self.match is not None:
+                    self.shared.finished.put(key, (self.match, self._final))
         return self._final  # type: ignore[return-value]
+
+    def _instances_exist(self) -> bool:
+        needs = self.lemma.instance_needs
+        if needs is None:
+            return False
+        for need in needs:
+            if need[0] == "Nat.AtLeastTwo":  # a numeral variable: matched only by numerals ≥ 2
+                if not (len(need[1]) == 1 and need[1][0].label in self.lemma.numerals):
+                    return False
+                continue
+            args = self.lemma.instance_types(need, self.theta)
+            if args is None or self.shared.oracle is None or \
+                    not self.shared.oracle.holds(need[0], args, self.local_instances):
+                return False
+        return True
+
+    def _finish(self) -> Node | None:
+        for candidate in (_bare_numerals(self.new, self.direction, self.sigma), self.new):
+            if candidate is not None and _typed_as_lemma(candidate, self):
+                return _kept_in_place(candidate, self.old_type)
+        return None
 
     def discharged(self, options: RefuteOptions, budget: Budget) -> tuple[str, ...] | None:
         """The tactics proving the side conditions (``()`` for none), or None (not proved);
         computed once."""
         if self._proofs is False:
-            self._proofs = (discharge_conditions(self.conditions, self.context, options, budget)
+            self._proofs = (self.shared.discharged.discharge(self.conditions, self.context,
+                                                             options, budget)
                             if self.conditions else ())
         return self._proofs  # type: ignore[return-value]
+
+
+def _theta_key(theta: TypeAssignment) -> tuple[tuple[str, Ty], ...]:
+    return tuple(sorted(theta.items()))
 
 
 class SideRewriter:
@@ -128,8 +186,9 @@ class SideRewriter:
         self.table = table
         self.oracle = oracle
         self._lemmas: dict[int, Lemma | None] = {}
-        self._syntactic: dict[Node, tuple[_Syntactic, ...]] = {}
+        self._syntactic: dict[NodeKey, tuple[_Syntactic, ...]] = {}
         self._unusable = table.unusable(elaboration_version())
+        self._shared = _Shared(oracle)
         self.retrieved = 0
         """Candidates the discrimination tree returned (for subterms not seen before)."""
 
@@ -141,13 +200,14 @@ class SideRewriter:
 
     def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
                  shared: Mapping[int, Sequence[Node]] | None = None) -> list[Rewrite] | None:
-        """Every candidate rewrite of ``tree`` (steps 1–3) at a position whose subterm is not
-        in ``shared`` (subterms by their hash, :func:`~transted.pipeline.search.pattern.
+        """Every candidate rewrite of ``tree`` (steps 1 and 2; :meth:`Rewrite.finished` and
+        :meth:`Rewrite.discharged` take steps 3 to 5) at a position whose subterm is not in
+        ``shared`` (subterms by their hash, :func:`~transted.pipeline.search.pattern.
         subtree_hashes`), in position order then retrieval order; None when the budget ran out
         first."""
         locals_ = _locals(outer)
         elaboration = elaborate(tree, Scope(), locals=locals_)
-        hashes = subtree_hashes(tree) if shared else {}
+        hashes = subtree_hashes(tree)
         out: list[Rewrite] = []
         for path, node in positions(tree):
             if shared and any(node == other for other in shared.get(hashes[id(node)], ())):
@@ -157,7 +217,7 @@ class SideRewriter:
                 continue
             if budget.spent():
                 return None
-            found = self._matches(node)
+            found = self._matches(NodeKey(node, hashes[id(node)]))
             if not found or elaboration.issues_under(path):
                 continue
             # what the position gives every lemma tried there, computed on the first need
@@ -172,26 +232,37 @@ class SideRewriter:
                     context = premises_at(tree, path, elaboration, outer)
                     at = (context, _local_instances(context, outer),
                           _scope(tree, path, elaboration, locals_))
-                if not self._instances(lemma, theta, at[1]):
+                _, new, conditions = self._instance(lemma, direction, match, theta)
+                if new is None or new == node:
                     continue
-                target = _with_casts(direction, lemma, sigma, theta)
-                if target is None:
-                    continue
-                new = instantiate_lemma(target, sigma)
-                if new == node:
-                    continue
-                conditions = tuple(instantiate_lemma(h, sigma) for h in lemma.parts.hypotheses)
                 out.append(Rewrite(lemma, backward, path, node, new, sigma, theta, conditions,
-                                   at[0], at[2], info))
+                                   at[0], at[2], info, at[1], match, self._shared))
         return out
 
-    def _matches(self, node: Node) -> tuple[_Syntactic, ...]:
-        """The lemma directions whose pattern unifies with ``node`` (steps 1's syntactic part),
-        in retrieval order: a function of the subterm alone, so kept for the process — the
-        search meets the same subterms in state after state."""
-        hit = self._syntactic.get(node)
+    def _instance(self, lemma: Lemma, direction: Direction, match: Match,
+                  theta: TypeAssignment) -> _Instance:
+        """The new subterm and side conditions of ``match`` under ``theta`` (a function of the
+        two: the match is that of one lemma direction at one subterm, kept by identity)."""
+        key = (id(match), _theta_key(theta))
+        kept, hit = self._shared.instances.lookup(key)
+        if kept and hit is not None and hit[0] is match:
+            return hit
+        target = _with_casts(direction, lemma, match.sigma, theta)
+        new = instantiate_lemma(target, match.sigma) if target is not None else None
+        conditions = tuple(instantiate_lemma(h, match.sigma) for h in lemma.parts.hypotheses) \
+            if new is not None else ()
+        found = (match, new, conditions)
+        self._shared.instances.put(key, found)
+        return found
+
+    def _matches(self, key: NodeKey) -> tuple[_Syntactic, ...]:
+        """The lemma directions whose pattern unifies with the subterm (steps 1's syntactic
+        part), in retrieval order: a function of the subterm alone, so kept for the process —
+        the search meets the same subterms in state after state."""
+        hit = self._syntactic.get(key)
         if hit is not None:
             return hit
+        node = key.node
         found = self.table.candidates(node)
         self.retrieved += len(found)
         out: list[_Syntactic] = []
@@ -209,23 +280,8 @@ class SideRewriter:
                 out.append((lemma, direction, backward, match))
         if len(self._syntactic) >= _SYNTACTIC_MAX:
             self._syntactic.clear()
-        self._syntactic[node] = hit = tuple(out)
+        self._syntactic[key] = hit = tuple(out)
         return hit
-
-    def _instances(self, lemma: Lemma, theta: TypeAssignment,
-                   local: tuple[LocalInstance, ...]) -> bool:
-        needs = lemma.instance_needs
-        if needs is None:
-            return False
-        for need in needs:
-            if need[0] == "Nat.AtLeastTwo":  # a numeral variable: matched only by numerals ≥ 2
-                if not (len(need[1]) == 1 and need[1][0].label in lemma.numerals):
-                    return False
-                continue
-            args = lemma.instance_types(need, theta)
-            if args is None or not self.oracle.holds(need[0], args, local):
-                return False
-        return True
 
 
 def _locals(outer: Mapping[str, Node | None]) -> dict[str, Type_]:
