@@ -77,6 +77,7 @@ __all__ = ["Rewrite", "SideRewriter"]
 _Syntactic = tuple[Lemma, Direction, bool, Match]
 _SYNTACTIC_MAX = 65536
 _MEMO_MAX = 65536
+_SIDES_MAX = 4096
 _InstanceKey = tuple[int, tuple[tuple[str, Ty], ...]]
 """A match (by identity: the match of one lemma direction at one subterm) and a type
 assignment."""
@@ -85,12 +86,26 @@ _Instance = tuple[Match, Node | None, tuple[Node, ...]]
 instantiated side conditions."""
 
 
+class _Side:
+    """A goal side, its elaboration and its candidate rewrites by position, computed on first
+    need: each is a function of the side and the goal's locals alone (a side recurs with other
+    goals, whose other side only decides which positions are asked)."""
+
+    def __init__(self, tree: Node, outer: Mapping[str, Node | None]) -> None:
+        self.tree = tree
+        self.outer = outer
+        self.locals = _locals(outer)
+        self.elaboration = elaborate(tree, Scope(), locals=self.locals)
+        self.at: dict[Path, list[Rewrite]] = {}
+
+
 class _Shared:
     """What the rewrites of one rewriter share: the instance oracle and the per-process
     answers (:mod:`~transted.pipeline.search.lemmas.memo`)."""
 
     def __init__(self, oracle: InstanceOracle | None = None) -> None:
         self.oracle = oracle
+        self.sides: Memo[tuple[NodeKey, tuple], _Side] = Memo(_SIDES_MAX)
         self.instances: Memo[_InstanceKey, _Instance] = Memo(_MEMO_MAX)
         self.finished: Memo[tuple, tuple[Match, Node | None]] = Memo(_MEMO_MAX)
         self.discharged = DischargeMemo(_MEMO_MAX)
@@ -205,38 +220,48 @@ class SideRewriter:
         ``shared`` (subterms by their hash, :func:`~transted.pipeline.search.pattern.
         subtree_hashes`), in position order then retrieval order; None when the budget ran out
         first."""
-        locals_ = _locals(outer)
-        elaboration = elaborate(tree, Scope(), locals=locals_)
         hashes = subtree_hashes(tree)
+        key = (NodeKey(tree, hashes[id(tree)]), tuple(outer.items()))
+        side = self._shared.sides.get(key, lambda: _Side(tree, outer))
         out: list[Rewrite] = []
         for path, node in positions(tree):
             if shared and any(node == other for other in shared.get(hashes[id(node)], ())):
                 continue
-            info = elaboration.nodes.get(path)
+            info = side.elaboration.nodes.get(path)
             if info is None or not isinstance(info.type, Ty):
                 continue
             if budget.spent():
                 return None
-            found = self._matches(NodeKey(node, hashes[id(node)]))
-            if not found or elaboration.issues_under(path):
+            found = side.at.get(path)
+            if found is None:
+                found = side.at[path] = self._at(side, path, node, info, hashes)
+            out.extend(found)
+        return out
+
+    def _at(self, side: _Side, path: Path, node: Node, info: NodeType, hashes: dict[int, int]
+            ) -> list[Rewrite]:
+        """The candidate rewrites of ``side`` at ``path`` (``node``, elaborated as ``info``)."""
+        found = self._matches(NodeKey(node, hashes[id(node)]))
+        elaboration = side.elaboration
+        if not found or elaboration.issues_under(path):
+            return []
+        out: list[Rewrite] = []
+        # what the position gives every lemma tried there, computed on the first need
+        at: tuple[PathContext, tuple[LocalInstance, ...], dict[str, Type_]] | None = None
+        for lemma, direction, backward, match in found:
+            theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
+                                match.checked, lemma.type_variables, match.sigma)
+            if theta is None:
                 continue
-            # what the position gives every lemma tried there, computed on the first need
-            at: tuple[PathContext, tuple[LocalInstance, ...], dict[str, Type_]] | None = None
-            for lemma, direction, backward, match in found:
-                theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
-                                    match.checked, lemma.type_variables, match.sigma)
-                if theta is None:
-                    continue
-                sigma = match.sigma
-                if at is None:
-                    context = premises_at(tree, path, elaboration, outer)
-                    at = (context, _local_instances(context, outer),
-                          _scope(tree, path, elaboration, locals_))
-                _, new, conditions = self._instance(lemma, direction, match, theta)
-                if new is None or new == node:
-                    continue
-                out.append(Rewrite(lemma, backward, path, node, new, sigma, theta, conditions,
-                                   at[0], at[2], info, at[1], match, self._shared))
+            if at is None:
+                context = premises_at(side.tree, path, elaboration, side.outer)
+                at = (context, _local_instances(context, side.outer),
+                      _scope(side.tree, path, elaboration, side.locals))
+            _, new, conditions = self._instance(lemma, direction, match, theta)
+            if new is None or new == node:
+                continue
+            out.append(Rewrite(lemma, backward, path, node, new, match.sigma, theta, conditions,
+                               at[0], at[2], info, at[1], match, self._shared))
         return out
 
     def _instance(self, lemma: Lemma, direction: Direction, match: Match,
