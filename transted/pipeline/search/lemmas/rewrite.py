@@ -34,7 +34,7 @@ left out when the numeral has that type without it (step 4 decides).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from transted.budget import Budget
@@ -46,22 +46,24 @@ from transted.pipeline.opt.elaborate import (
     elaborate,
     elaboration_version,
 )
-from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
-from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, FUN, NEG
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, head_name
 from transted.pipeline.search.lemmas.conditions import PathContext, premises_at
-from transted.pipeline.search.lemmas.instances import InstanceOracle, LocalInstance, substitute_type
+from transted.pipeline.search.lemmas.finish import (
+    bare_numerals,
+    kept_in_place,
+    typed_as_lemma,
+    with_casts,
+)
+from transted.pipeline.search.lemmas.instances import InstanceOracle, LocalInstance
 from transted.pipeline.search.lemmas.lemma import Direction, Lemma
 from transted.pipeline.search.lemmas.memo import DischargeMemo, Memo, NodeKey
 from transted.pipeline.search.lemmas.table import LemmaTable
 from transted.pipeline.search.lemmas.typing import (
     TypeAssignment,
-    bind_type,
     check_types,
-    lemma_issue_free,
 )
 from transted.pipeline.search.lemmas.unify import (
     FreeNames,
@@ -70,7 +72,6 @@ from transted.pipeline.search.lemmas.unify import (
     match_lemma,
 )
 from transted.pipeline.search.pattern import Path, positions, subtree_hashes
-from transted.pipeline.search.scalars import is_numeral
 
 __all__ = ["Rewrite", "SideRewriter"]
 
@@ -175,9 +176,10 @@ class Rewrite:
         return True
 
     def _finish(self) -> Node | None:
-        for candidate in (_bare_numerals(self.new, self.direction, self.sigma), self.new):
-            if candidate is not None and _typed_as_lemma(candidate, self):
-                return _kept_in_place(candidate, self.old_type)
+        for candidate in (bare_numerals(self.new, self.direction, self.sigma), self.new):
+            if candidate is not None and typed_as_lemma(candidate, self.lemma, self.direction,
+                                                        self.theta, self.scope):
+                return kept_in_place(candidate, self.old_type)
         return None
 
     def discharged(self, options: RefuteOptions, budget: Budget) -> tuple[str, ...] | None:
@@ -272,7 +274,7 @@ class SideRewriter:
         kept, hit = self._shared.instances.lookup(key)
         if kept and hit is not None and hit[0] is match:
             return hit
-        target = _with_casts(direction, lemma, match.sigma, theta)
+        target = with_casts(direction, lemma, match.sigma, theta)
         new = instantiate_lemma(target, match.sigma) if target is not None else None
         conditions = tuple(instantiate_lemma(h, match.sigma) for h in lemma.parts.hypotheses) \
             if new is not None else ()
@@ -351,138 +353,3 @@ def _local_instances(context: PathContext, outer: Mapping[str, Node | None]
         if cls is not None and all(a is not None for a in args):
             out.append((cls, tuple(a for a in args if a is not None)))
     return tuple(out)
-
-
-def _context_typed(node: Node) -> bool:
-    """A term whose type comes from where it stands (an operator tree, a numeral, ``↑x``)."""
-    return is_arithmetic_operator(node.label) or is_numeral(node) or node.label in (COE, NEG)
-
-
-def _with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
-                theta: TypeAssignment) -> Node | None:
-    """The target pattern with each variable the lemma coerces written ``(v : T)`` (``T`` its
-    own type) where its value's type would come from the context (see the module docstring),
-    and each argument of a variable the match made a function (``?p a'``, a Miller pattern)
-    written the same way: the beta-reduction puts it into the pair's own text, where an
-    ascription or an operator around the bound variable would elaborate it anew
-    (``forall_eq`` with ``a' := 7 - 10`` under the pair's ``(x : ℤ)`` would subtract in ℤ).
-    None when such a type cannot be written."""
-    unwritable = False
-
-    def ascribed(node: Node, at: Path) -> Node | None:
-        info = lemma.elaboration.nodes.get(direction.target_path + at)
-        if info is None or not isinstance(info.type, Ty):
-            return None
-        own = substitute_type(info.type, theta)
-        if own.args:
-            return None
-        return Node(ASCRIPTION, (node, Node(f"\0{own.head}")))  # `\0`: not a name to replace
-
-    def walk(node: Node, at: Path) -> Node:
-        nonlocal unwritable
-        if node.is_leaf:
-            info = lemma.elaboration.nodes.get(direction.target_path + at)
-            value = sigma.get(node.label)
-            if (value is not None and _context_typed(value) and info is not None
-                    and info.coerced_to is not None and isinstance(info.type, Ty)):
-                return ascribed(node, at) or node
-            return node
-        kids = [walk(c, at + (i,)) for i, c in enumerate(node.children)]
-        head = head_name(node.label, len(node.children))
-        function = sigma.get(head) if head is not None else None
-        if function is not None and function.label == FUN:
-            for i, (c, kid) in enumerate(zip(node.children, kids, strict=True)):
-                value = sigma.get(c.label, c) if c.is_leaf else c
-                if kid is c and _context_typed(value):
-                    wrapped = ascribed(kid, at + (i,))
-                    unwritable |= wrapped is None
-                    kids[i] = wrapped or kid
-        return node.with_children(tuple(kids))
-
-    out = walk(direction.target, ())
-    return None if unwritable else out
-
-
-def _bare_numerals(new: Node, direction: Direction, sigma: Mapping[str, Node]) -> Node | None:
-    """``new`` without the ascriptions around numeral variables' values (None: there are
-    none), to be kept only if its types are still the lemma's."""
-    changed = False
-
-    def walk(node: Node, pattern: Node | None) -> Node:
-        nonlocal changed
-        if (pattern is not None and pattern.label == ASCRIPTION and node.label == ASCRIPTION
-                and pattern.children[0].is_leaf and is_numeral(node.children[0])
-                and pattern.children[0].label in sigma):
-            changed = True
-            return node.children[0]
-        if node.is_leaf:
-            return node
-        kids = pattern.children if pattern is not None and len(pattern.children) == len(
-            node.children) and pattern.label == node.label else (None,) * len(node.children)
-        return node.with_children(tuple(walk(c, p) for c, p in zip(node.children, kids,
-                                                                     strict=True)))
-
-    out = walk(new, direction.target)
-    return out if changed else None
-
-
-def _typed_as_lemma(new: Node, rewrite: Rewrite) -> bool:
-    """Elaborated alone, ``new`` has at every node of the lemma's other side the type (and
-    the ``↑``) the lemma gives that node under the rewrite's type assignment."""
-    new = _cleaned(new)
-    el = elaborate(Node(EQ, (new, new)), Scope(), locals=dict(rewrite.scope))
-    if not lemma_issue_free(el, (0,)):  # an undecided instance: the oracle has checked it
-        return False
-    lemma, direction = rewrite.lemma, rewrite.direction
-    theta = dict(rewrite.theta)
-    for q, _node in _pattern_positions(direction.target, lemma):
-        lt = lemma.elaboration.nodes.get(direction.target_path + q)
-        nt = el.nodes.get((0,) + q)
-        if lt is None or nt is None:
-            if lt is None and nt is None:
-                continue
-            return False
-        if not bind_type(lt.type, nt.type, lemma.type_variables, theta):
-            return False
-        if not q and lt.coerced_to is not None:
-            # the lemma's other side is cast where its statement stands (`|a| = natAbs a`
-            # is `|a| = ↑(natAbs a)`): put in bare it would be elaborated at its own type
-            return False
-        if q and (lt.coerced_to is None) != (nt.coerced_to is None):
-            return False
-        if q and lt.coerced_to is not None and not bind_type(
-                lt.coerced_to, nt.coerced_to, lemma.type_variables, theta):
-            return False
-    return True
-
-
-def _pattern_positions(pattern: Node, lemma: Lemma) -> Iterator[tuple[Path, Node]]:
-    """Positions of the pattern whose node the new subterm keeps (not below a variable's
-    application: beta reduction reshapes it)."""
-    stack: list[tuple[Path, Node]] = [((), pattern)]
-    while stack:
-        at, node = stack.pop()
-        yield at, node
-        head = head_name(node.label, len(node.children)) if node.children else None
-        if head is not None and head in lemma.variables:
-            continue
-        stack.extend((at + (i,), c) for i, c in enumerate(node.children))
-
-
-def _cleaned(new: Node) -> Node:
-    """The marker ``\\0T`` of a cast's type written back as ``T``."""
-    if new.is_leaf:
-        return Node(new.label[1:]) if new.label.startswith("\0") else new
-    return new.with_children(tuple(_cleaned(c) for c in new.children))
-
-
-def _kept_in_place(new: Node, old: NodeType) -> Node | None:
-    """``new`` ascribed with the old type where the old subterm was a coerced leaf and ``new``
-    would not be elaborated on its own (see the module docstring); None when that type cannot
-    be written."""
-    new = _cleaned(new)
-    if old.coerced_to is None or not _context_typed(new):
-        return new
-    if not isinstance(old.type, Ty) or old.type.args:
-        return None
-    return Node(ASCRIPTION, (new, Node(old.type.head)))
