@@ -144,6 +144,21 @@ def test_instances_and_deprecations(index: MathlibIndex) -> None:
     assert all(d.deprecated and d.deprecated.since for d in deprecated)
 
 
+def test_instance_header_is_the_declarations_own_fields(index: MathlibIndex) -> None:
+    """What instance resolution reads, decoded alone, is the full record's: every instance of
+    a few classes of the number hierarchy, and a non-instance."""
+    names = [n for c in ("CommRing", "LinearOrder", "Fintype", "Module")
+             for n in index.instances_of(c)]
+    assert len(names) > 100
+    for name in [*names, "Nat.choose"]:
+        full, header = index.declaration(name), index.instance_header(name)
+        assert full is not None and header is not None
+        groups = tuple((b.names, b.kind) for b in full.binders)
+        assert (header.keyword, header.groups, header.instance, header.unread_instances) == (
+            full.keyword, groups, full.instance, full.unread_instances), name
+    assert index.instance_header("Nat.no_such_lemma_anywhere") is None
+
+
 def test_unknown_name_is_none(index: MathlibIndex) -> None:
     assert index.declaration("Nat.no_such_lemma_anywhere") is None
     assert "Nat.no_such_lemma_anywhere" not in index and "Nat.choose" in index

@@ -35,6 +35,8 @@ from transted.pipeline.opt.mathlib.records import (
     HierarchyEdge,
     IndexedDeclaration,
     IndexVersion,
+    InstanceHeader,
+    InstanceOf,
     KindCoverage,
     LemmaStatement,
     RewriteLemma,
@@ -113,6 +115,18 @@ class MathlibIndex:
             if len(self._records) > _CACHE:
                 self._records.popitem(last=False)
         return record
+
+    def instance_header(self, name: str) -> InstanceHeader | None:
+        """The binder names and kinds and the provided class of the declaration ``name``
+        (:class:`InstanceHeader`: decoded alone, not kept), or None when the index has none."""
+        plain = self._plain(name)
+        if plain is None:
+            return None
+        instance = plain.get("instance")
+        return InstanceHeader(
+            plain["keyword"], tuple((tuple(b["names"]), b["kind"]) for b in plain.get("binders", ())),
+            from_plain(InstanceOf, instance) if instance is not None else None,
+            tuple(plain.get("unread_instances", ())))
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self._plain(name) is not None

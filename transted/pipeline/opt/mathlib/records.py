@@ -17,7 +17,8 @@ from transted.pipeline.opt.node import Node
 
 __all__ = ["KINDS", "Kind", "BinderKind", "Reducibility", "SourceRef", "DeclarationScope", "Term", "Binder", "Body",
            "FieldValue", "Parent", "StructureField", "InstanceOf", "LemmaHypothesis", "LemmaStatement",
-           "Deprecation", "Translation", "IndexedDeclaration", "RewriteLemma", "HierarchyEdge",
+           "Deprecation", "Translation", "IndexedDeclaration", "InstanceHeader", "RewriteLemma",
+           "HierarchyEdge",
            "KindCoverage", "Coverage", "IndexVersion"]
 
 KINDS = ("def", "abbrev", "irreducible_def", "opaque", "axiom", "structure", "class",
@@ -218,6 +219,19 @@ class IndexedDeclaration:
     @property
     def simp(self) -> bool:
         return "simp" in self.attributes
+
+
+@dataclass(frozen=True)
+class InstanceHeader:
+    """What instance resolution reads of a declaration first: its binder groups' names and
+    kinds (not their types), what it provides, and what stops it firing alone — decoded
+    without the rest of the record (a resolution tries hundreds of instances, most of them at
+    other types)."""
+
+    keyword: str
+    groups: tuple[tuple[tuple[str, ...], BinderKind], ...] = ()
+    instance: InstanceOf | None = None
+    unread_instances: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,11 @@ class _Resolution:
         return False
 
     def _fires(self, name: str, args: tuple[Ty, ...], depth: int) -> bool:
+        first = _instance_patterns(self.index, name, len(args))
+        bound: dict[str, Ty] = {}
+        if first is None or not all(_bind(p, a, first[1], bound)
+                                    for p, a in zip(first[0], args, strict=True)):
+            return False
         shape = _instance_shape(self.index, name, len(args))
         if shape is None:
             return False
@@ -120,6 +125,32 @@ class _Resolution:
 
 
 _Shape = tuple[tuple[Ty, ...], frozenset[str], tuple[tuple[Node | None, Mapping[str, Type_]], ...]]
+
+
+@lru_cache(maxsize=65536)
+def _instance_patterns(index: MathlibIndex, name: str, arity: int
+                       ) -> tuple[tuple[Ty, ...], frozenset[str]] | None:
+    """The instance's argument patterns read as if every binder that is not an instance binder
+    were a type (its binder types are not decoded), or None: the shape's own tests, and a
+    pattern that does not read even so. A necessary condition of :func:`_instance_shape`'s
+    patterns binding, read from the record's head alone (most instances a query tries are
+    at other types): when the shape is not None no argument mentions a binder that is not a
+    type, so these patterns are the shape's and bind alike; a pattern None here is None there
+    (more names read as types only make fewer patterns None)."""
+    h = index.instance_header(name)
+    if (h is None or h.instance is None or len(h.instance.arguments) != arity
+            or h.unread_instances or "scoped" in h.keyword
+            or any(kind == "explicit" for _, kind in h.groups)):
+        return None
+    names = frozenset(n for group, kind in h.groups if kind != "instance" for n in group)
+    types = dict.fromkeys(names, SORT)
+    patterns: list[Ty] = []
+    for node in h.instance.arguments:
+        pattern = type_of_node(node, types)
+        if pattern is None:
+            return None
+        patterns.append(pattern)
+    return tuple(patterns), names
 
 
 @lru_cache(maxsize=65536)

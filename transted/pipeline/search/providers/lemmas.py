@@ -54,6 +54,17 @@ _MEMO_MAX = 4096
 
 
 @dataclass(frozen=True)
+class _Measure:
+    """What the ranking reads of a rewrite, counted once (a side's rewrites are ranked again
+    at every goal that keeps the side)."""
+
+    rewrite: Rewrite
+    new_labels: Counter[str]
+    old_labels: Counter[str]
+    growth: int
+
+
+@dataclass(frozen=True)
 class _Ranked:
     key: tuple
     side: str
@@ -89,6 +100,7 @@ class LemmaProvider(Provider):
         self._sides: dict[tuple[int, int, int], tuple[Node, Node, tuple, list[Rewrite]]] = {}
         self._shared: dict[int, tuple[Node, dict[int, list[Node]]]] = {}
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
+        self._measures: dict[int, _Measure] = {}
         self.usage: Counter[str] = Counter()
         """Moves yielded per lemma name, over the provider's life (for reports)."""
 
@@ -132,7 +144,8 @@ class LemmaProvider(Provider):
                 return
             wanted = self._label_counts(other)
             for order, rewrite in enumerate(found):
-                ranked.append(_Ranked(_rank(rewrite, wanted, side, order), side, rewrite))
+                ranked.append(_Ranked(_rank(self._measure(rewrite), wanted, side, order), side,
+                                      rewrite))
         ranked.sort(key=lambda r: r.key)
         taken = 0
         for item in ranked:
@@ -180,6 +193,17 @@ class LemmaProvider(Provider):
         self._shared[id(tree)] = (tree, found)
         return found
 
+    def _measure(self, rewrite: Rewrite) -> _Measure:
+        hit = self._measures.get(id(rewrite))
+        if hit is not None and hit.rewrite is rewrite:
+            return hit
+        if len(self._measures) >= _MEMO_MAX:
+            self._measures.clear()
+        self._measures[id(rewrite)] = hit = _Measure(
+            rewrite, Counter(rewrite.new.labels()), Counter(rewrite.old.labels()),
+            rewrite.new.size() - rewrite.old.size())
+        return hit
+
     def _label_counts(self, tree: Node) -> Counter[str]:
         hit = self._labels.get(id(tree))
         if hit is not None and hit[0] is tree:
@@ -189,16 +213,15 @@ class LemmaProvider(Provider):
         return counts
 
 
-def _rank(rewrite: Rewrite, wanted: Counter[str], side: str, order: int) -> tuple:
+def _rank(measure: _Measure, wanted: Counter[str], side: str, order: int) -> tuple:
     """Shared labels gained with the other side (more first), size change (smaller first),
     forward before backward, ``@[simp]`` first, then side and discovery order."""
-    def shared(tree: Node) -> int:
-        have = Counter(tree.labels())
+    def shared(have: Counter[str]) -> int:
         return sum(min(n, wanted[label]) for label, n in have.items())
 
-    gain = shared(rewrite.new) - shared(rewrite.old)
-    growth = rewrite.new.size() - rewrite.old.size()
-    return (-gain, growth, rewrite.backward, not rewrite.lemma.row.simp, side, order)
+    rewrite = measure.rewrite
+    gain = shared(measure.new_labels) - shared(measure.old_labels)
+    return (-gain, measure.growth, rewrite.backward, not rewrite.lemma.row.simp, side, order)
 
 
 def _tactic(rewrite: Rewrite, proofs: tuple[str, ...], state: State, side: str
