@@ -65,7 +65,10 @@ def with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
         if function is not None and function.label == FUN:
             for i, (c, kid) in enumerate(zip(node.children, kids, strict=True)):
                 value = sigma.get(c.label, c) if c.is_leaf else c
-                if kid is c and context_typed(value):
+                # a variable too: its binder may be untyped, its type inferred from the very
+                # term rewritten away (`y ∈ {y : ℚ | 2 * y = 1}` → `2 * y = 1` leaves the
+                # pair's `∃ y` to default to ℕ: corpus binder-type/01, /03, /11)
+                if kid is c and (context_typed(value) or value.is_leaf):
                     wrapped = ascribed(kid, at + (i,))
                     unwritable |= wrapped is None
                     kids[i] = wrapped or kid

@@ -82,12 +82,14 @@ class LemmaProvider(Provider):
     """
 
     name = "lemmas"
-    version = "3"
+    version = "4"
     """2: instances over a coerced term or with unread section instances never fire (a wrong
     ``proved`` by ``Finite.injective_iff_surjective`` at ℕ); global instance answers per
     process. 3: a value beta-reduced into the pair's text keeps its type (``forall_eq`` put
     ``7 - 10`` under the pair's ``(x : ℤ)``: a wrong closure); a side is rewritten only at
-    subterms the goal's other side does not also contain."""
+    subterms the goal's other side does not also contain. 4: a variable beta-reduced into the
+    pair's text is ascribed its type too (``Set.mem_setOf_eq`` on ``y ∈ {y : ℚ | …}`` left the
+    pair's untyped ``∃ y`` to default to ℕ: a wrong ``proved`` once set-builder was typed)."""
 
     def __init__(self, *, per_state: int = PER_STATE, table: LemmaTable | None = None,
                  engines: RefuteOptions | None = None) -> None:
