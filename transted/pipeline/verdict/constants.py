@@ -9,6 +9,8 @@ A residual edit between two named constants was untrusted while the tool knew on
   deprecated name): presentational;
 * two functions curated as giving the **same value** (:data:`SAME_VALUE`: ``Fintype.card``
   and ``Nat.card``, by ``Nat.card_eq_fintype_card``): presentational;
+* a curated wrapper around a whole hypothesis (:data:`HYPOTHESIS_WRAPPERS`: ``[Fact P]`` is
+  ``P``): presentational there, read by the residual;
 * two **types** (structures, classes, inductive types: ``Subgroup G`` vs ``Submonoid G``,
   ``[Field F]`` vs ``[CommRing F]``) are different types — a structure is a new type, and two
   classes are two hypotheses, one at best implied by the other (``Field`` extends ``CommRing``):
@@ -44,13 +46,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from transted.pipeline.opt.canonical import canonical
-from transted.pipeline.opt.labels import ARROW
+from transted.pipeline.opt.labels import ARROW, SLOT
 from transted.pipeline.opt.mathlib import MathlibIndex, load_index
 from transted.pipeline.opt.mathlib.records import IndexedDeclaration
 from transted.pipeline.opt.node import Node
 from transted.pipeline.verdict.edit_kinds import label_kind, rename_kind
 
-__all__ = ["judge_constants", "INTERCHANGEABLE", "SAME_VALUE", "MAX_DEPTH", "ConstantJudgement"]
+__all__ = ["judge_constants", "INTERCHANGEABLE", "SAME_VALUE", "HYPOTHESIS_WRAPPERS", "MAX_DEPTH",
+           "ConstantJudgement"]
 
 ConstantJudgement = tuple[str, str]
 """``(role, why)``: ``meaning``, ``presentational`` or ``untrusted``."""
@@ -74,6 +77,14 @@ SAME_VALUE: frozenset[frozenset[str]] = frozenset({
 })
 """Functions that give the same value at the same arguments wherever both elaborate (curated,
 each with its Mathlib lemma)."""
+
+HYPOTHESIS_WRAPPERS: dict[str, str] = {
+    f"Fact {SLOT}": "a hypothesis [Fact P] is (h : P): Fact p ↔ p (fact_iff, "
+                    "Mathlib/Logic/Basic.lean:175), and how a hypothesis is passed is not what "
+                    "is claimed",
+}
+"""Constants that, wrapped around a whole hypothesis, leave the hypothesis what it was (curated,
+each with its reason): the residual makes such a wrapper presentational there only."""
 
 _TYPE_KINDS = frozenset({"structure", "class", "inductive"})
 _DEFINITION_KINDS = frozenset({"def", "abbrev"})

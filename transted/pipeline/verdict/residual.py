@@ -38,6 +38,7 @@ from transted.pipeline.ted.distance import TreeEditDistance
 from transted.pipeline.ted.edits import NodeOp, node_alignment, preorder_paths
 from transted.pipeline.ted.hypotheses import align, load_unit_costs
 from transted.pipeline.ted.semantic import SemanticCost
+from transted.pipeline.verdict.constants import HYPOTHESIS_WRAPPERS
 from transted.pipeline.verdict.discharge import discharge
 from transted.pipeline.verdict.edit_kinds import (
     BINDER_FORMS,
@@ -168,17 +169,14 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
         role, why = _judge_wrap(a, side, k, label, kind)
     elif role == "typed":
         role, why = "untrusted", "a typed node added or dropped alone"
-    elif label == _FACT and k == 0 and a.where.startswith("hypothesis"):
-        role, why = "presentational", _FACT_WHY
+    elif k == 0 and a.where.startswith("hypothesis") and label in HYPOTHESIS_WRAPPERS:
+        role, why = "presentational", HYPOTHESIS_WRAPPERS[label]
     shown = (a.cand_labels if op.cand is not None else a.ref_labels)[k]
     if op.cand is not None:
         return ResidualEdit("insert", a.where, kind, None, _show(shown), role, why, op.cost)  # type: ignore[arg-type]
     return ResidualEdit("delete", a.where, kind, _show(shown), None, role, why, op.cost)  # type: ignore[arg-type]
 
 
-_FACT = f"Fact {SLOT}"
-_FACT_WHY = ("a hypothesis [Fact P] is (h : P): Fact p ↔ p (fact_iff, Mathlib/Logic/Basic.lean:175), "
-             "and how a hypothesis is passed is not what is claimed")
 _SET_ORDER_PAIRS = frozenset({frozenset((f"{SLOT} ⊆ {SLOT}", f"{SLOT} ≤ {SLOT}")),
                               frozenset((f"{SLOT} ⊂ {SLOT}", f"{SLOT} < {SLOT}"))})
 _ORDER_LABELS = frozenset({f"{SLOT} ≤ {SLOT}", f"{SLOT} < {SLOT}"})
@@ -206,7 +204,7 @@ def _part_edits(a: _Aligned) -> list[ResidualEdit]:
         out.append((op, _judge(a, op)))
     if a.typed.headers is not None and a.typed.headers.differ:
         out += _header_edits(a, a.typed.headers)
-    return _cluster(out, _Zones(a))
+    return _cluster(out, a)
 
 
 def _header_edits(a: _Aligned, headers: Headers) -> list[tuple[NodeOp, ResidualEdit]]:
@@ -226,7 +224,7 @@ def _header_edits(a: _Aligned, headers: Headers) -> list[tuple[NodeOp, ResidualE
     return out
 
 
-def _cluster(judged: list[tuple[NodeOp, ResidualEdit]], zones: _Zones) -> list[ResidualEdit]:
+def _cluster(judged: list[tuple[NodeOp, ResidualEdit]], a: _Aligned) -> list[ResidualEdit]:
     """Meaning edits in the slot of an untrusted edit of the same part become untrusted
     (:class:`_Zones`), unless the part's edits only delete from one side
     (:func:`_one_side_only`)."""
@@ -234,6 +232,7 @@ def _cluster(judged: list[tuple[NodeOp, ResidualEdit]], zones: _Zones) -> list[R
     opaque = [(op, e) for op, e in judged if e.role == "untrusted"]
     if not opaque or _one_side_only(edits):
         return edits
+    zones = _Zones(a)  # only a part with an opaque edit pays for its parents and subtrees
     slots = [(zones.of(op), e) for op, e in opaque]
     out = []
     for op, e in judged:

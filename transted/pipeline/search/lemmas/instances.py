@@ -143,14 +143,8 @@ def _instance_patterns(index: MathlibIndex, name: str, arity: int
             or any(kind == "explicit" for _, kind in h.groups)):
         return None
     names = frozenset(n for group, kind in h.groups if kind != "instance" for n in group)
-    types = dict.fromkeys(names, SORT)
-    patterns: list[Ty] = []
-    for node in h.instance.arguments:
-        pattern = type_of_node(node, types)
-        if pattern is None:
-            return None
-        patterns.append(pattern)
-    return tuple(patterns), names
+    patterns = _argument_patterns(h.instance.arguments, dict.fromkeys(names, SORT))
+    return None if patterns is None else (patterns, names)
 
 
 @lru_cache(maxsize=65536)
@@ -167,14 +161,24 @@ def _instance_shape(index: MathlibIndex, name: str, arity: int) -> _Shape | None
     values = {n for b in d.binders if b.kind != "instance" for n in b.names} - set(sorts)
     if any(free_names(node) & values for node in d.instance.arguments):
         return None  # `instance {X : FintypeCat} : Finite X`: a term coerced to a type (`↥X`)
+    patterns = _argument_patterns(d.instance.arguments, sorts)
+    if patterns is None:
+        return None
+    needs = tuple((b.type.tree, sorts) for b in d.binders if b.kind == "instance")
+    return patterns, frozenset(sorts), needs
+
+
+def _argument_patterns(arguments: Sequence[Node], types: Mapping[str, Type_]
+                       ) -> tuple[Ty, ...] | None:
+    """An instance's arguments as type patterns over ``types``, or None when one is not a
+    type the model reads."""
     patterns: list[Ty] = []
-    for node in d.instance.arguments:
-        pattern = type_of_node(node, sorts)
+    for node in arguments:
+        pattern = type_of_node(node, types)
         if pattern is None:
             return None
         patterns.append(pattern)
-    needs = tuple((b.type.tree, sorts) for b in d.binders if b.kind == "instance")
-    return tuple(patterns), frozenset(sorts), needs
+    return tuple(patterns)
 
 
 @lru_cache(maxsize=1024)
