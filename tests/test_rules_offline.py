@@ -97,6 +97,8 @@ CASES = [
     ("Finset.not_nonempty_iff_eq_empty", {"s": "Finset ℕ"}, "¬Finset.Nonempty s", "s = ∅"),
     ("Finset.not_nonempty_iff_eq_empty@dot", FINSETS, "¬(Finset.range n \\ s).Nonempty",
      "Finset.range n \\ s = ∅"),
+    ("not_nonempty_iff", {}, "IsEmpty (ℝˣ ≃* ℂˣ)", "¬Nonempty (ℝˣ ≃* ℂˣ)"),
+    ("exists_true_iff_nonempty", {}, "Nonempty (Fin 3)", "∃ x : Fin 3, True"),
     ("Set.nonempty_def@dot", SETS, "(C ∩ A).Nonempty", "∃ x, x ∈ C ∩ A"),
     ("Finset.nonempty_def", {"s": "Finset ℕ"}, "Finset.Nonempty s", "∃ x, x ∈ s"),
     ("Finset.nonempty_def@dot", FINSETS, "(s \\ t).Nonempty", "∃ x, x ∈ s \\ t"),
