@@ -308,3 +308,17 @@ def test_a_fact_hypothesis_is_the_proposition_it_wraps():
     edits = _edits("(p : ℕ) (h : Fact p.Prime ∨ p = 1) : p ≠ 0",
                    "(p : ℕ) (h : p.Prime ∨ p = 1) : p ≠ 0")
     assert "presentational" not in {e.role for e in edits if e.kind == "constant"}
+
+
+def test_a_fun_wrapped_around_the_other_sides_term_is_meaning_an_eta_expansion_is_not():
+    ref = "(a : ℕ → ℝ) : ∃ y, Tendsto (fun n => ∑ i ∈ range n, |∑ j ∈ range (i + 1), a j|) atTop (𝓝 y)"
+    wrapped = ref.replace("|∑ j", "|fun i => ∑ j")
+    edits = _edits(ref, wrapped, header=HEADER + "\nopen Filter Topology Finset")
+    assert ("other", "meaning") in _roles(edits)
+    eta = _edits("(f : ℝ → ℝ) : Tendsto f atTop atTop",
+                 "(f : ℝ → ℝ) : Tendsto (fun x : ℝ => f x) atTop atTop",
+                 header=HEADER + "\nopen Filter")
+    assert ("other", "meaning") not in _roles(eta)
+    pointwise = _edits("(f : ℕ → ℝ) : Summable (fun n => |f n|)",
+                       "(f : ℕ → ℝ) : Summable |fun n => f n|")
+    assert not any(e.role == "meaning" for e in pointwise)
