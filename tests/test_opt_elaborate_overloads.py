@@ -137,3 +137,28 @@ def _nodes(tree):
         node = stack.pop()
         yield node
         stack.extend(node.children)
+
+
+def test_a_name_with_and_without_at_sign_is_not_one_constant_edit():
+    # `@Finset.card ℕ s` and `Finset.card ℕ s` give their arguments to other binders: the
+    # renaming between them is never presentational, whatever constant both name
+    from transted.pipeline.verdict.typed_checks import TypedSides
+    ref = parse_statement("theorem t (s : Finset ℕ) : @Finset.card ℕ s = 3 := sorry")
+    cand = parse_statement("theorem t (s : Finset ℕ) : Finset.card ℕ s = 3 := sorry")
+    sides = TypedSides(ref, cand)
+    path = _path_of(ref, f"@Finset.card {SLOT} {SLOT}")
+    assert _path_of(cand, f"Finset.card {SLOT} {SLOT}") == path
+    role, why = sides.same_constant(path, path)
+    assert role == "untrusted" and "@" in why
+    same = TypedSides(ref, ref)
+    assert same.same_constant(path, path)[0] == "presentational"
+
+
+def _path_of(tree, label):
+    stack = [((), tree)]
+    while stack:
+        path, node = stack.pop()
+        if node.label == label:
+            return path
+        stack.extend(((*path, i), c) for i, c in enumerate(node.children))
+    raise AssertionError(label)
