@@ -43,6 +43,7 @@ from typing import Any
 
 from transted import yaml_text
 from transted.pipeline.opt.elaborate import Elaboration, Path, Scope, elaborate
+from transted.pipeline.opt.elaborate.overloads import split_explicit
 from transted.pipeline.opt.elaborate.resolve import TYPE_NAMESPACES
 from transted.pipeline.opt.elaborate.types import Ty
 from transted.pipeline.opt.labels import (
@@ -51,6 +52,7 @@ from transted.pipeline.opt.labels import (
     ASCRIPTION,
     EQ,
     EXISTS,
+    EXPLICIT_MARK,
     FIELD_APPLICATION,
     FORALL,
     FUN,
@@ -315,15 +317,17 @@ class _Normalizer:
             self.applied.append(node.label.replace(SLOT, "·"))
             return Node(syn, node.children)
         head = node.label if node.is_leaf else head_name(node.label, len(node.children))
+        head, explicit = split_explicit(head) if head is not None else (None, False)
         form = self.t.notations.get(full)
-        if form is not None and head is not None and head not in bound and \
+        if form is not None and head is not None and head not in bound and not explicit and \
                 form.count(SLOT) == len(node.children):
             self.applied.append(f"{full} is {form.replace(SLOT, '·')}")
             return Node(form, node.children)
         if head is None or head == full or head in bound:
             return None
         self.applied.append("name resolved by the header")
-        return Node(application(full, len(node.children)) if node.children else full,
+        written = EXPLICIT_MARK + full if explicit else full  # `@f a b` is not `f a b`
+        return Node(application(written, len(node.children)) if node.children else written,
                     node.children)
 
     def _field(self, original: Node, node: Node, path: Path, env: dict[str, Node]) -> Node:
