@@ -30,7 +30,8 @@ EXTRA_CAUSES = {"strictness", "nat-truncation", "opaque-cluster", "coercion-plac
                 "opaque-drop", "opaque-zone", "type-synonym", "norm-notation", "set-notation",
                 "card", "fact", "infer-binder", "modeq-notation", "nonempty", "eta",
                 "exists-unique", "setlike-coe", "bundled-map", "overload", "empty-type",
-                "field-def", "fun-wrap", "coe-sort", "nhds-within"}
+                "field-def", "fun-wrap", "coe-sort", "nhds-within",
+                "var-constant"}
 INDEX_REWRITE_CAUSES = {"index-typing", "index-trust", "index-hierarchy", "index-unfold",
                         "rw-lemma", "rw-conditional", "rw-subst"}
 """Issues 32 (the Mathlib declaration index) and 33 (rewrite lemmas as search moves): each new
