@@ -63,7 +63,10 @@ Mathlib's ``@[use_set_notation_for_order]``), another on any other type the oper
 (:meth:`~transted.pipeline.verdict.typed_checks.TypedSides.same_order_relation`).
 Version 6: an opaque edit taints only its slot; a part that only deletes from one side keeps
 its meaning edits. Version 7: a ``fun`` inserted around a term the other side has as it is
-(``E`` vs ``fun x => E``, not an η-expansion) is a meaning edit."""
+(``E`` vs ``fun x => E``, not an η-expansion) is a meaning edit; a bound variable renamed into
+a closed constant (``x`` vs ``Real.pi``, ``K`` vs ``⊤``) is a bound-variable edit (a closed
+constant cannot name a variable bound in the statement); a conclusion edit is discharged by a
+hypothesis written ``x = e`` (``rw [h]``) when the types agree from the root down to the term."""
 """Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
 
 
