@@ -42,7 +42,7 @@ def with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
     unwritable = False
 
     def ascribed(node: Node, at: Path) -> Node | None:
-        info = lemma.elaboration.nodes.get(direction.target_path + at)
+        info = lemma.node_types.get(direction.target_path + at)
         if info is None or not isinstance(info.type, Ty):
             return None
         own = substitute_type(info.type, theta)
@@ -53,7 +53,7 @@ def with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
     def walk(node: Node, at: Path) -> Node:
         nonlocal unwritable
         if node.is_leaf:
-            info = lemma.elaboration.nodes.get(direction.target_path + at)
+            info = lemma.node_types.get(direction.target_path + at)
             value = sigma.get(node.label)
             if (value is not None and context_typed(value) and info is not None
                     and info.coerced_to is not None and isinstance(info.type, Ty)):
@@ -111,7 +111,7 @@ def typed_as_lemma(new: Node, lemma: Lemma, direction: Direction, theta: TypeAss
         return False
     theta = dict(theta)
     for q, _node in _pattern_positions(direction.target, lemma):
-        lt = lemma.elaboration.nodes.get(direction.target_path + q)
+        lt = lemma.node_types.get(direction.target_path + q)
         nt = el.nodes.get((0,) + q)
         if lt is None or nt is None:
             if lt is None and nt is None:

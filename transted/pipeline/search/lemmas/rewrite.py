@@ -205,6 +205,7 @@ class SideRewriter:
         self._lemmas: dict[int, Lemma | None] = {}
         self._syntactic: dict[NodeKey, tuple[_Syntactic, ...]] = {}
         self._unusable = table.unusable(elaboration_version())
+        self._judged = table.judged_by(elaboration_version())
         self._shared = _Shared(oracle)
         self.retrieved = 0
         """Candidates the discrimination tree returned (for subterms not seen before)."""
@@ -212,7 +213,8 @@ class SideRewriter:
     def lemma(self, lemma_id: int) -> Lemma | None:
         if lemma_id not in self._lemmas:
             row = self.table.row(lemma_id)
-            self._lemmas[lemma_id] = Lemma.from_row(row) if row is not None else None
+            self._lemmas[lemma_id] = Lemma.from_row(row, self._judged) if row is not None \
+                else None
         return self._lemmas[lemma_id]
 
     def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
@@ -251,7 +253,7 @@ class SideRewriter:
         # what the position gives every lemma tried there, computed on the first need
         at: tuple[PathContext, tuple[LocalInstance, ...], dict[str, Type_]] | None = None
         for lemma, direction, backward, match in found:
-            theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
+            theta = check_types(lemma.node_types, direction.source_path, elaboration, path,
                                 match.checked, lemma.type_variables, match.sigma)
             if theta is None:
                 continue
