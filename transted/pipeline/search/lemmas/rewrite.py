@@ -53,6 +53,7 @@ from transted.pipeline.opt.scope import binder_names, body_index, head_name
 from transted.pipeline.search.lemmas.conditions import PathContext, premises_at
 from transted.pipeline.search.lemmas.finish import (
     bare_numerals,
+    elaborated_alone,
     kept_in_place,
     typed_as_lemma,
     with_casts,
@@ -79,6 +80,7 @@ _Syntactic = tuple[Lemma, Direction, bool, Match]
 _SYNTACTIC_MAX = 65536
 _MEMO_MAX = 65536
 _SIDES_MAX = 4096
+_ALONE_MAX = 8192
 _InstanceKey = tuple[int, tuple[tuple[str, Ty], ...]]
 """A match (by identity: the match of one lemma direction at one subterm) and a type
 assignment."""
@@ -109,7 +111,14 @@ class _Shared:
         self.sides: Memo[tuple[NodeKey, tuple], _Side] = Memo(_SIDES_MAX)
         self.instances: Memo[_InstanceKey, _Instance] = Memo(_MEMO_MAX)
         self.finished: Memo[tuple, tuple[Match, Node | None]] = Memo(_MEMO_MAX)
+        self.alone: Memo[tuple[NodeKey, tuple], Elaboration] = Memo(_ALONE_MAX)
         self.discharged = DischargeMemo(_MEMO_MAX)
+
+    def elaborated_alone(self, new: Node, scope: Mapping[str, Type_]) -> Elaboration:
+        """:func:`~transted.pipeline.search.lemmas.finish.elaborated_alone`, kept (a function
+        of the new subterm and the scope: other matches give the same new subterm)."""
+        key = (NodeKey(new, hash(new)), tuple(scope.items()))
+        return self.alone.get(key, lambda: elaborated_alone(new, scope))
 
 
 @dataclass
@@ -178,7 +187,8 @@ class Rewrite:
     def _finish(self) -> Node | None:
         for candidate in (bare_numerals(self.new, self.direction, self.sigma), self.new):
             if candidate is not None and typed_as_lemma(candidate, self.lemma, self.direction,
-                                                        self.theta, self.scope):
+                                                        self.theta, self.scope,
+                                                        self.shared.elaborated_alone):
                 return kept_in_place(candidate, self.old_type)
         return None
 
