@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from transted.pipeline.opt.labels import FUN, SLOT
 from transted.pipeline.opt.node import Node
@@ -115,7 +116,7 @@ class _Matcher:
             self.checked.append(path)
             self.leaf(p, t, renamed, inner)
             return
-        head = head_name(p.label, len(p.children))
+        head = _head(p.label, len(p.children))
         if head is not None and head in self.variables:
             self.checked.append(path)
             self.variable_application(head, p, t, path, renamed, inner)
@@ -201,6 +202,13 @@ class _Matcher:
         self.run(p.children[body], t.children[body], _down(path, body, body), inside, scope)
         for i in range(body + 1, len(p.children)):
             self.run(p.children[i], t.children[i], _down(path, i, i), renamed, inner)
+
+
+@lru_cache(maxsize=16384)
+def _head(label: str, arity: int) -> str | None:
+    """:func:`~transted.pipeline.opt.scope.head_name` of a pattern's label (a lemma's labels
+    meet every subterm they are matched with)."""
+    return head_name(label, arity)
 
 
 _BOUND: dict[int, tuple[Node, str | None]] = {}
