@@ -176,3 +176,25 @@ def test_side_types_that_do_not_decode_are_refused() -> None:
         with pytest.raises(ValueError):
             decode_side_types(bad)
     assert decode_side_types([[0, ["ℕ"]], [[["Finset", "ℕ"], 3]]]).rhs[0] is not None
+
+
+def test_retrieval_without_the_unusable_lemmas_keeps_the_order_of_the_rest() -> None:
+    # the tries built for the running elaboration leave out the lemmas judged unusable; the
+    # search must see the same candidates, in the same order, as when it skipped them itself
+    from transted.pipeline.opt import parse_term
+    from transted.pipeline.opt.elaborate import elaboration_version
+
+    table = LemmaTable(lemma_table_path())
+    running = elaboration_version()
+    unusable = table.unusable(running)
+    assert unusable
+    skipped = 0
+    for text in ("a + b * c", "Finset.card (Finset.range n)", "x ≤ y + 1", "¬(p → q)",
+                 "(a * b) ^ 2", "Real.sqrt (x ^ 2)", "a ∣ b", "s ∪ t ⊆ u"):
+        term = parse_term(text)
+        every = table.candidates(term)
+        assert table.candidates(term, running) == [c for c in every if c[0] not in unusable]
+        skipped += sum(c[0] in unusable for c in every)
+    assert skipped > 0  # the filter was exercised
+    assert table.candidates(parse_term("a + b"), "another elaboration") == \
+        table.candidates(parse_term("a + b"))

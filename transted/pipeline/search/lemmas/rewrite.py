@@ -214,11 +214,12 @@ class SideRewriter:
         self.oracle = oracle
         self._lemmas: dict[int, Lemma | None] = {}
         self._syntactic: dict[NodeKey, tuple[_Syntactic, ...]] = {}
-        self._unusable = table.unusable(elaboration_version())
-        self._judged = table.judged_by(elaboration_version())
+        self._elaboration = elaboration_version()
+        self._judged = table.judged_by(self._elaboration)
         self._shared = _Shared(oracle)
         self.retrieved = 0
-        """Candidates the discrimination tree returned (for subterms not seen before)."""
+        """Candidates the discrimination tree returned (for subterms not seen before), the
+        lemmas judged unusable by the running elaboration left out."""
 
     def lemma(self, lemma_id: int) -> Lemma | None:
         if lemma_id not in self._lemmas:
@@ -302,13 +303,11 @@ class SideRewriter:
         if hit is not None:
             return hit
         node = key.node
-        found = self.table.candidates(node)
+        found = self.table.candidates(node, self._elaboration)
         self.retrieved += len(found)
         out: list[_Syntactic] = []
         free: FreeNames = {}
-        for lemma_id, backward in found:
-            if lemma_id in self._unusable:
-                continue  # judged unusable when the table was built, by this elaboration
+        for lemma_id, backward in found:  # without those judged unusable by this elaboration
             lemma = self.lemma(lemma_id)
             direction = None if lemma is None else \
                 lemma.directions.get("backward" if backward else "forward")

@@ -163,7 +163,7 @@ class LemmaTable:
         self._lock = threading.Lock()
         self._db = ReadOnlyDatabase(path, missing=lambda: InputError(
             f"{path}: no rewrite-lemma table; build it with `{_BUILD}` (docs/LEMMAS.md)"))
-        self._buckets: dict[str, DiscriminationTree[tuple[int, bool]] | None] = {}
+        self._buckets: dict[tuple[str, bool], DiscriminationTree[tuple[int, bool]] | None] = {}
         self._rows: dict[int, LemmaRow | None] = {}
         self._blocks: dict[int, list[str]] = {}
 
@@ -250,33 +250,39 @@ class LemmaTable:
         for first, blob in self._query("SELECT first, records FROM lemmas ORDER BY first"):
             yield from _block_rows(first, blob)
 
-    def candidates(self, term: Node) -> list[tuple[int, bool]]:
+    def candidates(self, term: Node, elaboration: str | None = None) -> list[tuple[int, bool]]:
         """``(lemma id, backward)`` of every direction whose source pattern's keys are
         compatible with ``term`` (:class:`~transted.pipeline.search.lemmas.dtree.DiscriminationTree`),
-        in a fixed order (bucket, then stored order)."""
+        in a fixed order (bucket, then stored order); with ``elaboration`` (the running one),
+        without the lemmas :meth:`unusable` gives for it (the same list in the same order with
+        those left out: a trie's walk order does not depend on the values it holds)."""
         if not term.children:
             names = [term.label]
         else:
             names = [f"{term.label}\t{term.children[0].label}", f"{term.label}\t{STAR}"]
+        skip = self.unusable(elaboration) if elaboration is not None else frozenset()
         out: list[tuple[int, bool]] = []
         for name in names:
-            tree = self._bucket(name)
+            tree = self._bucket(name, skip)
             if tree is not None:
                 out.extend(tree.retrieve(term))
         return out
 
-    def _bucket(self, name: str) -> DiscriminationTree[tuple[int, bool]] | None:
-        if name in self._buckets:
-            return self._buckets[name]
+    def _bucket(self, name: str, skip: frozenset[int]
+                ) -> DiscriminationTree[tuple[int, bool]] | None:
+        key = (name, bool(skip))  # `skip` is empty or the table's one unusable list
+        if key in self._buckets:
+            return self._buckets[key]
         found = self._query("SELECT entries FROM keys WHERE bucket = ?", (name,))
         tree: DiscriminationTree[tuple[int, bool]] | None = None
         if found:
             tree = DiscriminationTree()
             for lemma, backward, *keys in json.loads(zlib.decompress(found[0][0])):
-                tree.insert(tuple(keys), (lemma, bool(backward)))
+                if lemma not in skip:
+                    tree.insert(tuple(keys), (lemma, bool(backward)))
         if len(self._buckets) >= _BUCKET_CACHE:
             self._buckets.clear()
-        self._buckets[name] = tree
+        self._buckets[key] = tree
         return tree
 
 
