@@ -168,3 +168,29 @@ def test_a_side_rejected_in_its_context_is_never_proved():
     r = transted.load_metric("transted").score_pair(pair(strict, strict))
     assert r.details["evidence"] != "proved"
     assert {i["kind"] for i in r.details["elaboration"]["candidate"]} == {"unknown-name"}
+
+
+IDX = ("noncomputable def Subgroup.idx2 {G : Type*} [Group G] (H K : Subgroup G) : ℕ :=\n"
+       "  H.relIndex K")
+IDX_STATEMENT = ("theorem t {G : Type*} [Group G] {H K : Subgroup G} (h : H ≤ K) :\n"
+                 "  H.index = K.index * RHS := by sorry")
+
+
+def test_field_notation_on_a_variable_unfolds_the_definition_of_its_namespace():
+    """`H.idx2 K` with `H : Subgroup G` is `Subgroup.idx2 H K` (Lean.Elab.App addLValArg)."""
+    p = pair(IDX_STATEMENT.replace("RHS", "H.idx2 K"), IDX_STATEMENT.replace("RHS", "H.relIndex K"),
+             reference_helper=IDX)
+    r = transted.load_metric("ted").score_pair(p)
+    assert r.details["context"]["reference"]["unfolded"] == ["Subgroup.idx2"]
+    swapped = transted.load_metric("ted").score_pair(
+        pair(IDX_STATEMENT.replace("RHS", "H.idx2 K"), IDX_STATEMENT.replace("RHS", "K.relIndex H"),
+             reference_helper=IDX))
+    assert swapped.score < r.score  # the receiver went to the first explicit parameter
+
+
+def test_field_notation_is_kept_when_the_receiver_is_not_the_first_explicit_parameter():
+    helper = "def Nat.shift2 (f : ℕ → ℕ) (n : ℕ) : ℕ := f n + 1"
+    stmt = "theorem t (g : ℕ → ℕ) (n : ℕ) (h : g n = 3) : {} = 4 := sorry"
+    r = transted.load_metric("ted").score_pair(
+        pair(stmt.format("n.shift2 g"), stmt.format("g n + 1"), reference_helper=helper))
+    assert "reference" not in r.details.get("context", {})  # nothing unfolded on that side

@@ -201,3 +201,21 @@ def test_auto_bound_names_follow_lean_rule():
 def test_normalize_off_reproduces_the_raw_tree():
     text = "theorem t (a b : ℝ) : a > b ∧ √a ≠ |b|"
     assert parse_statement(text, options=RAW) == parse_term("∀ a : ℝ, ∀ b : ℝ, a > b ∧ √a ≠ |b|")
+
+
+TOPOLOGY = "import Mathlib\nopen Filter Topology"
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("𝓝[≠] x", "nhdsWithin x {x}ᶜ"),
+    ("𝓝[>] x", "nhdsWithin x (Set.Ioi x)"),
+    ("𝓝[≤] x", "nhdsWithin x (Set.Iic x)"),
+    ("𝓝[s] x", "nhdsWithin x s"),
+])
+def test_neighbourhoods_within_are_read_as_nhds_within_under_open_topology(written, meant):
+    def tree(term: str, header: str) -> object:
+        text = f"theorem t (f : ℝ → ℝ) (x : ℝ) (s : Set ℝ) : Tendsto f ({term}) (𝓝 0)"
+        return parse_statement_normalized(text, header=header).tree
+    assert tree(written, TOPOLOGY) == tree(meant, TOPOLOGY)
+    # without `open Topology` Lean does not read the notation: nothing is expanded
+    assert tree(written, "import Mathlib\nopen Filter") != tree(meant, "import Mathlib\nopen Filter")

@@ -308,3 +308,30 @@ def test_a_fact_hypothesis_is_the_proposition_it_wraps():
     edits = _edits("(p : ℕ) (h : Fact p.Prime ∨ p = 1) : p ≠ 0",
                    "(p : ℕ) (h : p.Prime ∨ p = 1) : p ≠ 0")
     assert "presentational" not in {e.role for e in edits if e.kind == "constant"}
+
+
+def test_a_fun_wrapped_around_the_other_sides_term_is_meaning_an_eta_expansion_is_not():
+    ref = "(a : ℕ → ℝ) : ∃ y, Tendsto (fun n => ∑ i ∈ range n, |∑ j ∈ range (i + 1), a j|) atTop (𝓝 y)"
+    wrapped = ref.replace("|∑ j", "|fun i => ∑ j")
+    edits = _edits(ref, wrapped, header=HEADER + "\nopen Filter Topology Finset")
+    assert ("other", "meaning") in _roles(edits)
+    eta = _edits("(f : ℝ → ℝ) : Tendsto f atTop atTop",
+                 "(f : ℝ → ℝ) : Tendsto (fun x : ℝ => f x) atTop atTop",
+                 header=HEADER + "\nopen Filter")
+    assert ("other", "meaning") not in _roles(eta)
+    pointwise = _edits("(f : ℕ → ℝ) : Summable (fun n => |f n|)",
+                       "(f : ℕ → ℝ) : Summable |fun n => f n|")
+    assert not any(e.role == "meaning" for e in pointwise)
+
+
+def test_a_variable_renamed_into_a_closed_constant_is_meaning_unless_a_hypothesis_writes_it():
+    edits = _edits("(x : ℝ) (h : 0 < x) : Real.log x < x", "(x : ℝ) (h : 0 < x) : Real.log x < Real.pi")
+    assert ("bound-variable", "meaning") in _roles(edits) and _counting(edits)
+    fixed = _edits("(x : ℝ) (hx : x = Real.pi) : Real.sin x = 0",
+                   "(x : ℝ) (hx : x = Real.pi) : Real.sin Real.pi = 0")
+    assert fixed and not _counting(fixed)
+    assert all("rw [h1]" in (e.discharged_by or "") for e in fixed if e.role == "meaning")
+    # the hypothesis holds in ℕ, the candidate's term is used in ℤ: not rewritten across
+    across = _edits("(x : ℕ) (y : ℤ) (hx : x = 5 - 7) (hy : y = 0) : x + y < 0",
+                    "(x : ℕ) (y : ℤ) (hx : x = 5 - 7) (hy : y = 0) : 5 - 7 + y < 0")
+    assert _counting(across)

@@ -29,7 +29,9 @@ EXTRA_CAUSES = {"strictness", "nat-truncation", "opaque-cluster", "coercion-plac
                 "finset-bounds", "set-builder", "imp-iff", "numeral-default", "set-order",
                 "opaque-drop", "opaque-zone", "type-synonym", "norm-notation", "set-notation",
                 "card", "fact", "infer-binder", "modeq-notation", "nonempty", "eta",
-                "exists-unique", "setlike-coe", "bundled-map"}
+                "exists-unique", "setlike-coe", "bundled-map", "overload", "empty-type",
+                "field-def", "fun-wrap", "coe-sort", "nhds-within",
+                "var-constant"}
 INDEX_REWRITE_CAUSES = {"index-typing", "index-trust", "index-hierarchy", "index-unfold",
                         "rw-lemma", "rw-conditional", "rw-subst"}
 """Issues 32 (the Mathlib declaration index) and 33 (rewrite lemmas as search moves): each new
@@ -67,7 +69,7 @@ def test_every_pair_has_truth_cause_and_reason(pairs):
         assert m and m["cause"] == p.meta["cause"], f"{p.id}: id must be <cause>/<nn>"
         reason = p.meta.get("reason", "")
         assert reason.strip() and "\n" not in reason, f"{p.id}: one-line reason"
-        assert set(p.meta) <= {"cause", "reason", "witness", "expect"}, p.id
+        assert set(p.meta) <= {"cause", "reason", "witness", "expect", "reference_helper"}, p.id
 
 
 def test_false_pairs_carry_a_witness_or_an_abstention(pairs):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from transted.pipeline.evidence import elaboration_details
+from transted.pipeline.evidence import elaboration_details, overload_details
 from transted.pipeline.extraction.model import Extraction
 from transted.pipeline.records import PairAnalysis, rejected_details
 from transted.pipeline.sides import PairSides, SideReading
@@ -48,6 +48,10 @@ def search_details(analysis: PairAnalysis) -> dict[str, Any]:
                                  analysis.sides.candidate.normalized)
     if issues:
         details["elaboration"] = issues
+    overloads = overload_details(analysis.sides.reference.normalized,
+                                 analysis.sides.candidate.normalized)
+    if overloads:
+        details["overloads"] = overloads
     details["graded_score"] = analysis.graded_score
     details["evidence"] = evidence.kind
     # the engines' time stays off the line: a result line is the same bytes on every run

@@ -21,6 +21,7 @@ from transted.pipeline.evidence.api import (
 )
 from transted.pipeline.evidence.closing import (
     elaboration_details,
+    overload_details,
     search_blocking_issues,
     search_evidence,
 )
@@ -31,4 +32,5 @@ from transted.pipeline.evidence.refute import RefuteOptions, refute
 __all__ = ["Evidence", "EVIDENCE_VERSION", "RefuteOptions", "refute", "pair_evidence",
            "statement_evidence", "evidence_signature", "REFUTED_SCORE_CAP", "Closing",
            "decide_pair", "decide_terms", "decide_trees", "apply_score_rule", "evidence_summary",
-           "elaboration_details", "search_blocking_issues", "search_evidence"]
+           "elaboration_details", "overload_details", "search_blocking_issues",
+           "search_evidence"]

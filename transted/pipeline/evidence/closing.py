@@ -15,7 +15,8 @@ from transted.pipeline.evidence.model import Evidence
 from transted.pipeline.evidence.scripts import SCRIPT_STATUS
 from transted.pipeline.opt import Normalized
 
-__all__ = ["elaboration_details", "search_blocking_issues", "search_evidence"]
+__all__ = ["elaboration_details", "overload_details", "search_blocking_issues",
+           "search_evidence"]
 
 
 def elaboration_details(reference: Normalized, candidate: Normalized
@@ -25,6 +26,18 @@ def elaboration_details(reference: Normalized, candidate: Normalized
     for side, norm in (("reference", reference), ("candidate", candidate)):
         if norm.elaboration is not None and norm.elaboration.issues:
             out[side] = [issue.to_dict() for issue in norm.elaboration.issues]
+    return out
+
+
+def overload_details(reference: Normalized, candidate: Normalized
+                     ) -> dict[str, list[dict[str, object]]]:
+    """The overloaded names each side's elaboration resolved, and why the other alternatives
+    certainly fail (sides without any omitted), for result details."""
+    out = {}
+    for side, norm in (("reference", reference), ("candidate", candidate)):
+        if norm.elaboration is not None and norm.elaboration.overloads:
+            out[side] = [choice.to_dict(path)
+                         for path, choice in sorted(norm.elaboration.overloads.items())]
     return out
 
 

@@ -25,12 +25,14 @@ from transted.pipeline.opt.parser import MAX_TREE_DEPTH, TermParser
 __all__ = ["Node", "SLOT", "OptOptions", "PARSER_VERSION", "parse_statement", "parse_term",
            "header_opens", "parse_statement_normalized", "Normalized", "elaborate_declaration"]
 
-PARSER_VERSION = "4"
+PARSER_VERSION = "6"
 """Bump when the trees the parser produces can change (it goes into score signatures).
 2: pattern binders, set-builder readings, binder groups; 3: names as written (no opened
 prefix dropped), generalized field notation marked; 4: `f $ a`, `f <| a`, `a |> f` are
 applications (Lean core Init/Prelude.lean macro_rules), `(· + 1)` is `fun x✝ => x✝ + 1`
-(``expandCDot?``)."""
+(``expandCDot?``); 5: a free name written with ``@`` keeps the mark (``@Normal G hG H``:
+every binder explicit, never ``Normal G hG H``); 6: `x.f a` on a variable `x : C …` unfolds
+the context's definition `C.f` (generalized field notation, Lean.Elab.App ``addLValArg``)."""
 
 
 def parse_statement(text: str, *, header: str | None = None, options: OptOptions | None = None) -> Node:

@@ -37,12 +37,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from transted import yaml_text
 from transted.pipeline.opt.elaborate import Elaboration, Path, Scope, elaborate
+from transted.pipeline.opt.elaborate.overloads import split_explicit
 from transted.pipeline.opt.elaborate.resolve import TYPE_NAMESPACES
 from transted.pipeline.opt.elaborate.types import Ty
 from transted.pipeline.opt.labels import (
@@ -51,6 +52,7 @@ from transted.pipeline.opt.labels import (
     ASCRIPTION,
     EQ,
     EXISTS,
+    EXPLICIT_MARK,
     FIELD_APPLICATION,
     FORALL,
     FUN,
@@ -67,12 +69,14 @@ from transted.pipeline.opt.labels import (
 )
 from transted.pipeline.opt.names import load_name_table
 from transted.pipeline.opt.node import Node
+from transted.pipeline.opt.parser import TermParser
 from transted.pipeline.opt.scope import binder_names, body_index, free_names, head_name
 from transted.pipeline.opt.zeta import is_let, settled_type, zeta_reduct
 
 __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
 
-NORMALIZE_VERSION = "5"  # 5: eta (`fun x => f x` is `f`, untyped binders);
+NORMALIZE_VERSION = "6"  # 6: `𝓝[≠] x`, `𝓝[>] x` …, `𝓝[s] x` are `nhdsWithin` (Topology);
+# 5: eta (`fun x => f x` is `f`, untyped binders);
 # 4: zeta reduction of `let`/`have` (transted.pipeline.opt.zeta);
 # 3: auto-bound type variables bound at their universe, `Not p` is `¬p`,
 # field notation on every constant the elaboration types;
@@ -99,6 +103,8 @@ class NormalizationTables:
     """A constant (``Not``) → the notation label it is written as (``¬<SLOT>``)."""
     swaps: dict[str, str]
     reorders: dict[str, tuple[str, tuple[int, ...]]]
+    expansions: dict[str, tuple[str, str]]
+    """A notation's label → (the term it elaborates to, ``?x`` its operand; its scope)."""
     negations: dict[str, str]
     type_namespaces: dict[str, str]
     fields: dict[str, dict[str, Field]]
@@ -118,6 +124,7 @@ def load_tables() -> NormalizationTables:
         notations={e["constant"]: e["to"] for e in data.get("notations", ())},
         swaps={e["from"]: e["to"] for e in data["swaps"]},
         reorders={e["from"]: (e["to"], tuple(e["order"])) for e in data.get("reorders", ())},
+        expansions={e["from"]: (e["to"], e["scope"]) for e in data.get("expansions", ())},
         negations={e["from"]: e["to"] for e in data["negations"]},
         type_namespaces=dict(data["type_namespaces"]), fields=fields,
         results=dict(data["results"]),
@@ -234,6 +241,9 @@ class _Normalizer:
         resolved = self._resolved(node, path, bound)
         if resolved is not None:
             return resolved
+        within = self._nhds_within(original, node, bound)
+        if within is not None:
+            return within
         if label in (FORALL, EXISTS) and len(kids) == 2 and kids[0].is_leaf:
             typed = self._typed_by_ascription(kids[0].label, kids[1])
             if typed is not None:
@@ -256,6 +266,26 @@ class _Normalizer:
         if is_let(node):
             return self._zeta(node, path, env, bound)
         return node
+
+    def _nhds_within(self, original: Node, node: Node, bound: frozenset[str]) -> Node | None:
+        """``𝓝[≠] x`` (and ``≥ ≤ > <``) and ``𝓝[s] x`` as the ``nhdsWithin`` term their
+        ``scoped[Topology]`` notations elaborate to, where the header opens ``Topology``."""
+        scope = self.el.scope
+        if scope is None or "𝓝" in bound:
+            return None
+        if node.label in self.t.expansions and len(node.children) == 1:
+            to, notation_scope = self.t.expansions[node.label]
+            if not scope.notation_active(notation_scope):
+                return None
+            self.applied.append(node.label.replace(SLOT, "·") + " (notation)")
+            return _instantiate(_template(to), {"?x": node.children[0]})
+        head = original.children[0] if len(original.children) == 2 else None
+        if node.label == f"{SLOT} {SLOT}" and head is not None and head.label == f"{SLOT}[{SLOT}]" \
+                and head.children[0].label == "𝓝" and head.children[0].is_leaf \
+                and scope.notation_active("Topology"):
+            self.applied.append("𝓝[·] · (notation)")
+            return Node(f"nhdsWithin {SLOT} {SLOT}", (node.children[1], node.children[0].children[1]))
+        return None
 
     def _zeta(self, node: Node, path: Path, env: dict[str, Node],
               bound: frozenset[str]) -> Node:
@@ -287,15 +317,17 @@ class _Normalizer:
             self.applied.append(node.label.replace(SLOT, "·"))
             return Node(syn, node.children)
         head = node.label if node.is_leaf else head_name(node.label, len(node.children))
+        head, explicit = split_explicit(head) if head is not None else (None, False)
         form = self.t.notations.get(full)
-        if form is not None and head is not None and head not in bound and \
+        if form is not None and head is not None and head not in bound and not explicit and \
                 form.count(SLOT) == len(node.children):
             self.applied.append(f"{full} is {form.replace(SLOT, '·')}")
             return Node(form, node.children)
         if head is None or head == full or head in bound:
             return None
         self.applied.append("name resolved by the header")
-        return Node(application(full, len(node.children)) if node.children else full,
+        written = EXPLICIT_MARK + full if explicit else full  # `@f a b` is not `f a b`
+        return Node(application(written, len(node.children)) if node.children else written,
                     node.children)
 
     def _field(self, original: Node, node: Node, path: Path, env: dict[str, Node]) -> Node:
@@ -349,6 +381,18 @@ class _Normalizer:
                             if first is not body else new_first)
                 return Node(TYPED_BINDER, (Node(name), other.children[1])), new_body
         return None
+
+
+@cache
+def _template(text: str) -> Node:
+    return TermParser(text).parse()
+
+
+def _instantiate(template: Node, values: dict[str, Node]) -> Node:
+    """``template`` with its metavariable leaves replaced (templates bind no names)."""
+    if template.is_leaf:
+        return values.get(template.label, template)
+    return Node(template.label, tuple(_instantiate(c, values) for c in template.children))
 
 
 def _eta(binder: Node, body: Node) -> Node | None:

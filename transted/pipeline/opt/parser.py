@@ -15,6 +15,7 @@ from transted.errors import TooDeep
 from transted.pipeline.opt import big_operators, binders, brackets, patterns, set_builder, trailers
 from transted.pipeline.opt.cursor import TermCursor
 from transted.pipeline.opt.labels import (
+    EXPLICIT_MARK,
     FIELD_APPLICATION,
     NAMED_APPLICATION,
     SLOT,
@@ -326,11 +327,18 @@ class TermParser(TermCursor):
         return Node(term_open_label(" ".join(["scoped", *opened] if scoped else opened)), (body,))
 
     def at_sign(self) -> Node:
+        """``@f``: every binder of ``f`` explicit (``ElabAppArgs.Context.explicit``, Lean core
+        src/Lean/Elab/App.lean). A free name keeps the mark in its label (``@Normal``), so its
+        arguments are never read as the explicit ones of ``f`` alone; a bound name (its binders
+        are not ours to read) stays as written."""
         self.advance()
         t = self.tok
         if t.kind != "ident":
             raise self.error("expected an identifier after '@'")
-        return self.nud_ident(t)
+        node = self.nud_ident(t)
+        if node.is_leaf and node.label == self.resolve(t.text) and node.label not in self.bound:
+            return Node(EXPLICIT_MARK + node.label)
+        return node
 
     def leaf_symbol(self) -> Node:
         return Node(self.advance().text)

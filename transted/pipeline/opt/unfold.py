@@ -36,6 +36,7 @@ from transted.pipeline.opt.context import Context, Definition
 from transted.pipeline.opt.labels import (
     ARROW,
     ASCRIPTION,
+    FIELD_APPLICATION,
     FORALL,
     FUN,
     SLOT,
@@ -141,7 +142,9 @@ def _rebuild(node: Node, visit: Callable[[Node, dict[str, Node | None]], Node],
 def _occurrence(node: Node, env: dict[str, Node | None], *, resolve: Resolver,
                 report: Unfolding, keep: frozenset[str]) -> Node:
     name = node.label if node.is_leaf else head_name(node.label, len(node.children))
-    if name is None or name in env or name == "_" or name[0].isdigit():
+    if name is None:
+        return _field_call(node, env, resolve=resolve, report=report, keep=keep)
+    if name in env or name == "_" or name[0].isdigit():
         return node
     definition, fields, abstain = resolve(name)
     if definition is None:
@@ -164,6 +167,33 @@ def _occurrence(node: Node, env: dict[str, Node | None], *, resolve: Resolver,
             out = field_node(out, f)
         return app_node(out, args) if args else out
     return value
+
+
+def _field_call(node: Node, env: dict[str, Node | None], *, resolve: Resolver,
+                report: Unfolding, keep: frozenset[str]) -> Node:
+    """``x.f a`` on a bound ``x : C …`` where the context defines ``C.f``: Lean's generalized
+    field notation (Lean.Elab.App, ``addLValArg``) passes ``x`` as the first explicit parameter
+    whose type is ``C …``; unfolded when that is ``C.f``'s first explicit parameter."""
+    match = FIELD_APPLICATION.match(node.label)
+    receiver_type = _known_type(node.children[0], env) if match else None
+    if match is None or receiver_type is None:
+        return node
+    head = receiver_type.label if receiver_type.is_leaf else \
+        head_name(receiver_type.label, len(receiver_type.children))
+    if head is None or head in env:
+        return node
+    definition, fields, abstain = resolve(f"{head}.{match.group(1)}")
+    explicit = definition.explicit if definition is not None else []
+    first = explicit[0][1] if explicit else None
+    if definition is None or fields or abstain is not None or first is None or \
+            (first.label if first.is_leaf else head_name(first.label, len(first.children))) != head:
+        return node
+    if definition.kept_because is not None or definition.full_name in keep:
+        report.kept.setdefault(definition.full_name, set()).add(f"{head}.{match.group(1)}")
+        return node
+    if definition.full_name not in report.unfolded:
+        report.unfolded.append(definition.full_name)
+    return _instantiate(definition, list(node.children), env)
 
 
 def _instantiate(d: Definition, args: list[Node], env: dict[str, Node | None]) -> Node:

@@ -256,6 +256,10 @@ def _conclusion_proof(ref: Part, cand: Part, hyps: list[Node], variables: dict[s
         return None
     tactics = []
     for path, x, y in pairs:
+        written = _written_equation(x, y, hyps)
+        if written is not None and _same_types_down_to(typed, ref, cand, path):
+            tactics.append(f"rw [h{written + 1}]")
+            continue
         at = _common_type(typed, ref, cand, path)
         if at is None:
             return None
@@ -265,6 +269,21 @@ def _conclusion_proof(ref: Part, cand: Part, hyps: list[Node], variables: dict[s
             return None
         tactics.append(_tactics(proof))
     return f"the differing terms are equal under the hypotheses ({'+'.join(dict.fromkeys(tactics))})"
+
+
+def _written_equation(x: Node, y: Node, hyps: list[Node]) -> int | None:
+    """The index of a hypothesis that is literally ``x = y`` or ``y = x``: rewriting with it
+    turns one conclusion into the other, at any type."""
+    return next((k for k, h in enumerate(hyps)
+                 if h.label == EQ and h.children in ((x, y), (y, x))), None)
+
+
+def _same_types_down_to(typed: TypedSides, ref: Part, cand: Part, path: PartPath) -> bool:
+    """Every node from the conclusions' roots down to ``path``, that node included, has the
+    same elaborated type (and the same coercion) on both sides: the differing terms sit where
+    the hypothesis's ``=`` compares them."""
+    return all(typed.same_type((*ref.path, *path[:depth]), (*cand.path, *path[:depth]))[0]
+               == "presentational" for depth in range(len(path) + 1))
 
 
 def _ascribed(term: Node, number_type: str) -> Node:

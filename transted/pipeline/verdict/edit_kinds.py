@@ -30,6 +30,7 @@ from transted.pipeline.opt.labels import (
     INSTANCE_BINDER,
     NAMED_APPLICATION,
     NAMED_INSTANCE_BINDER,
+    SLOT,
     STRICT_BINDER,
     TYPED_BINDER,
 )
@@ -127,6 +128,8 @@ def rename_kind(a: str, b: str) -> str:
     (ka, xa), (kb, xb) = label_kind(a), label_kind(b)
     if ka == kb:
         return _same_kind_rename(ka, a, b, xa, xb)
+    if {ka, kb} == {"bound-variable", "constant"} and SLOT not in (b if kb == "constant" else a):
+        return "bound-variable"  # a closed constant cannot name a variable bound here
     if "constant" in (ka, kb) or "other" in (ka, kb):
         return "constant" if "constant" in (ka, kb) else "other"
     if ka in _CLOSED or kb in _CLOSED:

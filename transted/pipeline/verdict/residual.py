@@ -30,10 +30,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from transted.pipeline.opt.elaborate import scope_from_header
-from transted.pipeline.opt.labels import SLOT
+from transted.pipeline.opt.labels import FUN, SLOT
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.parts import Part, PartPath, statement_parts
 from transted.pipeline.opt.render import to_lean
+from transted.pipeline.opt.scope import binder_names
 from transted.pipeline.ted.distance import TreeEditDistance
 from transted.pipeline.ted.edits import NodeOp, node_alignment, preorder_paths
 from transted.pipeline.ted.hypotheses import align, load_unit_costs
@@ -171,10 +172,35 @@ def _judge(a: _Aligned, op: NodeOp) -> ResidualEdit:
         role, why = "untrusted", "a typed node added or dropped alone"
     elif k == 0 and a.where.startswith("hypothesis") and label in HYPOTHESIS_WRAPPERS:
         role, why = "presentational", HYPOTHESIS_WRAPPERS[label]
+    elif label == FUN and _wraps_a_term(a, side, k):
+        role, why = "meaning", _FUN_WRAP
     shown = (a.cand_labels if op.cand is not None else a.ref_labels)[k]
     if op.cand is not None:
         return ResidualEdit("insert", a.where, kind, None, _show(shown), role, why, op.cost)  # type: ignore[arg-type]
     return ResidualEdit("delete", a.where, kind, _show(shown), None, role, why, op.cost)  # type: ignore[arg-type]
+
+
+_FUN_WRAP = ("a `fun` wrapped around a term the other side has as it is (`E` vs `fun x => E`): a "
+             "term of type T became one of type X → T, another term (η, `fun x => f x` vs `f`, "
+             "is not this: it stays untrusted)")
+
+
+def _wraps_a_term(a: _Aligned, side: str, k: int) -> bool:
+    """The ``fun`` inserted on ``side`` at preorder index ``k`` has its body aligned with a node
+    of the other side that is the same text, and is not an η-expansion (body ``g … x``
+    applied last to its binder)."""
+    node = _preorder(a.shown_cand if side == "candidate" else a.shown_ref)[k]
+    if len(node.children) != 2:
+        return False
+    binder, body = node.children
+    other_map = a.c2r if side == "candidate" else a.r2c
+    there = other_map.get(k + 1 + binder.size())
+    other = a.shown_ref if side == "candidate" else a.shown_cand
+    if there is None or _preorder(other)[there] != body:
+        return False
+    names = set(binder_names(binder))
+    return not names or not (body.children and body.children[-1].is_leaf
+                             and body.children[-1].label in names)
 
 
 _SET_ORDER_PAIRS = frozenset({frozenset((f"{SLOT} ⊆ {SLOT}", f"{SLOT} ≤ {SLOT}")),

@@ -53,14 +53,20 @@ Verdict = Literal["equivalent", "not-equivalent"]
 DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
 DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
 
-VERDICT_RULE = ("edits", "6")
+VERDICT_RULE = ("edits", "7")
 """Version 3: a candidate Lean certainly rejects decides as ``invalid`` (:mod:`.rejection`), an
 equivalence by contradictory hypotheses says so in its reason, trust of constants from the
 Mathlib index (:mod:`.constants`). Version 4: a ``Prop`` class hypothesis only on one side that
 the other side's classes provide through the hierarchy is discharged (:mod:`.discharge`).
 Version 5: ``⊆``/``⊂`` against ``≤``/``<`` on sets and finsets is one relation (the pinned
 Mathlib's ``@[use_set_notation_for_order]``), another on any other type the operands have
-(:meth:`~transted.pipeline.verdict.typed_checks.TypedSides.same_order_relation`)."""
+(:meth:`~transted.pipeline.verdict.typed_checks.TypedSides.same_order_relation`).
+Version 6: an opaque edit taints only its slot; a part that only deletes from one side keeps
+its meaning edits. Version 7: a ``fun`` inserted around a term the other side has as it is
+(``E`` vs ``fun x => E``, not an η-expansion) is a meaning edit; a bound variable renamed into
+a closed constant (``x`` vs ``Real.pi``, ``K`` vs ``⊤``) is a bound-variable edit (a closed
+constant cannot name a variable bound in the statement); a conclusion edit is discharged by a
+hypothesis written ``x = e`` (``rw [h]``) when the types agree from the root down to the term."""
 """Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
 
 

@@ -27,6 +27,7 @@ from transted.errors import InputError
 from transted.pipeline.opt.elaborate import MEANING_KINDS, Elaboration, Scope, elaborate, show
 from transted.pipeline.opt.elaborate.result import NodeType, Path
 from transted.pipeline.opt.elaborate.types import Ty
+from transted.pipeline.opt.labels import EXPLICIT_MARK
 from transted.pipeline.opt.names import Constant, load_name_table
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names
@@ -159,9 +160,17 @@ class TypedSides:
         cand = self.constant_at("candidate", cand_path)
         if ref is None or cand is None:
             return "untrusted", "a name was not resolved to a constant"
+        if self._explicit("reference", ref_path) != self._explicit("candidate", cand_path):
+            return "untrusted", (f"{ref} with and without @: the arguments fill other binders "
+                                 "(ElabAppArgs.Context.explicit, Lean/Elab/App.lean)")
         if ref != cand:
             return judge_constants(ref, cand)  # type: ignore[return-value]
         return "presentational", f"both resolve to {ref}"
+
+    def _explicit(self, side: Side, path: Path) -> bool:
+        """Whether the name heading the node at ``path`` is written with ``@``."""
+        el = self.elaboration(side)
+        return not isinstance(el, str) and el.node_at(path).label.startswith(EXPLICIT_MARK)
 
     def constant_at(self, side: Side, path: Path) -> str | None:
         """The constant the name heading the node at ``path`` resolves to under the side's

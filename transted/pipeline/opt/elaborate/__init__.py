@@ -56,9 +56,11 @@ __all__ = ["elaborate", "elaborate_statement", "Elaboration", "Issue", "IssueKin
            "tables_version", "ELABORATION_VERSION", "MEANING_KINDS", "GAP_KINDS",
            "elaborate_declaration", "elaboration_version"]
 
-ELABORATION_VERSION = "4"
+ELABORATION_VERSION = "5"
 """Bump when the elaborator's algorithm can type a statement differently (signatures).
-4: bundled morphism notations are types (``G →* H``, ``M →ₗ[R] M₂``); ``‖·‖``, ``ˣ``, ``''``,
+5: an overload is settled when every other alternative certainly fails (too many arguments for
+a proposition or a type, no coercion; an instance failure no longer counts), ``@f`` names its
+constant untyped; 4: bundled morphism notations are types (``G →* H``, ``M →ₗ[R] M₂``); ``‖·‖``, ``ˣ``, ``''``,
 ``⁻¹'``, ``𝓝``, ``#`` read as their constants; 3: set-builder notation and ``SetLike``
 coercions."""
 

@@ -193,6 +193,15 @@ class IndexTypes:
         except Unrepresentable as e:
             return f"the type of {d.name} is not representable: {e}"
 
+    def binder_count(self, full_name: str) -> int | None:
+        """The declaration's binders, one per name (an anonymous instance binder is one), or
+        None: not in the index, or a binder added from a ``variable`` command (Lean includes
+        those by use, so the count is not exact)."""
+        d = self._declaration(full_name)
+        if d is None or any(b.from_variable for b in d.binders):
+            return None
+        return sum(max(1, len(b.names)) for b in d.binders)
+
     def _declaration(self, full_name: str) -> IndexedDeclaration | None:
         current = self.index.current_name(full_name)
         d = self.index.declaration(current)

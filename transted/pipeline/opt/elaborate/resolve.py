@@ -13,8 +13,11 @@ Lean core ``src/Lean/Elab/App.lean`` / ``BuiltinNotation.lean`` and the name tab
   applied to types is a type;
 * several candidates are an overload: Lean elaborates each and keeps the ones that succeed
   (``elabAppAux``: one → it, several → "ambiguous, possible interpretations", none → error).
-  The model keeps a candidate when its trial has no issue, rejects it when the trial says it
-  does not elaborate, and otherwise cannot settle (``ambiguous``: abstain);
+  The model drops a candidate only when it certainly fails (:mod:`~.overloads`: too many
+  arguments for a proposition or a type, an argument with no coercion to its parameter's type);
+  one left is the resolution (recorded with why), several stay ``ambiguous`` (abstain);
+* ``@f`` (label ``@f``, :data:`~transted.pipeline.opt.labels.EXPLICIT_MARK`) makes every binder
+  explicit: its arguments are not typed (``unsupported``), only which constant it is;
 * an unknown atomic identifier is an auto-bound implicit when ``autoImplicit`` is on (any name
   with ``relaxedAutoImplicit``, else one letter then digits/subscripts/``_``/``'``:
   ``isValidAutoBoundImplicitName``, ``src/Lean/Elab/AutoBound.lean``), else an error;
@@ -26,8 +29,9 @@ from __future__ import annotations
 
 import re
 
-from transted.pipeline.opt.elaborate.checks import finish
-from transted.pipeline.opt.elaborate.result import MEANING_KINDS, Path
+from transted.pipeline.opt.elaborate import overloads
+from transted.pipeline.opt.elaborate.overloads import split_explicit
+from transted.pipeline.opt.elaborate.result import Path
 from transted.pipeline.opt.elaborate.signatures import NAMED_NOTATIONS
 from transted.pipeline.opt.elaborate.state import ElaborationState, Env
 from transted.pipeline.opt.elaborate.tables import is_identifier
@@ -57,7 +61,9 @@ _TYPE_KINDS = frozenset({"structure", "class", "inductive"})
 def name(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None,
          head: str | None = None) -> Type_:
     """A leaf name (``head`` None) or an application ``head a …`` of a name not bound locally."""
-    ident = node.label if head is None else head
+    ident, explicit = split_explicit(node.label if head is None else head)
+    if explicit:
+        return overloads.explicit(el, ident, node, path, env)
     notation = NAMED_NOTATIONS.get(ident)
     if notation is not None and el.scope.notation_active(notation.scope):
         return el.constant(notation.function, node, path, env, expected)
@@ -77,7 +83,7 @@ def name(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_
         return _resolved(el, found.candidates[0], found.kinds[0] if found.kinds else "",
                          found.fields, node, path, env, expected)
     if found.status == "ambiguous":
-        return _overloaded(el, ident, found.candidates, node, path, env, expected)
+        return overloads.overloaded(el, ident, found.candidates, node, path, env, expected)
     why = found.reason
     if notation is not None:  # an inactive scoped notation: Lean reads an identifier
         why = (f"{ident} is notation scoped in {notation.scope}, which the header does not "
@@ -127,38 +133,6 @@ def _unresolved(el: ElaborationState, ident: str, path: Path, why: str) -> Type_
         return el.auto_bound[ident]
     el.issue("unknown-name", path, f"unknown identifier {ident} ({why})", ident)
     return el.metas.fresh()
-
-
-def _overloaded(el: ElaborationState, ident: str, candidates: tuple[str, ...], node: Node, path: Path,
-                env: Env, expected: Type_ | None) -> Type_:
-    """``elabAppAux``: keep the alternatives that elaborate; decide only when every other one
-    certainly fails."""
-    fits, fails = [], []
-    for full in candidates:
-        issues = _trial(el, full, node, path, env, expected)
-        if not issues:
-            fits.append(full)
-        elif any(i.kind in MEANING_KINDS for i in issues):
-            fails.append(full)
-    if len(fits) == 1 and len(fits) + len(fails) == len(candidates):
-        return el.constant(fits[0], node, path, env, expected)
-    if len(fits) > 1:
-        what = f"ambiguous, possible interpretations {', '.join(fits)}"
-    elif not fits and len(fails) == len(candidates):
-        what = f"no interpretation elaborates ({', '.join(candidates)})"
-    else:
-        what = f"overloaded ({', '.join(candidates)}) and the types cannot settle it"
-    el.issue("ambiguous", path, f"{ident}: {what}", ident)
-    el.elab_children(node, path, env)
-    return el.metas.fresh()
-
-
-def _trial(el: ElaborationState, full: str, node: Node, path: Path, env: Env,
-           expected: Type_ | None) -> list:
-    trial = el.spawn()
-    trial.ensure(path, trial.constant(full, node, path, env, expected), el.known(expected))
-    finish(trial)
-    return trial.issues
 
 
 def field(el: ElaborationState, node: Node, path: Path, env: Env, expected: Type_ | None) -> Type_:
@@ -214,6 +188,8 @@ def _reordered(el: ElaborationState, full: str, call: Node, order: list[int], pa
         el.coercions[_moved(p, path, renumber)] = t
     for p, c in scratch.constants.items():
         el.constants[_moved(p, path, renumber)] = c
+    for p, choice in scratch.overloads.items():
+        el.overloads[_moved(p, path, renumber)] = choice
     el.issues += [type(i)(i.kind, _moved(i.path, path, renumber), i.message, i.name)
                   for i in scratch.issues]
     el.obligations += [(c, t, _moved(p, path, renumber)) for c, t, p in scratch.obligations]

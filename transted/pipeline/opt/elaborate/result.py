@@ -16,7 +16,8 @@ from transted.pipeline.opt.header_scope import Scope
 from transted.pipeline.opt.node import SLOT, Node
 from transted.pipeline.opt.scope import head_name
 
-__all__ = ["Path", "Issue", "IssueKind", "NodeType", "Elaboration", "MEANING_KINDS", "GAP_KINDS"]
+__all__ = ["Path", "Issue", "IssueKind", "NodeType", "Elaboration", "MEANING_KINDS", "GAP_KINDS",
+           "OverloadChoice"]
 
 Path = tuple[int, ...]
 IssueKind = Literal[
@@ -61,6 +62,21 @@ class Issue:
 
 
 @dataclass(frozen=True)
+class OverloadChoice:
+    """An overloaded name the elaboration resolved (:mod:`~.overloads`): the constant kept, and
+    why each other alternative certainly fails."""
+
+    name: str
+    constant: str
+    rejected: tuple[tuple[str, str], ...]
+
+    def to_dict(self, path: Path) -> dict[str, object]:
+        """JSON form (result details): where, the name, the constant, the rejections."""
+        return {"path": "/".join(map(str, path)), "name": self.name, "constant": self.constant,
+                "rejected": [{"constant": c, "why": why} for c, why in self.rejected]}
+
+
+@dataclass(frozen=True)
 class NodeType:
     """One node's elaborated type, the ``↑`` Lean puts on it (its target type), and the
     constant its head or leaf resolved to."""
@@ -87,6 +103,8 @@ class Elaboration:
     """Nodes whose type a default instance chose (an untyped numeral's ℕ, ``instOfNatNat``)
     or that stayed unknown: in Lean the context may fix such a type before the default applies
     (``let x := 2; x / (3 : ℝ)`` makes ``2`` real), so no step may rely on it."""
+    overloads: Mapping[Path, OverloadChoice] = field(default_factory=dict)
+    """Overloaded names resolved because every other alternative certainly fails."""
 
     @property
     def ok(self) -> bool:

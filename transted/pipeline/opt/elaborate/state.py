@@ -13,7 +13,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from transted.pipeline.opt.elaborate.result import Elaboration, Issue, IssueKind, NodeType, Path
+from transted.pipeline.opt.elaborate.result import (
+    Elaboration,
+    Issue,
+    IssueKind,
+    NodeType,
+    OverloadChoice,
+    Path,
+)
 from transted.pipeline.opt.elaborate.tables import Tables
 from transted.pipeline.opt.elaborate.types import Meta, MetaStore, Ty, Type_, coe_known, show
 from transted.pipeline.opt.header_scope import Scope
@@ -46,6 +53,8 @@ class ElaborationState(ABC):
     auto_bound: dict[str, Meta] = field(default_factory=dict)
     auto_sorts: dict[str, str] = field(default_factory=dict)
     """Auto-bound names that are types, and the universe (``Type``/``Sort``) Lean gives them."""
+    overloads: dict[Path, OverloadChoice] = field(default_factory=dict)
+    """Overloaded names resolved at a path (:mod:`~transted.pipeline.opt.elaborate.overloads`)."""
     defaulted_metas: set[int] = field(default_factory=set)
     """The metavariables a default instance filled (:func:`~.checks.finish`)."""
 
@@ -132,7 +141,7 @@ class ElaborationState(ABC):
                  for p, t in self.types.items()}
         defaulted = frozenset(p for p, t in self.types.items() if self._provisional(t))
         return Elaboration(tree, nodes, tuple(self.issues), self.scope, dict(self.auto_sorts),
-                           defaulted)
+                           defaulted, dict(self.overloads))
 
     def _provisional(self, t: Type_) -> bool:
         """Whether ``t`` (as recorded, before zonking) is unknown or reaches a metavariable a

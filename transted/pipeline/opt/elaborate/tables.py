@@ -87,6 +87,11 @@ class SignatureTable(Protocol):
         tables do not say."""
         ...
 
+    def binder_count(self, full_name: str) -> int | None:
+        """How many binders the declaration has (implicit and instance ones too: what ``@``
+        makes explicit), or None when the tables cannot count them exactly."""
+        ...
+
 
 class InstanceResolver(Protocol):
     def has_instance(self, cls: str, ty: Ty, scoped: frozenset[str] = frozenset()
@@ -201,6 +206,11 @@ class _BundledSignatures:
             return f"the type of {full_name} is not in the signature table (no Mathlib index)"
         derived = self.index_types.signature(full_name)
         return derived if isinstance(derived, str) else f"{full_name} has a signature"
+
+    def binder_count(self, full_name: str) -> int | None:
+        if signature(full_name) is not None or self.index_types is None:
+            return None  # a hand signature lists only the binders the elaborator reads
+        return self.index_types.binder_count(full_name)
 
     def former(self, full_name: str) -> bool | None:
         sig = self.signature(full_name)
