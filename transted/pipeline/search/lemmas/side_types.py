@@ -20,13 +20,13 @@ an integer (an unsolved metavariable: never equal to a term's type, see
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from transted.pipeline.opt.elaborate import NodeType
 from transted.pipeline.opt.elaborate.types import Meta, Ty, Type_
 from transted.pipeline.opt.node import Node
-from transted.pipeline.search.pattern import Path
+from transted.pipeline.search.pattern import Path, positions
 
 __all__ = ["SideTypes", "side_types_of", "encode_side_types", "decode_side_types"]
 
@@ -44,7 +44,7 @@ class SideTypes:
         """The types by the statement's paths (what ``Elaboration.nodes`` gives there)."""
         out: dict[Path, NodeType] = {}
         for stored, at in ((self.lhs, lhs_path), (self.rhs, rhs_path)):
-            paths = [at + rel for rel, _ in _preorder(_subtree(statement, at))]
+            paths = [at + rel for rel, _ in positions(_subtree(statement, at))]
             if len(paths) != len(stored):
                 raise ValueError(f"{len(stored)} stored types for a side of {len(paths)} nodes")
             out.update((p, t) for p, t in zip(paths, stored, strict=True) if t is not None)
@@ -55,7 +55,7 @@ def side_types_of(nodes: Mapping[Path, NodeType], statement: Node, lhs_path: Pat
                   rhs_path: Path) -> SideTypes:
     """What the build stores of an elaboration's ``nodes`` (the statement's)."""
     def side(at: Path) -> _Stored:
-        return tuple(nodes.get(at + rel) for rel, _ in _preorder(_subtree(statement, at)))
+        return tuple(nodes.get(at + rel) for rel, _ in positions(_subtree(statement, at)))
 
     return SideTypes(side(lhs_path), side(rhs_path))
 
@@ -76,14 +76,6 @@ def _subtree(node: Node, path: Path) -> Node:
     for i in path:
         node = node.children[i]
     return node
-
-
-def _preorder(node: Node) -> Iterator[tuple[Path, Node]]:
-    stack: list[tuple[Path, Node]] = [((), node)]
-    while stack:
-        at, n = stack.pop()
-        yield at, n
-        stack.extend((at + (i,), c) for i, c in reversed(list(enumerate(n.children))))
 
 
 def _encode_node(t: NodeType | None) -> object:
