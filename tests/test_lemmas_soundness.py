@@ -113,7 +113,7 @@ def _types_agree(text: str, name: str) -> bool:
     elaboration = elaborate(tree, Scope())
     for path, sub in positions(tree):
         found = match_lemma(direction.source, sub, lemma.variables, lemma.numerals)
-        if found is not None and check_types(lemma.elaboration, direction.source_path,
+        if found is not None and check_types(lemma.node_types, direction.source_path,
                                              elaboration, path, found.checked,
                                              lemma.type_variables, found.sigma) is not None:
             return True

@@ -136,3 +136,65 @@ def test_an_unusable_list_that_does_not_decode_is_a_clear_error(tmp_path: Path) 
     with pytest.raises(InputError, match=r"t\.sqlite: its list of unusable lemmas does not "
                                          r"decode"):
         LemmaTable(path).unusable(elaboration_version())
+
+
+def test_stored_side_types_are_the_elaboration_a_search_would_run() -> None:
+    # the build stores each usable lemma's side types (docs/LEMMAS.md, table version 4); a
+    # search reads them instead of elaborating: they must be what the elaboration gives now
+    from transted.pipeline.opt.elaborate import elaboration_version
+    from transted.pipeline.search.lemmas.lemma import Lemma
+    from transted.pipeline.search.lemmas.table import TABLE_VERSION
+
+    table = load_table()
+    assert table.meta["table_version"] == str(TABLE_VERSION)
+    assert table.judged_by(elaboration_version())
+    stored = table.unusable(elaboration_version())
+    compared = 0
+    for lemma_id in range(1, 68_000, 97):
+        row = table.row(lemma_id)
+        if row is None:
+            break
+        assert (row.types is None) == (lemma_id in stored), row.name
+        if row.types is None:
+            continue
+        read = Lemma.from_row(row, judged=True)
+        fresh = Lemma.from_row(row)
+        assert read is not None and fresh is not None and read.stored and not fresh.stored
+        sides = (read.parts.lhs_path, read.parts.rhs_path)
+        expected = {p: (t.type, t.coerced_to) for p, t in fresh.elaboration.nodes.items()
+                    if any(p[:len(s)] == s for s in sides)}
+        assert {p: (t.type, t.coerced_to) for p, t in read.node_types.items()} == expected, \
+            row.name
+        compared += 1
+    assert compared > 50
+
+
+def test_side_types_that_do_not_decode_are_refused() -> None:
+    from transted.pipeline.search.lemmas.side_types import decode_side_types
+
+    for bad in (None, [[0]], [[0], [["ℕ", "x"], 1]], [[[True]], []], [[[{}]], []]):
+        with pytest.raises(ValueError):
+            decode_side_types(bad)
+    assert decode_side_types([[0, ["ℕ"]], [[["Finset", "ℕ"], 3]]]).rhs[0] is not None
+
+
+def test_retrieval_without_the_unusable_lemmas_keeps_the_order_of_the_rest() -> None:
+    # the tries built for the running elaboration leave out the lemmas judged unusable; the
+    # search must see the same candidates, in the same order, as when it skipped them itself
+    from transted.pipeline.opt import parse_term
+    from transted.pipeline.opt.elaborate import elaboration_version
+
+    table = LemmaTable(lemma_table_path())
+    running = elaboration_version()
+    unusable = table.unusable(running)
+    assert unusable
+    skipped = 0
+    for text in ("a + b * c", "Finset.card (Finset.range n)", "x ≤ y + 1", "¬(p → q)",
+                 "(a * b) ^ 2", "Real.sqrt (x ^ 2)", "a ∣ b", "s ∪ t ⊆ u"):
+        term = parse_term(text)
+        every = table.candidates(term)
+        assert table.candidates(term, running) == [c for c in every if c[0] not in unusable]
+        skipped += sum(c[0] in unusable for c in every)
+    assert skipped > 0  # the filter was exercised
+    assert table.candidates(parse_term("a + b"), "another elaboration") == \
+        table.candidates(parse_term("a + b"))

@@ -61,3 +61,25 @@ def test_instantiation_avoids_capture():
 def test_simultaneous_instantiation():
     out = instantiate_lemma(parse_term("a - b"), {"a": parse_term("b"), "b": parse_term("a")})
     assert out == parse_term("b - a")
+
+
+def test_instantiation_without_binders_is_the_general_path():
+    # with no binder in the pattern, the one-pass put-in (`_without_binders`) must give what
+    # the capture-avoiding substitution gives, heads included (`f` a leaf, a term, a `fun`)
+    from transted.pipeline.search.lemmas.unify import _substituted, _without_binders
+
+    cases = [
+        ("a - b", {"a": "b", "b": "a"}),
+        ("f a + f (g b)", {"f": "Real.sqrt", "a": "x * y", "g": "h", "b": "2"}),
+        ("f a = f b", {"f": "(g ∘ h)", "a": "b", "b": "a"}),
+        ("p a' ∧ a' = 1", {"p": "fun y => y + 1 = 2", "a'": "7 - 10"}),
+        ("Finset.card (Finset.range n) = n", {"n": "m + 1"}),
+    ]
+    for pattern, values in cases:
+        sigma = {k: parse_term(v) for k, v in values.items()}
+        fast = _without_binders(parse_term(pattern), sigma)
+        assert fast is not None, pattern
+        assert fast == _substituted(parse_term(pattern), sigma), pattern
+    # a binder, or a `?` in a value (the general path's marks): the general path only
+    assert _without_binders(parse_term("∀ x, x + a = a + x"), {"a": parse_term("x")}) is None
+    assert _without_binders(parse_term("a + b"), {"a": parse_term("?b")}) is None

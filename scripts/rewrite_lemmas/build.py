@@ -18,7 +18,9 @@ direction whose source pattern has no head symbol (a bare variable, ``?f x``) wo
 every subterm and is dropped, and so is a lemma left with no direction. The counts per family
 (indexed, parsed, kept, why not) go into the table's meta and ``--report``, and so do the ids of
 the lemmas a search would judge unusable (the elaborator does not read their sides or conditions
-cleanly), with the elaboration that judged them (retrieval skips them). The output is
+cleanly), with the elaboration that judged them (retrieval skips them), and each usable
+lemma's row gets its sides' types by that elaboration (a search reads them instead of
+elaborating the lemma, :mod:`transted.pipeline.search.lemmas.side_types`). The output is
 deterministic: the same index gives the same table, whatever ``--jobs``.
 """
 
@@ -54,6 +56,7 @@ from transted.pipeline.search.lemmas.compile import (
 )
 from transted.pipeline.search.lemmas.dtree import STAR, pattern_keys
 from transted.pipeline.search.lemmas.lemma import Lemma
+from transted.pipeline.search.lemmas.side_types import SideTypes, side_types_of
 from transted.pipeline.search.lemmas.table import (
     TABLE_FILE,
     TABLE_VERSION,
@@ -132,11 +135,15 @@ def renumbered(compiled: list[Compiled]) -> tuple[list[LemmaRow], list[KeyEntry]
     return rows, keys
 
 
-def unusable(row: LemmaRow) -> bool:
-    """Whether a search would never use the lemma: no sides, or sides and conditions the
-    elaborator does not read cleanly (:attr:`Lemma.usable`, the same code a search runs)."""
+def judged(row: LemmaRow) -> SideTypes | None:
+    """The types of the lemma's sides by the running elaboration, or None when a search would
+    never use the lemma: no sides, or sides and conditions the elaborator does not read
+    cleanly (:attr:`Lemma.usable`, the same code a search runs)."""
     lemma = Lemma.from_row(row)
-    return lemma is None or not lemma.usable
+    if lemma is None or not lemma.usable:
+        return None
+    return side_types_of(lemma.elaboration.nodes, row.statement, lemma.parts.lhs_path,
+                         lemma.parts.rhs_path)
 
 
 def _numerals_of(d: IndexedDeclaration) -> tuple[str, ...]:
@@ -197,9 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     rows, keys = renumbered(compiled)
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            flags = list(pool.imap(unusable, rows, chunksize=64))
+            types = list(pool.imap(judged, rows, chunksize=64))
     else:
-        flags = [unusable(r) for r in rows]
+        types = [judged(r) for r in rows]
+    rows = [dataclasses.replace(r, types=t) for r, t in zip(rows, types, strict=True)]
+    flags = [t is None for t in types]
     counts = _counts(everything, kept, compiled)
     counts["unusable"] = sum(flags)
     content = hashlib.sha256("\n".join(r.to_json() for r in rows).encode("utf-8")).hexdigest()

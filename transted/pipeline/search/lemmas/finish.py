@@ -8,9 +8,9 @@ type, and why an ascription around a numeral variable's value is left out when t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
-from transted.pipeline.opt.elaborate import NodeType, Scope, elaborate
+from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elaborate
 from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
 from transted.pipeline.opt.elaborate.types import Ty, Type_
 from transted.pipeline.opt.labels import ASCRIPTION, COE, EQ, FUN, NEG
@@ -22,7 +22,8 @@ from transted.pipeline.search.lemmas.typing import TypeAssignment, bind_type, le
 from transted.pipeline.search.pattern import Path
 from transted.pipeline.search.scalars import is_numeral
 
-__all__ = ["context_typed", "with_casts", "bare_numerals", "typed_as_lemma", "kept_in_place"]
+__all__ = ["context_typed", "with_casts", "bare_numerals", "typed_as_lemma", "kept_in_place",
+           "elaborated_alone"]
 
 
 def context_typed(node: Node) -> bool:
@@ -42,7 +43,7 @@ def with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
     unwritable = False
 
     def ascribed(node: Node, at: Path) -> Node | None:
-        info = lemma.elaboration.nodes.get(direction.target_path + at)
+        info = lemma.node_types.get(direction.target_path + at)
         if info is None or not isinstance(info.type, Ty):
             return None
         own = substitute_type(info.type, theta)
@@ -53,7 +54,7 @@ def with_casts(direction: Direction, lemma: Lemma, sigma: Mapping[str, Node],
     def walk(node: Node, at: Path) -> Node:
         nonlocal unwritable
         if node.is_leaf:
-            info = lemma.elaboration.nodes.get(direction.target_path + at)
+            info = lemma.node_types.get(direction.target_path + at)
             value = sigma.get(node.label)
             if (value is not None and context_typed(value) and info is not None
                     and info.coerced_to is not None and isinstance(info.type, Ty)):
@@ -101,17 +102,26 @@ def bare_numerals(new: Node, direction: Direction, sigma: Mapping[str, Node]) ->
     return out if changed else None
 
 
+def elaborated_alone(new: Node, scope: Mapping[str, Type_]) -> Elaboration:
+    """``new`` elaborated on its own with the variables of ``scope`` (as ``new = new``: the
+    elaborator reads a statement), its nodes at ``(0,) + path``."""
+    return elaborate(Node(EQ, (new, new)), Scope(), locals=dict(scope))
+
+
 def typed_as_lemma(new: Node, lemma: Lemma, direction: Direction, theta: TypeAssignment,
-                   scope: Mapping[str, Type_]) -> bool:
-    """Elaborated alone with ``scope``, ``new`` has at every node of the lemma's other side
-    the type (and the ``↑``) the lemma gives that node under the type assignment ``theta``."""
+                   scope: Mapping[str, Type_],
+                   alone: Callable[[Node, Mapping[str, Type_]], Elaboration] = elaborated_alone
+                   ) -> bool:
+    """Elaborated alone with ``scope`` (by ``alone``: :func:`elaborated_alone` or its kept
+    answers), ``new`` has at every node of the lemma's other side the type (and the ``↑``)
+    the lemma gives that node under the type assignment ``theta``."""
     new = _cleaned(new)
-    el = elaborate(Node(EQ, (new, new)), Scope(), locals=dict(scope))
+    el = alone(new, scope)
     if not lemma_issue_free(el, (0,)):  # an undecided instance: the oracle has checked it
         return False
     theta = dict(theta)
     for q, _node in _pattern_positions(direction.target, lemma):
-        lt = lemma.elaboration.nodes.get(direction.target_path + q)
+        lt = lemma.node_types.get(direction.target_path + q)
         nt = el.nodes.get((0,) + q)
         if lt is None or nt is None:
             if lt is None and nt is None:

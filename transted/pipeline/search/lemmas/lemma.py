@@ -4,14 +4,18 @@ Built from a :class:`~transted.pipeline.search.lemmas.table.LemmaRow` on first u
 process. The elaboration is that of the normalised statement with no header (its names are in
 full); a lemma whose elaboration has an issue other than an undecided instance at its sides or
 side conditions is not used (the model would be reading something else than Mathlib wrote).
+When the table was judged by the running elaboration, a usable lemma's row holds the types of
+its sides (:mod:`~transted.pipeline.search.lemmas.side_types`), which are read instead of
+elaborating it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from transted.pipeline.opt.elaborate import Elaboration, Scope, elaborate
+from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elaborate
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import SORT, Ty
 from transted.pipeline.opt.node import Node
@@ -42,9 +46,11 @@ class Direction:
 class Lemma:
     """A lemma of the table, ready to match (see the module docstring)."""
 
-    def __init__(self, row: LemmaRow, parts: LemmaParts) -> None:
+    def __init__(self, row: LemmaRow, parts: LemmaParts, judged: bool = False) -> None:
         self.row = row
         self.parts = parts
+        self.stored = row.types is not None and judged
+        """The row's types and usability were judged by the running elaboration."""
         self.variables = frozenset(n for n, _ in parts.variables)
         self.numerals = parts.numerals
         self.type_variables = frozenset(
@@ -55,9 +61,11 @@ class Lemma:
             (parts.rhs, parts.lhs, parts.rhs_path, parts.lhs_path))) for d in row.directions}
 
     @classmethod
-    def from_row(cls, row: LemmaRow) -> Lemma | None:
+    def from_row(cls, row: LemmaRow, judged: bool = False) -> Lemma | None:
+        """``judged``: the table's judgements were made by the running elaboration
+        (:meth:`~transted.pipeline.search.lemmas.table.LemmaTable.judged_by`)."""
         parts = peel(row.statement, row.instance_arrows, row.numerals)
-        return cls(row, parts) if parts is not None else None
+        return cls(row, parts, judged) if parts is not None else None
 
     @property
     def name(self) -> str:
@@ -68,9 +76,21 @@ class Lemma:
         return elaborate(self.row.statement, Scope())
 
     @cached_property
+    def node_types(self) -> Mapping[Path, NodeType]:
+        """The types of the nodes of the sides, by the statement's paths (the stored ones, or
+        the elaboration's)."""
+        if self.stored and self.row.types is not None:
+            return self.row.types.nodes(self.row.statement, self.parts.lhs_path,
+                                        self.parts.rhs_path)
+        return self.elaboration.nodes
+
+    @cached_property
     def usable(self) -> bool:
         """The sides and side conditions are read by the elaborator with no issue but
-        undecided instances (the lemma's own binders assume those)."""
+        undecided instances (the lemma's own binders assume those). A row with stored types
+        was judged usable by the running elaboration."""
+        if self.stored:
+            return True
         e = self.elaboration
         paths = [self.parts.lhs_path, self.parts.rhs_path, *self._hypothesis_paths()]
         return all(lemma_issue_free(e, p) for p in paths)

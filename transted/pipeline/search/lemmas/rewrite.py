@@ -53,6 +53,7 @@ from transted.pipeline.opt.scope import binder_names, body_index, head_name
 from transted.pipeline.search.lemmas.conditions import PathContext, premises_at
 from transted.pipeline.search.lemmas.finish import (
     bare_numerals,
+    elaborated_alone,
     kept_in_place,
     typed_as_lemma,
     with_casts,
@@ -79,6 +80,7 @@ _Syntactic = tuple[Lemma, Direction, bool, Match]
 _SYNTACTIC_MAX = 65536
 _MEMO_MAX = 65536
 _SIDES_MAX = 4096
+_ALONE_MAX = 8192
 _InstanceKey = tuple[int, tuple[tuple[str, Ty], ...]]
 """A match (by identity: the match of one lemma direction at one subterm) and a type
 assignment."""
@@ -109,7 +111,14 @@ class _Shared:
         self.sides: Memo[tuple[NodeKey, tuple], _Side] = Memo(_SIDES_MAX)
         self.instances: Memo[_InstanceKey, _Instance] = Memo(_MEMO_MAX)
         self.finished: Memo[tuple, tuple[Match, Node | None]] = Memo(_MEMO_MAX)
+        self.alone: Memo[tuple[NodeKey, tuple], Elaboration] = Memo(_ALONE_MAX)
         self.discharged = DischargeMemo(_MEMO_MAX)
+
+    def elaborated_alone(self, new: Node, scope: Mapping[str, Type_]) -> Elaboration:
+        """:func:`~transted.pipeline.search.lemmas.finish.elaborated_alone`, kept (a function
+        of the new subterm and the scope: other matches give the same new subterm)."""
+        key = (NodeKey(new, hash(new)), tuple(scope.items()))
+        return self.alone.get(key, lambda: elaborated_alone(new, scope))
 
 
 @dataclass
@@ -178,7 +187,8 @@ class Rewrite:
     def _finish(self) -> Node | None:
         for candidate in (bare_numerals(self.new, self.direction, self.sigma), self.new):
             if candidate is not None and typed_as_lemma(candidate, self.lemma, self.direction,
-                                                        self.theta, self.scope):
+                                                        self.theta, self.scope,
+                                                        self.shared.elaborated_alone):
                 return kept_in_place(candidate, self.old_type)
         return None
 
@@ -204,15 +214,18 @@ class SideRewriter:
         self.oracle = oracle
         self._lemmas: dict[int, Lemma | None] = {}
         self._syntactic: dict[NodeKey, tuple[_Syntactic, ...]] = {}
-        self._unusable = table.unusable(elaboration_version())
+        self._elaboration = elaboration_version()
+        self._judged = table.judged_by(self._elaboration)
         self._shared = _Shared(oracle)
         self.retrieved = 0
-        """Candidates the discrimination tree returned (for subterms not seen before)."""
+        """Candidates the discrimination tree returned (for subterms not seen before), the
+        lemmas judged unusable by the running elaboration left out."""
 
     def lemma(self, lemma_id: int) -> Lemma | None:
         if lemma_id not in self._lemmas:
             row = self.table.row(lemma_id)
-            self._lemmas[lemma_id] = Lemma.from_row(row) if row is not None else None
+            self._lemmas[lemma_id] = Lemma.from_row(row, self._judged) if row is not None \
+                else None
         return self._lemmas[lemma_id]
 
     def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
@@ -251,7 +264,7 @@ class SideRewriter:
         # what the position gives every lemma tried there, computed on the first need
         at: tuple[PathContext, tuple[LocalInstance, ...], dict[str, Type_]] | None = None
         for lemma, direction, backward, match in found:
-            theta = check_types(lemma.elaboration, direction.source_path, elaboration, path,
+            theta = check_types(lemma.node_types, direction.source_path, elaboration, path,
                                 match.checked, lemma.type_variables, match.sigma)
             if theta is None:
                 continue
@@ -290,13 +303,11 @@ class SideRewriter:
         if hit is not None:
             return hit
         node = key.node
-        found = self.table.candidates(node)
+        found = self.table.candidates(node, self._elaboration)
         self.retrieved += len(found)
         out: list[_Syntactic] = []
         free: FreeNames = {}
-        for lemma_id, backward in found:
-            if lemma_id in self._unusable:
-                continue  # judged unusable when the table was built, by this elaboration
+        for lemma_id, backward in found:  # without those judged unusable by this elaboration
             lemma = self.lemma(lemma_id)
             direction = None if lemma is None else \
                 lemma.directions.get("backward" if backward else "forward")

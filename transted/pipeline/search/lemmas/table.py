@@ -11,7 +11,8 @@ package data file, ``transted/pipeline/search/lemmas/data/rewrite_lemmas.sqlite`
     notation, which a record deflated alone cannot reuse): the name a script prints (an alias
     or deprecated name followed to the current one), ``@[simp]``, its family, the normalised
     statement (bracket text), which spine arrows are instances, its numeral variables, the
-    directions it may be used in, its source;
+    directions it may be used in, its source, and for a usable lemma its sides' types
+    (:mod:`~transted.pipeline.search.lemmas.side_types`);
 ``keys(bucket, entries)``
     the discrimination-tree keys (:mod:`~transted.pipeline.search.lemmas.dtree`) of each usable
     direction's source pattern, bucketed by their first two keys (the root label and the
@@ -23,8 +24,8 @@ package data file, ``transted/pipeline/search/lemmas/data/rewrite_lemmas.sqlite`
     normalised with, and the ids of the lemmas a search would find unusable
     (:attr:`~transted.pipeline.search.lemmas.lemma.Lemma.usable` false, or no sides), judged by
     the elaboration named beside them: retrieval skips them without reading their rows, and
-    when the running elaboration is another one the list is ignored and each lemma is judged
-    as it is met.
+    when the running elaboration is another one the list (and the stored types) are ignored
+    and each lemma is judged, and elaborated, as it is met.
 
 Opened read-only and immutable, lazily (:func:`load_table`: only when the ``lemmas`` provider
 runs), one connection per process (as the index itself).
@@ -45,16 +46,22 @@ from transted.errors import InputError
 from transted.loading import ReadOnlyDatabase, bundled_file
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.lemmas.dtree import STAR, DiscriminationTree
+from transted.pipeline.search.lemmas.side_types import (
+    SideTypes,
+    decode_side_types,
+    encode_side_types,
+)
 
 __all__ = ["FAMILIES", "LemmaRow", "KeyEntry", "LemmaTable", "family", "write_table",
            "TABLE_VERSION", "TABLE_FILE", "SIZE_CAP_BYTES", "BLOCK_SIZE", "lemma_table_path",
            "load_table", "encode_ids", "decode_ids"]
 
-TABLE_VERSION = 3
+TABLE_VERSION = 4
 """Bump when the stored form of a lemma or its keys changes (also in the table's meta).
 2: a file of its own, lemmas in deflated blocks, only directions whose source has a head.
 3: the ids of the lemmas the elaborator does not read cleanly, with the elaboration that judged
-them (meta ``unusable``, ``unusable_elaboration``)."""
+them (meta ``unusable``, ``unusable_elaboration``).
+4: each usable lemma's row holds its sides' types by that elaboration (``types``)."""
 TABLE_FILE = "rewrite_lemmas.sqlite"
 SIZE_CAP_BYTES = 15 * 1024 * 1024
 """The table file's size cap (repository and wheel; tests/test_lemmas_table.py enforces it)."""
@@ -106,6 +113,9 @@ class LemmaRow:
     source: str
     declared: str
     """The declaration's own name (differs from ``name`` for a deprecated spelling)."""
+    types: SideTypes | None = None
+    """The types of its sides by the elaboration that judged the table's unusable list (stored
+    for the usable lemmas only, :mod:`~transted.pipeline.search.lemmas.side_types`)."""
 
     def to_json(self) -> str:
         return json.dumps({"name": self.name, "relation": self.relation, "simp": self.simp,
@@ -113,16 +123,19 @@ class LemmaRow:
                            "arrows": "".join("i" if a else "h" for a in self.instance_arrows),
                            "numerals": list(self.numerals), "directions": list(self.directions),
                            "source": self.source,
-                           **({"declared": self.declared} if self.declared != self.name else {})},
+                           **({"declared": self.declared} if self.declared != self.name else {}),
+                           **({"types": encode_side_types(self.types)} if self.types is not None else {})},
                           ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, id_: int, text: str) -> LemmaRow:
         d = json.loads(text)
+        types = d.get("types")
         return cls(id_, d["name"], d["relation"], bool(d["simp"]), d["family"],
                    Node.from_text(d["statement"]), tuple(c == "i" for c in d["arrows"]),
                    tuple(d["numerals"]), tuple(d["directions"]), d["source"],
-                   d.get("declared", d["name"]))
+                   d.get("declared", d["name"]),
+                   decode_side_types(types) if types is not None else None)
 
 
 @dataclass(frozen=True)
@@ -150,7 +163,7 @@ class LemmaTable:
         self._lock = threading.Lock()
         self._db = ReadOnlyDatabase(path, missing=lambda: InputError(
             f"{path}: no rewrite-lemma table; build it with `{_BUILD}` (docs/LEMMAS.md)"))
-        self._buckets: dict[str, DiscriminationTree[tuple[int, bool]] | None] = {}
+        self._buckets: dict[tuple[str, bool], DiscriminationTree[tuple[int, bool]] | None] = {}
         self._rows: dict[int, LemmaRow | None] = {}
         self._blocks: dict[int, list[str]] = {}
 
@@ -170,10 +183,16 @@ class LemmaTable:
         """``rw<TABLE_VERSION>-<content hash>``: the table's identity for signatures."""
         return f"rw{self.meta['table_version']}-{self.meta['content_sha256'][:8]}"
 
+    def judged_by(self, elaboration: str) -> bool:
+        """Whether what the build judged by elaborating (the unusable list, the usable lemmas'
+        side types) was judged by ``elaboration`` (the running one): else a search ignores it
+        and elaborates each lemma when it is met."""
+        return self.meta.get("unusable_elaboration") == elaboration
+
     def unusable(self, elaboration: str) -> frozenset[int]:
         """The lemma ids stored as unusable, when they were judged by ``elaboration`` (the
         running one); else none (every lemma is then judged when it is met)."""
-        if self.meta.get("unusable_elaboration") != elaboration:
+        if not self.judged_by(elaboration):
             return frozenset()
         return self._unusable
 
@@ -231,33 +250,39 @@ class LemmaTable:
         for first, blob in self._query("SELECT first, records FROM lemmas ORDER BY first"):
             yield from _block_rows(first, blob)
 
-    def candidates(self, term: Node) -> list[tuple[int, bool]]:
+    def candidates(self, term: Node, elaboration: str | None = None) -> list[tuple[int, bool]]:
         """``(lemma id, backward)`` of every direction whose source pattern's keys are
         compatible with ``term`` (:class:`~transted.pipeline.search.lemmas.dtree.DiscriminationTree`),
-        in a fixed order (bucket, then stored order)."""
+        in a fixed order (bucket, then stored order); with ``elaboration`` (the running one),
+        without the lemmas :meth:`unusable` gives for it (the same list in the same order with
+        those left out: a trie's walk order does not depend on the values it holds)."""
         if not term.children:
             names = [term.label]
         else:
             names = [f"{term.label}\t{term.children[0].label}", f"{term.label}\t{STAR}"]
+        skip = self.unusable(elaboration) if elaboration is not None else frozenset()
         out: list[tuple[int, bool]] = []
         for name in names:
-            tree = self._bucket(name)
+            tree = self._bucket(name, skip)
             if tree is not None:
                 out.extend(tree.retrieve(term))
         return out
 
-    def _bucket(self, name: str) -> DiscriminationTree[tuple[int, bool]] | None:
-        if name in self._buckets:
-            return self._buckets[name]
+    def _bucket(self, name: str, skip: frozenset[int]
+                ) -> DiscriminationTree[tuple[int, bool]] | None:
+        key = (name, bool(skip))  # `skip` is empty or the table's one unusable list
+        if key in self._buckets:
+            return self._buckets[key]
         found = self._query("SELECT entries FROM keys WHERE bucket = ?", (name,))
         tree: DiscriminationTree[tuple[int, bool]] | None = None
         if found:
             tree = DiscriminationTree()
             for lemma, backward, *keys in json.loads(zlib.decompress(found[0][0])):
-                tree.insert(tuple(keys), (lemma, bool(backward)))
+                if lemma not in skip:
+                    tree.insert(tuple(keys), (lemma, bool(backward)))
         if len(self._buckets) >= _BUCKET_CACHE:
             self._buckets.clear()
-        self._buckets[name] = tree
+        self._buckets[key] = tree
         return tree
 
 

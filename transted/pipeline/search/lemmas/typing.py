@@ -63,13 +63,15 @@ def lemma_issue_free(elaboration: Elaboration, path: Path) -> bool:
     return all(i.kind == "undecided-instance" for i in elaboration.issues_under(path))
 
 
-def check_types(lemma: Elaboration, source: Path, term: Elaboration, at: Path,
+def check_types(lemma: Mapping[Path, NodeType], source: Path, term: Elaboration, at: Path,
                 pairs: TypedPairs, type_variables: frozenset[str],
                 sigma: Mapping[str, Node]) -> TypeAssignment | None:
-    """θ making every matched node's type agree, or None (see the module docstring)."""
+    """θ making every matched node's type agree, or None (see the module docstring);
+    ``lemma``: the types of the lemma's nodes (:attr:`~transted.pipeline.search.lemmas.lemma.
+    Lemma.node_types`)."""
     theta: TypeAssignment = {}
     for p, t in pairs:
-        lt, tt = lemma.nodes.get(source + p), term.nodes.get(at + t)
+        lt, tt = lemma.get(source + p), term.nodes.get(at + t)
         if lt is None or tt is None:
             if lt is None and tt is None:
                 continue  # a type expression (an ascription's or a binder's type): syntactic

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from transted.pipeline.opt.labels import FUN, SLOT
 from transted.pipeline.opt.node import Node
@@ -38,6 +39,7 @@ from transted.pipeline.opt.scope import (
     free_names,
     head_name,
     is_binding,
+    relabel_head,
 )
 from transted.pipeline.opt.substitution import substitute
 from transted.pipeline.search.pattern import Path
@@ -114,7 +116,7 @@ class _Matcher:
             self.checked.append(path)
             self.leaf(p, t, renamed, inner)
             return
-        head = head_name(p.label, len(p.children))
+        head = _head(p.label, len(p.children))
         if head is not None and head in self.variables:
             self.checked.append(path)
             self.variable_application(head, p, t, path, renamed, inner)
@@ -177,7 +179,7 @@ class _Matcher:
         body = body_index(p.label)
         assert body is not None
         pb, tb = p.children[0], t.children[0]
-        pname, tname = bound_name(pb), bound_name(tb)
+        pname, tname = _bound_name(pb), _bound_name(tb)
         if pname is None or tname is None:
             if pb != tb or binder_names(pb):
                 raise _Fail  # patterns and groups: only identical `_` binders
@@ -202,6 +204,31 @@ class _Matcher:
             self.run(p.children[i], t.children[i], _down(path, i, i), renamed, inner)
 
 
+@lru_cache(maxsize=16384)
+def _head(label: str, arity: int) -> str | None:
+    """:func:`~transted.pipeline.opt.scope.head_name` of a pattern's label (a lemma's labels
+    meet every subterm they are matched with)."""
+    return head_name(label, arity)
+
+
+_BOUND: dict[int, tuple[Node, str | None]] = {}
+_BOUND_MAX = 65536
+
+
+def _bound_name(binder: Node) -> str | None:
+    """:func:`~transted.pipeline.opt.scope.bound_name`, kept by the binder's identity: a
+    lemma's binders meet every subterm, a subterm's binders every lemma (each entry keeps its
+    node, so an id is not reused while it is kept)."""
+    hit = _BOUND.get(id(binder))
+    if hit is not None and hit[0] is binder:
+        return hit[1]
+    name = bound_name(binder)
+    if len(_BOUND) >= _BOUND_MAX:
+        _BOUND.clear()
+    _BOUND[id(binder)] = (binder, name)
+    return name
+
+
 def _down(path: tuple[Path, Path], i: int, j: int) -> tuple[Path, Path]:
     return path[0] + (i,), path[1] + (j,)
 
@@ -209,10 +236,48 @@ def _down(path: tuple[Path, Path], i: int, j: int) -> tuple[Path, Path]:
 def instantiate_lemma(pattern: Node, sigma: Mapping[str, Node]) -> Node:
     """``pattern`` with every variable replaced by its value, capture-avoiding, beta-reduced
     where a Miller variable's ``fun`` was applied."""
+    plain = _without_binders(pattern, sigma)
+    return beta_reduce(plain if plain is not None else _substituted(pattern, sigma))
+
+
+def _substituted(pattern: Node, sigma: Mapping[str, Node]) -> Node:
+    """The values put in one name at a time, capture-avoiding (the general path)."""
     marked = {name: f"?{name}" for name in sigma}
     out = pattern
     for name, mark in marked.items():  # first out of the way of the values' names
         out = substitute(out, name, Node(mark))
     for name, mark in marked.items():
         out = substitute(out, mark, sigma[name])
-    return beta_reduce(out)
+    return out
+
+
+def _without_binders(pattern: Node, sigma: Mapping[str, Node]) -> Node | None:
+    """The values put in in one pass, when nothing can be captured: ``pattern`` binds no name,
+    and no name or value holds a ``?`` (the marks of the general path, which would otherwise
+    be read inside an inserted value). None otherwise. The result is the general path's:
+    with no binder, substitution replaces the leaves and heads named, one name at a time or
+    all at once alike."""
+    if any(name.startswith("?") for name in sigma) or any(
+            "?" in n.label for value in sigma.values() for n in value.preorder()):
+        return None
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.children:
+            if is_binding(node):
+                return None
+            stack.extend(node.children)
+    return _put_in(pattern, sigma)
+
+
+def _put_in(node: Node, sigma: Mapping[str, Node]) -> Node:
+    if node.is_leaf:
+        return sigma.get(node.label, node)
+    kids = tuple(_put_in(c, sigma) for c in node.children)
+    head = head_name(node.label, len(kids))
+    value = sigma.get(head) if head is not None else None
+    if value is not None:  # as `substitute` puts a value in at a head
+        if value.is_leaf:
+            return relabel_head(Node(node.label, kids), value.label)
+        return Node(" ".join([SLOT] * (len(kids) + 1)), (value,) + kids)
+    return node if kids == node.children else node.with_children(kids)

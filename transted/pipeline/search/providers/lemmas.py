@@ -103,6 +103,7 @@ class LemmaProvider(Provider):
         self._shared: dict[int, tuple[Node, dict[int, list[Node]]]] = {}
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
         self._measures: dict[int, _Measure] = {}
+        self._olds: dict[int, tuple[Node, Counter[str], int]] = {}
         self.usage: Counter[str] = Counter()
         """Moves yielded per lemma name, over the provider's life (for reports)."""
 
@@ -201,10 +202,22 @@ class LemmaProvider(Provider):
             return hit
         if len(self._measures) >= _MEMO_MAX:
             self._measures.clear()
+        old_labels, old_size = self._old_measure(rewrite.old)
         self._measures[id(rewrite)] = hit = _Measure(
-            rewrite, Counter(rewrite.new.labels()), Counter(rewrite.old.labels()),
-            rewrite.new.size() - rewrite.old.size())
+            rewrite, Counter(rewrite.new.labels()), old_labels, rewrite.new.size() - old_size)
         return hit
+
+    def _old_measure(self, old: Node) -> tuple[Counter[str], int]:
+        """The label counts and size of a rewritten subterm (one per position, shared by
+        every rewrite there)."""
+        hit = self._olds.get(id(old))
+        if hit is not None and hit[0] is old:
+            return hit[1], hit[2]
+        if len(self._olds) >= _MEMO_MAX:
+            self._olds.clear()
+        counts, size = Counter(old.labels()), old.size()
+        self._olds[id(old)] = (old, counts, size)
+        return counts, size
 
     def _label_counts(self, tree: Node) -> Counter[str]:
         hit = self._labels.get(id(tree))
