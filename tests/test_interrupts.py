@@ -95,3 +95,11 @@ def test_ctrl_c_on_a_transted_batch_leaves_a_clean_screen(tmp_path, jobs, presse
     kept = out.read_text(encoding="utf-8").count("\n")
     assert f"interrupted: {kept} results kept in {out}" in done.stderr
     assert 3 <= kept < 93
+
+
+def test_a_z3_context_whose_init_was_interrupted_finalises_quietly():
+    """A Ctrl-C inside z3's ``Context.__init__`` leaves an object without ``owner``: its
+    finaliser must not raise (Python would print "Exception ignored" on the user's screen)."""
+    from transted.pipeline.evidence.smt import _context_class
+    half_made = object.__new__(_context_class())
+    half_made.__del__()  # raised AttributeError: '_Context' object has no attribute 'owner'

@@ -48,6 +48,8 @@ def _context_class() -> type[z3.Context]:
 
     class _Context(z3.Context):
         def __del__(self) -> None:
+            if "owner" not in vars(self):  # a Ctrl-C stopped z3's __init__ before it set
+                return                     # its fields: z3's own __del__ would raise
             try:
                 super().__del__()
             except KeyboardInterrupt:
