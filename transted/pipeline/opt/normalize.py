@@ -71,6 +71,7 @@ from transted.pipeline.opt.names import load_name_table
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.parser import TermParser
 from transted.pipeline.opt.scope import binder_names, body_index, free_names, head_name
+from transted.pipeline.opt.substitution import substitute
 from transted.pipeline.opt.zeta import is_let, settled_type, zeta_reduct
 
 __all__ = ["Normalized", "NormalizationTables", "load_tables", "normalize", "NORMALIZE_VERSION"]
@@ -278,7 +279,7 @@ class _Normalizer:
             if not scope.notation_active(notation_scope):
                 return None
             self.applied.append(node.label.replace(SLOT, "·") + " (notation)")
-            return _instantiate(_template(to), {"?x": node.children[0]})
+            return substitute(_template(to), "?x", node.children[0])
         head = original.children[0] if len(original.children) == 2 else None
         if node.label == f"{SLOT} {SLOT}" and head is not None and head.label == f"{SLOT}[{SLOT}]" \
                 and head.children[0].label == "𝓝" and head.children[0].is_leaf \
@@ -386,13 +387,6 @@ class _Normalizer:
 @cache
 def _template(text: str) -> Node:
     return TermParser(text).parse()
-
-
-def _instantiate(template: Node, values: dict[str, Node]) -> Node:
-    """``template`` with its metavariable leaves replaced (templates bind no names)."""
-    if template.is_leaf:
-        return values.get(template.label, template)
-    return Node(template.label, tuple(_instantiate(c, values) for c in template.children))
 
 
 def _eta(binder: Node, body: Node) -> Node | None:

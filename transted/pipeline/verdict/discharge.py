@@ -239,11 +239,8 @@ def _common_type(typed: TypedSides, ref: Part, cand: Part, path: PartPath) -> st
     used on both sides — their type after any coercion Lean inserts — when every node above
     them has the same type on both sides too; None otherwise (another type anywhere on the
     way, or a type the elaboration cannot settle)."""
-    for depth in range(len(path)):
-        above = path[:depth]
-        judged, _why = typed.same_type((*ref.path, *above), (*cand.path, *above))
-        if judged != "presentational":
-            return None
+    if not _same_types_along(typed, ref, cand, path, including=False):
+        return None
     ref_type = typed.effective_type_at("reference", (*ref.path, *path))
     cand_type = typed.effective_type_at("candidate", (*cand.path, *path))
     return ref_type if ref_type == cand_type and ref_type in NUMBER_TYPES else None
@@ -257,7 +254,7 @@ def _conclusion_proof(ref: Part, cand: Part, hyps: list[Node], variables: dict[s
     tactics = []
     for path, x, y in pairs:
         written = _written_equation(x, y, hyps)
-        if written is not None and _same_types_down_to(typed, ref, cand, path):
+        if written is not None and _same_types_along(typed, ref, cand, path, including=True):
             tactics.append(f"rw [h{written + 1}]")
             continue
         at = _common_type(typed, ref, cand, path)
@@ -278,12 +275,13 @@ def _written_equation(x: Node, y: Node, hyps: list[Node]) -> int | None:
                  if h.label == EQ and h.children in ((x, y), (y, x))), None)
 
 
-def _same_types_down_to(typed: TypedSides, ref: Part, cand: Part, path: PartPath) -> bool:
-    """Every node from the conclusions' roots down to ``path``, that node included, has the
-    same elaborated type (and the same coercion) on both sides: the differing terms sit where
-    the hypothesis's ``=`` compares them."""
-    return all(typed.same_type((*ref.path, *path[:depth]), (*cand.path, *path[:depth]))[0]
-               == "presentational" for depth in range(len(path) + 1))
+def _same_types_along(typed: TypedSides, ref: Part, cand: Part, path: PartPath, *,
+                      including: bool) -> bool:
+    """Every node from the conclusions' roots down to ``path`` (that node too when
+    ``including``) has the same elaborated type, and the same coercion, on both sides."""
+    depths = range(len(path) + 1) if including else range(len(path))
+    return all(typed.same_type((*ref.path, *path[:d]), (*cand.path, *path[:d]))[0]
+               == "presentational" for d in depths)
 
 
 def _ascribed(term: Node, number_type: str) -> Node:

@@ -76,8 +76,10 @@ class _Aligned:
     def __post_init__(self) -> None:
         self.ref_paths = preorder_paths(self.ref.node)
         self.cand_paths = preorder_paths(self.cand.node)
-        self.ref_labels = _labels(self.shown_ref)
-        self.cand_labels = _labels(self.shown_cand)
+        self.ref_shown = _preorder(self.shown_ref)
+        self.cand_shown = _preorder(self.shown_cand)
+        self.ref_labels = [n.label for n in self.ref_shown]
+        self.cand_labels = [n.label for n in self.cand_shown]
         self.c2r = {o.cand: o.ref for o in self.ops if o.cand is not None and o.ref is not None}
         self.r2c = {o.ref: o.cand for o in self.ops if o.cand is not None and o.ref is not None}
 
@@ -86,10 +88,6 @@ class _Aligned:
 
     def cand_path(self, j: int) -> PartPath:
         return (*self.cand.path, *self.cand_paths[j])
-
-
-def _labels(tree: Node) -> list[str]:
-    return [n.label for n in _preorder(tree)]
 
 
 def _preorder(tree: Node) -> list[Node]:
@@ -132,9 +130,9 @@ def _judge_wrap(a: _Aligned, side: str, k: int, label: str, kind: str) -> Judgem
     counterpart = other_map.get(anchor)
     if counterpart is None:
         return "presentational", "annotates a term that is itself new (its own edits count)"
-    shown = a.shown_cand if side == "candidate" else a.shown_ref
+    shown = a.cand_shown if side == "candidate" else a.ref_shown
     if kind == "sort-coercion":
-        if _preorder(shown)[anchor].is_leaf:
+        if shown[anchor].is_leaf:
             return "presentational", load_kind_table().why[kind]
         return "untrusted", "a sort/function coercion on a compound term"
     here, there = ((a.cand_path, a.ref_path) if side == "candidate" else (a.ref_path, a.cand_path))
@@ -189,14 +187,14 @@ def _wraps_a_term(a: _Aligned, side: str, k: int) -> bool:
     """The ``fun`` inserted on ``side`` at preorder index ``k`` has its body aligned with a node
     of the other side that is the same text, and is not an η-expansion (body ``g … x``
     applied last to its binder)."""
-    node = _preorder(a.shown_cand if side == "candidate" else a.shown_ref)[k]
+    node = (a.cand_shown if side == "candidate" else a.ref_shown)[k]
     if len(node.children) != 2:
         return False
     binder, body = node.children
     other_map = a.c2r if side == "candidate" else a.r2c
     there = other_map.get(k + 1 + binder.size())
-    other = a.shown_ref if side == "candidate" else a.shown_cand
-    if there is None or _preorder(other)[there] != body:
+    other = a.ref_shown if side == "candidate" else a.cand_shown
+    if there is None or other[there] != body:
         return False
     names = set(binder_names(binder))
     return not names or not (body.children and body.children[-1].is_leaf

@@ -260,13 +260,8 @@ def _without_binders(pattern: Node, sigma: Mapping[str, Node]) -> Node | None:
     if any(name.startswith("?") for name in sigma) or any(
             "?" in n.label for value in sigma.values() for n in value.preorder()):
         return None
-    stack = [pattern]
-    while stack:
-        node = stack.pop()
-        if node.children:
-            if is_binding(node):
-                return None
-            stack.extend(node.children)
+    if any(node.children and is_binding(node) for node in pattern.preorder()):
+        return None
     return _put_in(pattern, sigma)
 
 
