@@ -48,6 +48,7 @@ from transted.pipeline.opt.elaborate import (
 )
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
+from transted.pipeline.opt.labels import ASCRIPTION, COE
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, head_name
 from transted.pipeline.search.lemmas.conditions import PathContext, premises_at
@@ -74,7 +75,7 @@ from transted.pipeline.search.lemmas.unify import (
 )
 from transted.pipeline.search.pattern import Path, positions, subtree_hashes
 
-__all__ = ["Rewrite", "SideRewriter"]
+__all__ = ["Rewrite", "SideRewriter", "difference_heights"]
 
 _Syntactic = tuple[Lemma, Direction, bool, Match]
 _SYNTACTIC_MAX = 65536
@@ -229,18 +230,25 @@ class SideRewriter:
         return self._lemmas[lemma_id]
 
     def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
-                 shared: Mapping[int, Sequence[Node]] | None = None) -> list[Rewrite] | None:
+                 shared: Mapping[int, Sequence[Node]] | None = None,
+                 reach: int | None = None) -> list[Rewrite] | None:
         """Every candidate rewrite of ``tree`` (steps 1 and 2; :meth:`Rewrite.finished` and
         :meth:`Rewrite.discharged` take steps 3 to 5) at a position whose subterm is not in
         ``shared`` (subterms by their hash, :func:`~transted.pipeline.search.pattern.
-        subtree_hashes`), in position order then retrieval order; None when the budget ran out
-        first."""
+        subtree_hashes`) and, with ``reach``, at most ``reach`` levels above a difference
+        (:func:`difference_heights`), in position order then retrieval order; None when the
+        budget ran out first."""
         hashes = subtree_hashes(tree)
         key = (NodeKey(tree, hashes[id(tree)]), tuple(outer.items()))
         side = self._shared.sides.get(key, lambda: _Side(tree, outer))
+        near = difference_heights(tree, hashes, shared or {}) if reach is not None else None
         out: list[Rewrite] = []
         for path, node in positions(tree):
-            if shared and any(node == other for other in shared.get(hashes[id(node)], ())):
+            if near is not None:
+                height = near.get(id(node))
+                if height is None or height > reach:  # type: ignore[operator]
+                    continue
+            elif shared and _in(node, hashes, shared):
                 continue
             info = side.elaboration.nodes.get(path)
             if info is None or not isinstance(info.type, Ty):
@@ -320,6 +328,50 @@ class SideRewriter:
             self._syntactic.clear()
         self._syntactic[key] = hit = tuple(out)
         return hit
+
+
+def _in(node: Node, hashes: Mapping[int, int], shared: Mapping[int, Sequence[Node]]) -> bool:
+    return any(node == other for other in shared.get(hashes[id(node)], ()))
+
+
+def difference_heights(tree: Node, hashes: Mapping[int, int],
+                       shared: Mapping[int, Sequence[Node]]) -> dict[int, int]:
+    """How far above a difference each subterm of ``tree`` not in ``shared`` stands, by the
+    subterm's ``id``: 0 for a *difference* (a leaf, or a subterm whose children are all in
+    ``shared``), else one more than its nearest child not in ``shared``. A cast or an
+    ascription is not a level (``((3 : ℕ) : ℝ)`` stands where ``(3 : ℕ)`` does), one around a
+    term in ``shared`` is a difference that its parent does not count (``x ^ (3 : ℝ)`` against
+    a side with ``x`` and ``3`` is a difference: ``Real.log (x ^ (3 : ℝ))`` is one level
+    above it), and an ascription's type is not a child (it is not a term). The subterms in
+    ``shared`` are left out."""
+    out: dict[int, int] = {}
+    inside: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(tree, False)]
+    while stack:
+        node, ready = stack.pop()
+        terms = _terms(node)
+        if not ready:
+            if id(node) in out or id(node) in inside:
+                continue
+            if _in(node, hashes, shared):
+                inside.add(id(node))
+                continue
+            stack.append((node, True))
+            stack.extend((c, False) for c in terms)
+            continue
+        below = [out[id(c)] for c in terms
+                 if id(c) in out and not (_is_cast(c) and id(c.children[0]) in inside)]
+        step = 0 if _is_cast(node) else 1
+        out[id(node)] = min(below) + step if below else 0
+    return out
+
+
+def _is_cast(node: Node) -> bool:
+    return node.label in (ASCRIPTION, COE) and bool(node.children)
+
+
+def _terms(node: Node) -> tuple[Node, ...]:
+    return node.children[:1] if node.label == ASCRIPTION else node.children
 
 
 def _locals(outer: Mapping[str, Node | None]) -> dict[str, Type_]:

@@ -2,11 +2,19 @@
 
 At each goal the provider finds, on both sides, every sound rewrite by a lemma of the table
 (:mod:`transted.pipeline.search.lemmas.rewrite`: discrimination-tree retrieval, unification, types,
-instances, side conditions) at a subterm the other side does not also contain, and yields the
+instances, side conditions) at a subterm near a difference between the two sides, and yields the
 :attr:`LemmaProvider.per_state` best of them as moves. A subterm both sides contain is left
 alone: rewriting it on one side mostly makes the two sides differ there (Lean's ``rw?`` offers
 such moves too; the search would only have to undo them), and skipping it is what keeps the
-search's cost near the default's on near-miss pairs, whose sides share most subterms. *Best* is a fixed, label-free order: first the rewrites whose new subterm shares more
+search's cost near the default's on near-miss pairs, whose sides share most subterms. Of the
+subterms the other side lacks, only the *differences* (those whose children it has, and leaves)
+and their parents are rewritten (:data:`REACH`): the ones further up are the statement's
+skeleton — binders, implications, conjunctions — where every lemma about ``→`` or ``∀``
+matches (``imp_iff_not_or``, ``not_imp_not``: a third of the moves taken when every subterm was
+asked, and half the provider's time) while the rewrite that brings two near-miss sides together
+sits at the difference (``Nat.choose n 2`` against ``n * (n - 1) / 2``), one level above it
+(``(Finset.range n).card`` against ``n``: the difference is ``Finset.range n``) or, on the
+other side, at the other side's difference. *Best* is a fixed, label-free order: first the rewrites whose new subterm shares more
 labels with the other side of the goal than the old one did (the move that brings the sides
 together, as the TED heuristic will judge it), then the smaller result, then the forward
 (``simp``-normal) direction, ``@[simp]`` lemmas, position and lemma id. So the branching per
@@ -46,10 +54,14 @@ from transted.pipeline.search.state import State
 if TYPE_CHECKING:
     from transted.reading.pairs import Pair
 
-__all__ = ["LemmaProvider", "PER_STATE"]
+__all__ = ["LemmaProvider", "PER_STATE", "REACH"]
 
 PER_STATE = 16
 """Lemma moves per goal at most (the branching the lemmas add to the search)."""
+REACH = 1
+"""How far above a difference between the sides a lemma may rewrite: a difference itself (a
+subterm the other side lacks whose children it has) or its parent (see the module
+docstring)."""
 _MEMO_MAX = 4096
 
 
@@ -82,14 +94,15 @@ class LemmaProvider(Provider):
     """
 
     name = "lemmas"
-    version = "4"
+    version = "5"
     """2: instances over a coerced term or with unread section instances never fire (a wrong
     ``proved`` by ``Finite.injective_iff_surjective`` at ℕ); global instance answers per
     process. 3: a value beta-reduced into the pair's text keeps its type (``forall_eq`` put
     ``7 - 10`` under the pair's ``(x : ℤ)``: a wrong closure); a side is rewritten only at
     subterms the goal's other side does not also contain. 4: a variable beta-reduced into the
     pair's text is ascribed its type too (``Set.mem_setOf_eq`` on ``y ∈ {y : ℚ | …}`` left the
-    pair's untyped ``∃ y`` to default to ℕ: a wrong ``proved`` once set-builder was typed)."""
+    pair's untyped ``∃ y`` to default to ℕ: a wrong ``proved`` once set-builder was typed).
+    5: rewrites only at a difference between the sides or its parent (:data:`REACH`)."""
 
     def __init__(self, *, per_state: int = PER_STATE, table: LemmaTable | None = None,
                  engines: RefuteOptions | None = None) -> None:
@@ -174,7 +187,7 @@ class LemmaProvider(Provider):
         if hit is not None and hit[0] is tree and hit[1] is other and hit[2] is state.context:
             return hit[3]
         found = self.rewriter.rewrites(tree, state.local_types(), budget,
-                                       shared=self._subterms(other))
+                                       shared=self._subterms(other), reach=REACH)
         if found is None:
             return None  # not kept: a later visit with budget left finds them all
         if len(self._sides) >= _MEMO_MAX:

@@ -1,0 +1,121 @@
+"""Where the lemma moves rewrite: at a difference between the goal's sides or one level above it
+(``providers/lemmas.py``, ``REACH``), a cast or an ascription not counting as a level; and the
+rewrites the issue asked for still close their goals there."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+import transted
+from transted.budget import Budget
+from transted.pipeline.opt import parse_statement_normalized, parse_term
+from transted.pipeline.opt.mathlib import load_index
+from transted.pipeline.opt.node import Node
+from transted.pipeline.search.lemmas.instances import InstanceOracle
+from transted.pipeline.search.lemmas.rewrite import SideRewriter, difference_heights
+from transted.pipeline.search.lemmas.table import load_table
+from transted.pipeline.search.pattern import positions, subtree_hashes
+from transted.pipeline.search.providers.lemmas import REACH
+from transted.reading.pairs import Pair, Statement
+
+
+def _subterms(tree: Node) -> dict[int, list[Node]]:
+    hashes = subtree_hashes(tree)
+    out: dict[int, list[Node]] = {}
+    for _, node in positions(tree):
+        out.setdefault(hashes[id(node)], []).append(node)
+    return out
+
+
+def _heights(side: str, other: str) -> dict[str, int]:
+    tree = parse_term(side)
+    found = difference_heights(tree, subtree_hashes(tree), _subterms(parse_term(other)))
+    return {str(node): found[id(node)] for _, node in positions(tree) if id(node) in found}
+
+
+def test_a_difference_is_a_subterm_whose_children_the_other_side_has():
+    heights = _heights("Real.exp (Real.log x) = 2", "x = 2")
+    log, exp = str(parse_term("Real.log x")), str(parse_term("Real.exp (Real.log x)"))
+    assert heights == {log: 0, exp: 1, str(parse_term("Real.exp (Real.log x) = 2")): 2}
+
+
+def test_a_leaf_the_other_side_lacks_is_a_difference_and_shared_subterms_are_left_out():
+    heights = _heights("f a b", "f c b")
+    assert heights == {str(parse_term("a")): 0, str(parse_term("f a b")): 1}
+
+
+def test_casts_and_ascriptions_are_not_a_level_and_a_type_is_not_a_child():
+    # after `← Real.rpow_natCast` the side reads `2 ^ ((3 : ℕ) : ℝ)` against `2 ^ (3 : ℝ)`:
+    # `Real.rpow_natCast` must still reach the `^` (the issue's own rpow example)
+    heights = _heights("(2 : ℝ) ^ ((3 : ℕ) : ℝ)", "(2 : ℝ) ^ (3 : ℝ)")
+    assert heights[str(parse_term("(3 : ℕ)"))] == 0
+    assert heights[str(parse_term("((3 : ℕ) : ℝ)"))] == 0
+    assert heights[str(parse_term("(2 : ℝ) ^ ((3 : ℕ) : ℝ)"))] == 1
+    assert "ℕ" not in heights
+
+
+@lru_cache(maxsize=1)
+def _rewriter() -> SideRewriter:
+    return SideRewriter(load_table(), InstanceOracle(load_index()))
+
+
+def _names(side: str, other: str, reach: int | None) -> set[tuple[str, tuple[int, ...]]]:
+    tree = parse_statement_normalized(side).tree
+    shared = _subterms(parse_statement_normalized(other).tree)
+    found = _rewriter().rewrites(tree, {}, Budget(), shared=shared, reach=reach) or []
+    return {(r.lemma.name, r.path) for r in found}
+
+
+def test_the_skeleton_above_the_difference_is_not_rewritten():
+    side = "theorem t : ∀ n : ℕ, 0 < n → (Finset.range n).card = n := sorry"
+    other = "theorem t : ∀ n : ℕ, 0 < n → n = n := sorry"
+    everywhere = _names(side, other, None)
+    near = _names(side, other, REACH)
+    assert any(name == "imp_iff_not_or" for name, _ in everywhere)  # at the `→`
+    assert not any(name == "imp_iff_not_or" for name, _ in near)
+    assert any(name == "Finset.card_range" for name, _ in near)
+    assert near < everywhere
+
+
+_H = "import Mathlib\n"
+ISSUE_EXAMPLES = [
+    ("Nat.choose_two_right", "(n : ℕ) : Nat.choose n 2 = 10", "(n : ℕ) : n * (n - 1) / 2 = 10"),
+    ("Finset.card_range", "(n : ℕ) : (Finset.range n).card = 5", "(n : ℕ) : n = 5"),
+    ("Real.rpow_ofNat", "(y : ℝ) (h : y = (2 : ℝ) ^ (3 : ℝ)) : y = 8",
+     "(y : ℝ) (h : y = (2 : ℝ) ^ 3) : y = 8"),
+    ("Nat.gcd_comm", "(a : ℕ) (h : Nat.gcd a 12 = 4) : a % 4 = 0",
+     "(a : ℕ) (h : Nat.gcd 12 a = 4) : a % 4 = 0"),
+    ("Real.log_mul", "(x y : ℝ) (hx : 0 < x) (hy : 0 < y) : Real.log (x * y) = 1",
+     "(x y : ℝ) (hx : 0 < x) (hy : 0 < y) : Real.log x + Real.log y = 1"),
+    ("Real.exp_log", "(x : ℝ) (hx : 0 < x) : Real.exp (Real.log x) = 2",
+     "(x : ℝ) (hx : 0 < x) : x = 2"),
+]
+
+
+@lru_cache(maxsize=1)
+def _metric():  # noqa: ANN202
+    return transted.load_metric("transted", providers="offline,lemmas,decide")
+
+
+@pytest.mark.parametrize(("lemma", "reference", "candidate"), ISSUE_EXAMPLES,
+                         ids=[e[0] for e in ISSUE_EXAMPLES])
+def test_the_issues_examples_are_closed_by_their_lemma(lemma, reference, candidate):
+    pair = Pair(id=lemma, reference=Statement(statement=f"theorem t {reference} := sorry",
+                                              header=_H),
+                candidate=Statement(statement=f"theorem t {candidate} := sorry", header=_H))
+    result = _metric().score_pair(pair)
+    details = result.details or {}
+    assert details.get("status") == "found", details.get("script")
+    assert result.score == 1.0
+    assert any(lemma in step for step in details.get("script", [])), details.get("script")
+
+
+def test_a_cast_around_a_shared_term_is_a_difference_its_parent_does_not_count():
+    # `Real.log_rpow` at `Real.log (x ^ (3 : ℝ))` against `3 * Real.log x` (corpus
+    # rw-conditional/14): the pow is the difference, the log one level above
+    heights = _heights("Real.log (x ^ (3 : ℝ))", "3 * Real.log x")
+    assert heights[str(parse_term("(3 : ℝ)"))] == 0
+    assert heights[str(parse_term("x ^ (3 : ℝ)"))] == 0
+    assert heights[str(parse_term("Real.log (x ^ (3 : ℝ))"))] == 1
