@@ -139,10 +139,13 @@ def _sha(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
-def derive_thresholds(metrics: Sequence[str], *, labelled: Mapping[str, Sequence[str | Path]],
+def derive_thresholds(metrics: Sequence[str | tuple[str, Mapping[str, Any]]], *,
+                      labelled: Mapping[str, Sequence[str | Path]],
                       statements: Sequence[str | Path], work: str | Path, seed: int = 0,
                       per_kind: int | None = 80, folds: int = 5) -> dict[str, Any]:
-    """The content of ``thresholds.yaml`` for ``metrics`` (registry names, default options).
+    """The content of ``thresholds.yaml`` for ``metrics`` (registry names with their default
+    options, or ``(name, options)``: a rule is kept per signature, so a metric may have one
+    rule per option set shipped, e.g. ``transted`` with and without ``providers=…lemmas…``).
 
     ``labelled`` maps each convention to its expert-labelled files. Returns ``{"procedure",
     "data", "rules": [{metric, convention, threshold, version, signature, data, n_labelled,
@@ -166,8 +169,9 @@ def derive_thresholds(metrics: Sequence[str], *, labelled: Mapping[str, Sequence
                  "generator": GENERATOR_VERSION, "seed": seed, "per_kind": per_kind},
         "rules": [],
     }
-    for name in metrics:
-        scorer = get_metric(name)
+    for spec in metrics:
+        name, options = (spec, {}) if isinstance(spec, str) else (spec[0], dict(spec[1]))
+        scorer = get_metric(name, **options)
         suite_results = _results(scorer, suite, work, "suite")
         for convention, files in labelled.items():
             pairs, labels, sources, groups = _labelled(files)
@@ -181,7 +185,8 @@ def derive_thresholds(metrics: Sequence[str], *, labelled: Mapping[str, Sequence
             out["rules"].append({
                 "metric": name, "convention": convention, "threshold": t,
                 "version": RULES_VERSION,
-                "signature": str(get_metric(name, convention=convention).base_signature),
+                "signature": str(get_metric(name, **{**options, "convention": convention})
+                                 .base_signature),
                 "data": [_sha(f) for f in files],
                 "n_labelled": len(pairs), "n_fallback": int(fallback_mask(forced).sum()),
                 "in_sample": {**_figures(labels, preds, sources),
