@@ -34,7 +34,7 @@ from transted.pipeline.search.pattern import Path
 __all__ = ["PathContext", "premises_at", "discharge_conditions"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PathContext:
     """What is known at a position: premises (propositions), number variables, and the
     antecedents that are class instances (``[Field K]``) with their paths."""

@@ -69,7 +69,7 @@ def _open(node: Node, bound: frozenset[str], is_variable: Callable[[str], bool])
         first.label in bound or is_variable(first.label))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Trie(Generic[V]):
     children: dict[str, _Trie[V]] = field(default_factory=dict)
     values: list[V] = field(default_factory=list)

@@ -122,7 +122,7 @@ class _Shared:
         return self.alone.get(key, lambda: elaborated_alone(new, scope))
 
 
-@dataclass
+@dataclass(slots=True)
 class Rewrite:
     """A lemma instance found at ``path`` of a side: ``old`` becomes ``new``."""
 
@@ -239,9 +239,8 @@ class SideRewriter:
         (:func:`difference_heights`), in position order then retrieval order; None when the
         budget ran out first."""
         hashes = subtree_hashes(tree)
-        key = (NodeKey(tree, hashes[id(tree)]), tuple(outer.items()))
-        side = self._shared.sides.get(key, lambda: _Side(tree, outer))
         near = difference_heights(tree, hashes, shared or {}) if reach is not None else None
+        side: _Side | None = None  # elaborated on the first position some lemma matches
         out: list[Rewrite] = []
         for path, node in positions(tree):
             if near is not None:
@@ -250,11 +249,16 @@ class SideRewriter:
                     continue
             elif shared and _in(node, hashes, shared):
                 continue
+            if budget.spent():
+                return None
+            if not self._matches(NodeKey(node, hashes[id(node)])):
+                continue
+            if side is None:
+                key = (NodeKey(tree, hashes[id(tree)]), tuple(outer.items()))
+                side = self._shared.sides.get(key, lambda: _Side(tree, outer))
             info = side.elaboration.nodes.get(path)
             if info is None or not isinstance(info.type, Ty):
                 continue
-            if budget.spent():
-                return None
             found = side.at.get(path)
             if found is None:
                 found = side.at[path] = self._at(side, path, node, info, hashes)

@@ -56,7 +56,7 @@ pattern node but binders (their bound name's node instead) and a Miller applicat
 arguments."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     """A solution: the variables' values and the node pairs to type-check."""
 

@@ -65,7 +65,7 @@ docstring)."""
 _MEMO_MAX = 4096
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Measure:
     """What the ranking reads of a rewrite, counted once (a side's rewrites are ranked again
     at every goal that keeps the side)."""
@@ -76,7 +76,7 @@ class _Measure:
     growth: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Ranked:
     key: tuple
     side: str
