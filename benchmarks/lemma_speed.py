@@ -15,7 +15,14 @@ B's signature has no shipped threshold, so its threshold-decided verdicts are nu
 summary of each pair's fastest A and fastest B over them (best of N, as ``timeit`` reports): on
 a shared machine one run's medians move by ±15% between identical runs (the load, and the
 garbage collector's full collections landing on whichever pair runs), and the best of N is the
-pair's own cost. Each process's own summary is printed too.
+pair's own cost. Each process's own summary is printed too. ``--warmup K`` first scores, untimed, the last K
+pairs of the dev files (none of them timed): the timed pairs then run as in a batch already
+under way, the process's first-use costs (the lemma table's buckets and rows, the index's
+blocks, the instance answers) paid by other pairs, as they are over a long run. With
+``--apart`` each of those
+processes scores one metric only (A's and B's processes alternating which goes first), as a
+user runs one metric: in a shared process each metric's garbage collections also walk the
+other's kept tables, so the shared run charges each for the other's memory.
 """
 
 from __future__ import annotations
@@ -54,18 +61,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--processes", type=int, default=1,
                     help="run in N fresh processes; also summarise each pair's best of N")
+    ap.add_argument("--apart", action="store_true",
+                    help="with --processes: one metric per process")
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="score the last K dev pairs first, untimed (disjoint from the timed)")
+    ap.add_argument("--only", choices=("a", "b"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.processes > 1:
         return _best_of(args)
-    base = transted.load_metric("transted")
     extra = {} if args.per_state is None else {"lemmas.per_state": args.per_state}
-    other = transted.load_metric("transted", providers=args.providers, provider_options=extra)
-    pairs = [p for f in FILES for p in read_pairs(f)][:args.limit]
+    metrics = [(name, load) for name, load in (
+        ("a", lambda: transted.load_metric("transted")),
+        ("b", lambda: transted.load_metric("transted", providers=args.providers,
+                                           provider_options=extra)))
+        if args.only in (None, name)]
+    loaded = [(name, load()) for name, load in metrics]
+    other = next((m for name, m in loaded if name == "b"), None)
+    every = [p for f in FILES for p in read_pairs(f)]
+    pairs = every[:args.limit]
+    warm = every[len(pairs):][-args.warmup:] if args.warmup > 0 else []
+    for pair in warm:  # a running batch's state: its tables and caches opened by other pairs
+        for _, metric in loaded:
+            metric.score_pair(pair)
     rows = []
     for _ in range(args.rounds):
         for pair in pairs:
             row: dict[str, object] = {"id": pair.id}
-            for name, metric in (("a", base), ("b", other)):
+            for name, metric in loaded:
                 began = time.perf_counter()
                 result = metric.score_pair(pair)
                 row[f"{name}_ms"] = (time.perf_counter() - began) * 1000
@@ -75,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
     if args.out is not None:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    if args.only is not None:
+        return 0  # one side only: the parent process merges
     usage = {}
     for provider in getattr(other, "providers", []):
         if getattr(provider, "name", "") == "lemmas":
@@ -108,12 +132,16 @@ def _best_of(args: argparse.Namespace) -> int:
     one = ["--providers", args.providers, "--rounds", str(args.rounds)]
     one += [] if args.per_state is None else ["--per-state", str(args.per_state)]
     one += [] if args.limit is None else ["--limit", str(args.limit)]
+    one += ["--warmup", str(args.warmup)]
     runs: list[list[dict[str, object]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.processes):
-            out = Path(tmp) / f"run{k}.jsonl"
-            subprocess.run([sys.executable, __file__, *one, "--out", str(out)], check=True)
-            runs.append([json.loads(line) for line in out.read_text().splitlines()])
+            if not args.apart:
+                runs.append(_run(one, Path(tmp) / f"run{k}.jsonl"))
+                continue
+            sides = {x: _run([*one, "--only", x], Path(tmp) / f"run{k}{x}.jsonl")
+                     for x in (("a", "b") if k % 2 == 0 else ("b", "a"))}
+            runs.append([{**a, **b} for a, b in zip(sides["a"], sides["b"], strict=True)])
     best = []
     for rows in zip(*runs, strict=True):
         row = dict(rows[0])
@@ -122,8 +150,14 @@ def _best_of(args: argparse.Namespace) -> int:
         best.append(row)
     if args.out is not None:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in best))
-    print(json.dumps({"best_of": args.processes, **_summary(best)}, ensure_ascii=False))
+    print(json.dumps({"best_of": args.processes, "apart": args.apart, **_summary(best)},
+                     ensure_ascii=False))
     return 0
+
+
+def _run(argv: list[str], out: Path) -> list[dict[str, object]]:
+    subprocess.run([sys.executable, __file__, *argv, "--out", str(out)], check=True)
+    return [json.loads(line) for line in out.read_text().splitlines()]
 
 
 if __name__ == "__main__":
