@@ -32,6 +32,7 @@ def _subterms(tree: Node) -> dict[int, list[Node]]:
 def _heights(side: str, other: str) -> dict[str, int]:
     tree = parse_term(side)
     found = difference_heights(tree, subtree_hashes(tree), _subterms(parse_term(other)))
+    assert found is not None
     return {str(node): found[id(node)] for _, node in positions(tree) if id(node) in found}
 
 
@@ -119,3 +120,9 @@ def test_a_cast_around_a_shared_term_is_a_difference_its_parent_does_not_count()
     assert heights[str(parse_term("(3 : ℝ)"))] == 0
     assert heights[str(parse_term("x ^ (3 : ℝ)"))] == 0
     assert heights[str(parse_term("Real.log (x ^ (3 : ℝ))"))] == 1
+
+
+def test_the_heights_stop_when_the_pairs_budget_is_spent():
+    tree = parse_term("Real.exp (Real.log x) = 2")
+    assert difference_heights(tree, subtree_hashes(tree), _subterms(parse_term("x = 2")),
+                              Budget(0, None)) is None

@@ -239,13 +239,16 @@ class SideRewriter:
         (:func:`difference_heights`), in position order then retrieval order; None when the
         budget ran out first."""
         hashes = subtree_hashes(tree)
-        near = difference_heights(tree, hashes, shared or {}) if reach is not None else None
+        near = None
+        if reach is not None:
+            near = difference_heights(tree, hashes, shared or {}, budget)
+            if near is None:
+                return None
         side: _Side | None = None  # elaborated on the first position some lemma matches
         out: list[Rewrite] = []
         for path, node in positions(tree):
             if near is not None:
-                height = near.get(id(node))
-                if height is None or height > reach:  # type: ignore[operator]
+                if near.get(id(node), reach + 1) > reach:  # type: ignore[operator]
                     continue
             elif shared and _in(node, hashes, shared):
                 continue
@@ -339,7 +342,8 @@ def _in(node: Node, hashes: Mapping[int, int], shared: Mapping[int, Sequence[Nod
 
 
 def difference_heights(tree: Node, hashes: Mapping[int, int],
-                       shared: Mapping[int, Sequence[Node]]) -> dict[int, int]:
+                       shared: Mapping[int, Sequence[Node]],
+                       budget: Budget | None = None) -> dict[int, int] | None:
     """How far above a difference each subterm of ``tree`` not in ``shared`` stands, by the
     subterm's ``id``: 0 for a *difference* (a leaf, or a subterm whose children are all in
     ``shared``), else one more than its nearest child not in ``shared``. A cast or an
@@ -347,11 +351,13 @@ def difference_heights(tree: Node, hashes: Mapping[int, int],
     term in ``shared`` is a difference that its parent does not count (``x ^ (3 : ℝ)`` against
     a side with ``x`` and ``3`` is a difference: ``Real.log (x ^ (3 : ℝ))`` is one level
     above it), and an ascription's type is not a child (it is not a term). The subterms in
-    ``shared`` are left out."""
+    ``shared`` are left out. None when ``budget`` (the pair's work and deadline) ran out."""
     out: dict[int, int] = {}
     inside: set[int] = set()
     stack: list[tuple[Node, bool]] = [(tree, False)]
     while stack:
+        if budget is not None and budget.spent():
+            return None
         node, ready = stack.pop()
         terms = _terms(node)
         if not ready:
