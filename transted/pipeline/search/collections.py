@@ -29,6 +29,7 @@ from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import Type_
 from transted.pipeline.opt.labels import ASCRIPTION
 from transted.pipeline.opt.node import SLOT, Node
+from transted.pipeline.search.elaborated import local_env
 
 __all__ = ["collection_type", "COLLECTIONS"]
 
@@ -44,7 +45,7 @@ own elaboration issue, which the verdict reads."""
 
 def collection_type(node: Node, env: Mapping[str, Node | None]) -> Ty | None:
     """``Set α`` / ``Finset α`` of ``node`` under ``env`` (name → declared type), or None."""
-    locals_ = _locals(env)
+    locals_ = local_env(env)
     typ = _type(node, env, locals_)
     return typ if typ is not None and typ.head in COLLECTIONS else None
 
@@ -70,17 +71,3 @@ def _type(node: Node, env: Mapping[str, Node | None], locals_: dict[str, Type_])
 def _known(typ: Type_) -> TypeGuard[Ty]:
     """No metavariable left anywhere in ``typ`` (``Set ?α`` is no type Lean would accept)."""
     return isinstance(typ, Ty) and all(_known(a) for a in typ.args)
-
-
-def _locals(env: Mapping[str, Node | None]) -> dict[str, Type_]:
-    """The scope's declared types as :class:`Ty` (type variables first typed as sorts, so
-    ``Set X`` after ``X : Type*`` is known); a name bound without a type is left out."""
-    out: dict[str, Type_] = {}
-    for name in env:
-        declared = env[name]
-        typ = type_of_node(declared, out) if declared is not None else None
-        if typ is not None:
-            out[name] = typ
-        else:
-            out.pop(name, None)  # a later binder without a known type shadows an earlier one
-    return out

@@ -27,9 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from transted.budget import Budget
-from transted.pipeline.opt.elaborate import Elaboration, NodeType, Scope, elaborate
+from transted.pipeline.opt.elaborate import Elaboration, NodeType
 from transted.pipeline.opt.elaborate.operators import is_arithmetic_operator
-from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.elaborate.types import Ty, Type_
 from transted.pipeline.opt.labels import (
     APP,
@@ -45,6 +44,7 @@ from transted.pipeline.opt.labels import (
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, binder_type, bound_name, free_names, head_name
 from transted.pipeline.opt.substitution import substitute
+from transted.pipeline.search.elaborated import elaborated_side
 from transted.pipeline.search.pattern import Path, positions
 from transted.pipeline.search.providers.base import Move
 from transted.pipeline.search.scalars import is_numeral
@@ -60,7 +60,7 @@ def subst_moves(state: State, budget: Budget | None = None) -> Iterator[Move]:
         tree: Node = getattr(state, side)
         if not _has_candidate(tree):
             continue
-        elaboration = elaborate(tree, Scope(), locals=_locals(state))
+        elaboration = elaborated_side(tree, state.local_types())
         for path, node in positions(tree):
             if budget is not None and budget.spent():
                 return
@@ -77,15 +77,6 @@ def subst_moves(state: State, budget: Budget | None = None) -> Iterator[Move]:
 def _has_candidate(tree: Node) -> bool:
     return any(n.label == FORALL for n in tree.preorder()) and any(
         n.label == EQ for n in tree.preorder())
-
-
-def _locals(state: State) -> dict[str, Type_]:
-    env: dict[str, Type_] = {}
-    for name, typ in state.local_types().items():
-        ty = type_of_node(typ, env) if typ is not None else None
-        if ty is not None:
-            env[name] = ty
-    return env
 
 
 def substituted(node: Node, path: Path, elaboration: Elaboration) -> Node | None:

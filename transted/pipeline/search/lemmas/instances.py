@@ -98,18 +98,16 @@ class _Resolution:
         return any(self.index.provides(k, cls) for k in self.table.classes_at(name))
 
     def _declared(self, cls: str, args: tuple[Ty, ...], depth: int) -> bool:
-        for provider in (cls, *sorted(_descendants(self.index, cls))):
-            for inst in self.index.instances_of(provider):
-                if self._fires(inst, args, depth):
-                    return True
+        for name, patterns, variables in _candidates(self.index, cls, len(args)):
+            bound: dict[str, Ty] = {}
+            if all(_bind(p, a, variables, bound) for p, a in zip(patterns, args, strict=True)) \
+                    and self._fires(name, args, depth):
+                return True
         return False
 
     def _fires(self, name: str, args: tuple[Ty, ...], depth: int) -> bool:
-        first = _instance_patterns(self.index, name, len(args))
-        bound: dict[str, Ty] = {}
-        if first is None or not all(_bind(p, a, first[1], bound)
-                                    for p, a in zip(first[0], args, strict=True)):
-            return False
+        """Whether the instance ``name``, whose head patterns bind ``args``
+        (:func:`_candidates`), fires."""
         shape = _instance_shape(self.index, name, len(args))
         if shape is None:
             return False
@@ -125,6 +123,24 @@ class _Resolution:
 
 
 _Shape = tuple[tuple[Ty, ...], frozenset[str], tuple[tuple[Node | None, Mapping[str, Type_]], ...]]
+
+
+_Candidate = tuple[str, tuple[Ty, ...], frozenset[str]]
+
+
+@lru_cache(maxsize=4096)
+def _candidates(index: MathlibIndex, cls: str, arity: int) -> tuple[_Candidate, ...]:
+    """The instance declarations a query ``cls`` at ``arity`` types tries, in the order it
+    tries them (those of ``cls``, then of each class that gives it, by name), each with its
+    head patterns (:func:`_instance_patterns`); those whose patterns do not read are left out
+    (they never fire). Read once per process: a query tries hundreds, most at other types."""
+    out: list[_Candidate] = []
+    for provider in (cls, *sorted(_descendants(index, cls))):
+        for name in index.instances_of(provider):
+            first = _instance_patterns(index, name, arity)
+            if first is not None:
+                out.append((name, first[0], first[1]))
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)

@@ -14,62 +14,15 @@ memo once the pair's budget has run out: it may be the budget's, not the conditi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Hashable, Mapping, Sequence
 
 from transted.budget import Budget
 from transted.pipeline.evidence.refute import RefuteOptions
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.lemmas.conditions import PathContext, discharge_conditions
+from transted.pipeline.search.memo import Memo
 
-__all__ = ["Memo", "DischargeMemo", "NodeKey"]
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class Memo(Generic[K, V]):
-    """Answers by key, at most ``limit`` of them (cleared when full)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._answers: dict[K, V] = {}
-
-    def get(self, key: K, compute: Callable[[], V]) -> V:
-        if key in self._answers:
-            return self._answers[key]
-        value = compute()
-        self.put(key, value)
-        return value
-
-    def lookup(self, key: K) -> tuple[bool, V | None]:
-        """``(True, answer)`` when kept, else ``(False, None)``."""
-        if key in self._answers:
-            return True, self._answers[key]
-        return False, None
-
-    def put(self, key: K, value: V) -> None:
-        if len(self._answers) >= self.limit:
-            self._answers.clear()
-        self._answers[key] = value
-
-
-class NodeKey:
-    """A subtree as a dict key, with its hash given (:func:`~transted.pipeline.search.pattern.
-    subtree_hashes` hashes a whole tree's subtrees in one pass; ``Node.__hash__`` walks the
-    subtree at every call). Equal keys are equal subtrees."""
-
-    __slots__ = ("node", "_hash")
-
-    def __init__(self, node: Node, hashed: int) -> None:
-        self.node = node
-        self._hash = hashed
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, NodeKey) and self.node == other.node
+__all__ = ["DischargeMemo"]
 
 
 class DischargeMemo:

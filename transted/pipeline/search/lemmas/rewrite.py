@@ -42,8 +42,6 @@ from transted.pipeline.evidence.refute import RefuteOptions
 from transted.pipeline.opt.elaborate import (
     Elaboration,
     NodeType,
-    Scope,
-    elaborate,
     elaboration_version,
 )
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
@@ -51,6 +49,7 @@ from transted.pipeline.opt.elaborate.types import SORT, Ty, Type_
 from transted.pipeline.opt.labels import ASCRIPTION, COE
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, body_index, head_name
+from transted.pipeline.search.elaborated import elaborated_side, local_env
 from transted.pipeline.search.lemmas.conditions import PathContext, premises_at
 from transted.pipeline.search.lemmas.finish import (
     bare_numerals,
@@ -61,7 +60,7 @@ from transted.pipeline.search.lemmas.finish import (
 )
 from transted.pipeline.search.lemmas.instances import InstanceOracle, LocalInstance
 from transted.pipeline.search.lemmas.lemma import Direction, Lemma
-from transted.pipeline.search.lemmas.memo import DischargeMemo, Memo, NodeKey
+from transted.pipeline.search.lemmas.memo import DischargeMemo
 from transted.pipeline.search.lemmas.table import LemmaTable
 from transted.pipeline.search.lemmas.typing import (
     TypeAssignment,
@@ -73,6 +72,7 @@ from transted.pipeline.search.lemmas.unify import (
     instantiate_lemma,
     match_lemma,
 )
+from transted.pipeline.search.memo import Memo, NodeKey
 from transted.pipeline.search.pattern import Path, positions, subtree_hashes
 
 __all__ = ["Rewrite", "SideRewriter", "difference_heights"]
@@ -95,11 +95,11 @@ class _Side:
     need: each is a function of the side and the goal's locals alone (a side recurs with other
     goals, whose other side only decides which positions are asked)."""
 
-    def __init__(self, tree: Node, outer: Mapping[str, Node | None]) -> None:
+    def __init__(self, tree: Node, outer: Mapping[str, Node | None], hashed: int) -> None:
         self.tree = tree
         self.outer = outer
-        self.locals = _locals(outer)
-        self.elaboration = elaborate(tree, Scope(), locals=self.locals)
+        self.locals = local_env(outer)
+        self.elaboration = elaborated_side(tree, outer, hashed)
         self.at: dict[Path, list[Rewrite]] = {}
 
 
@@ -231,20 +231,23 @@ class SideRewriter:
 
     def rewrites(self, tree: Node, outer: Mapping[str, Node | None], budget: Budget,
                  shared: Mapping[int, Sequence[Node]] | None = None,
-                 reach: int | None = None) -> list[Rewrite] | None:
+                 reach: int | None = None,
+                 hashes: dict[int, int] | None = None) -> list[Rewrite] | None:
         """Every candidate rewrite of ``tree`` (steps 1 and 2; :meth:`Rewrite.finished` and
         :meth:`Rewrite.discharged` take steps 3 to 5) at a position whose subterm is not in
         ``shared`` (subterms by their hash, :func:`~transted.pipeline.search.pattern.
         subtree_hashes`) and, with ``reach``, at most ``reach`` levels above a difference
         (:func:`difference_heights`), in position order then retrieval order; None when the
-        budget ran out first."""
-        hashes = subtree_hashes(tree)
+        budget ran out first. ``hashes``: ``subtree_hashes(tree)`` when the caller has them."""
+        if hashes is None:
+            hashes = subtree_hashes(tree)
         near = None
         if reach is not None:
             near = difference_heights(tree, hashes, shared or {}, budget)
             if near is None:
                 return None
         side: _Side | None = None  # elaborated on the first position some lemma matches
+        hashed = hashes[id(tree)]
         out: list[Rewrite] = []
         for path, node in positions(tree):
             if near is not None:
@@ -257,8 +260,8 @@ class SideRewriter:
             if not self._matches(NodeKey(node, hashes[id(node)])):
                 continue
             if side is None:
-                key = (NodeKey(tree, hashes[id(tree)]), tuple(outer.items()))
-                side = self._shared.sides.get(key, lambda: _Side(tree, outer))
+                side = self._shared.sides.get((NodeKey(tree, hashed), tuple(outer.items())),
+                                              lambda: _Side(tree, outer, hashed))
             info = side.elaboration.nodes.get(path)
             if info is None or not isinstance(info.type, Ty):
                 continue
@@ -382,15 +385,6 @@ def _is_cast(node: Node) -> bool:
 
 def _terms(node: Node) -> tuple[Node, ...]:
     return node.children[:1] if node.label == ASCRIPTION else node.children
-
-
-def _locals(outer: Mapping[str, Node | None]) -> dict[str, Type_]:
-    env: dict[str, Type_] = {}
-    for name, typ in outer.items():
-        ty = type_of_node(typ, env) if typ is not None else None
-        if ty is not None:
-            env[name] = ty
-    return env
 
 
 def _scope(tree: Node, path: Path, elaboration: Elaboration, outer: dict[str, Type_]

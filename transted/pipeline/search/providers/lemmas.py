@@ -113,7 +113,7 @@ class LemmaProvider(Provider):
         self._table = table
         self._rewriter: SideRewriter | None = None
         self._sides: dict[tuple[int, int, int], tuple[Node, Node, tuple, list[Rewrite]]] = {}
-        self._shared: dict[int, tuple[Node, dict[int, list[Node]]]] = {}
+        self._shared: dict[int, tuple[Node, dict[int, int], dict[int, list[Node]]]] = {}
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
         self._measures: dict[int, _Measure] = {}
         self._olds: dict[int, tuple[Node, Counter[str], int]] = {}
@@ -187,7 +187,8 @@ class LemmaProvider(Provider):
         if hit is not None and hit[0] is tree and hit[1] is other and hit[2] is state.context:
             return hit[3]
         found = self.rewriter.rewrites(tree, state.local_types(), budget,
-                                       shared=self._subterms(other), reach=REACH)
+                                       shared=self._subterms(other)[1], reach=REACH,
+                                       hashes=self._subterms(tree)[0])
         if found is None:
             return None  # not kept: a later visit with budget left finds them all
         if len(self._sides) >= _MEMO_MAX:
@@ -195,19 +196,20 @@ class LemmaProvider(Provider):
         self._sides[key] = (tree, other, state.context, found)
         return found
 
-    def _subterms(self, tree: Node) -> dict[int, list[Node]]:
-        """The subterms of ``tree`` by their hash (each hashed once, bottom-up)."""
+    def _subterms(self, tree: Node) -> tuple[dict[int, int], dict[int, list[Node]]]:
+        """The hashes of ``tree``'s subterms by their ``id``, and its subterms by their hash
+        (each hashed once, bottom-up; a side recurs in many goals, on either side)."""
         hit = self._shared.get(id(tree))
         if hit is not None and hit[0] is tree:
-            return hit[1]
+            return hit[1], hit[2]
         hashes = subtree_hashes(tree)
         found: dict[int, list[Node]] = {}
         for _, node in positions(tree):
             found.setdefault(hashes[id(node)], []).append(node)
         if len(self._shared) >= _MEMO_MAX:
             self._shared.clear()
-        self._shared[id(tree)] = (tree, found)
-        return found
+        self._shared[id(tree)] = (tree, hashes, found)
+        return hashes, found
 
     def _measure(self, rewrite: Rewrite) -> _Measure:
         hit = self._measures.get(id(rewrite))
