@@ -23,11 +23,18 @@ blocks, the instance answers) paid by other pairs, as they are over a long run. 
 processes scores one metric only (A's and B's processes alternating which goes first), as a
 user runs one metric: in a shared process each metric's garbage collections also walk the
 other's kept tables, so the shared run charges each for the other's memory.
+
+``--collector paused`` pauses the cyclic garbage collector while each pair is scored and
+collects the young generation after it, untimed (as ``timeit`` pauses it): the pairs' own
+work, without the full collections that land on whichever pair runs when one falls due
+(their number and time per metric are printed in every mode: ``gc``). A batch runs with the
+collector on; this mode separates the provider's work from the collector's.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import subprocess
@@ -65,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --processes: one metric per process")
     ap.add_argument("--warmup", type=int, default=0,
                     help="score the last K dev pairs first, untimed (disjoint from the timed)")
+    ap.add_argument("--collector", choices=("on", "paused"), default="on",
+                    help="paused: the collector paused during each pair (see above)")
     ap.add_argument("--only", choices=("a", "b"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.processes > 1:
@@ -84,17 +93,26 @@ def main(argv: list[str] | None = None) -> int:
         for _, metric in loaded:
             metric.score_pair(pair)
     rows = []
+    collections = _Collections()
     for _ in range(args.rounds):
         for pair in pairs:
             row: dict[str, object] = {"id": pair.id}
             for name, metric in loaded:
+                if args.collector == "paused":
+                    gc.disable()
+                collections.metric = name
                 began = time.perf_counter()
                 result = metric.score_pair(pair)
                 row[f"{name}_ms"] = (time.perf_counter() - began) * 1000
+                if args.collector == "paused":
+                    gc.enable()
+                    gc.collect(0)
                 row[f"{name}_status"] = result.status
                 row[f"{name}_verdict"] = result.verdict
                 row[f"{name}_found"] = (result.details or {}).get("status") == "found"
+                row[f"{name}_full_gc_ms"] = collections.take()
             rows.append(row)
+    collections.close()
     if args.out is not None:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
     if args.only is not None:
@@ -109,9 +127,36 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+class _Collections:
+    """The full (generation-2) collections that ran while a pair was scored, and their time."""
+
+    def __init__(self) -> None:
+        self.metric = ""
+        self._ms = 0.0
+        self._began = 0.0
+        gc.callbacks.append(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self._ms += (time.perf_counter() - self._began) * 1000
+
+    def take(self) -> float:
+        ms, self._ms = self._ms, 0.0
+        return round(ms, 1)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._observe)
+
+
 def _summary(rows: list[dict[str, object]]) -> dict[str, object]:
     a = [float(r["a_ms"]) for r in rows]  # type: ignore[arg-type]
     b = [float(r["b_ms"]) for r in rows]  # type: ignore[arg-type]
+    full = {x: [float(r.get(f"{x}_full_gc_ms", 0.0)) for r in rows]  # type: ignore[arg-type]
+            for x in ("a", "b")}
     return {
         "pairs": len(rows), "a": "transted",
         "a_median_ms": round(statistics.median(a), 1), "b_median_ms": round(statistics.median(b), 1),
@@ -124,7 +169,9 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, object]:
         "a_closed": sum(bool(r["a_found"]) for r in rows),
         "b_closed": sum(bool(r["b_found"]) for r in rows),
         "closed_only_by_b": [r["id"] for r in rows if r["b_found"] and not r["a_found"]],
-        "closed_only_by_a": [r["id"] for r in rows if r["a_found"] and not r["b_found"]]}
+        "closed_only_by_a": [r["id"] for r in rows if r["a_found"] and not r["b_found"]],
+        "gc": {x: {"pairs_with_a_full_collection": sum(v > 0 for v in full[x]),
+                   "full_collections_ms": round(sum(full[x]), 1)} for x in ("a", "b")}}
 
 
 def _best_of(args: argparse.Namespace) -> int:
@@ -132,7 +179,7 @@ def _best_of(args: argparse.Namespace) -> int:
     one = ["--providers", args.providers, "--rounds", str(args.rounds)]
     one += [] if args.per_state is None else ["--per-state", str(args.per_state)]
     one += [] if args.limit is None else ["--limit", str(args.limit)]
-    one += ["--warmup", str(args.warmup)]
+    one += ["--warmup", str(args.warmup), "--collector", args.collector]
     runs: list[list[dict[str, object]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.processes):
@@ -145,8 +192,10 @@ def _best_of(args: argparse.Namespace) -> int:
     best = []
     for rows in zip(*runs, strict=True):
         row = dict(rows[0])
-        row["a_ms"] = min(float(r["a_ms"]) for r in rows)  # type: ignore[arg-type]
-        row["b_ms"] = min(float(r["b_ms"]) for r in rows)  # type: ignore[arg-type]
+        for x in ("a", "b"):  # the fastest run's time, and its collections
+            fastest = min(rows, key=lambda r, x=x: float(r[f"{x}_ms"]))  # type: ignore[arg-type, misc]
+            row[f"{x}_ms"] = fastest[f"{x}_ms"]
+            row[f"{x}_full_gc_ms"] = fastest.get(f"{x}_full_gc_ms", 0.0)
         best.append(row)
     if args.out is not None:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in best))

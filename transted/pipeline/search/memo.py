@@ -8,7 +8,7 @@ computation gives and a full memo is simply cleared (only speed changes).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from transted.pipeline.opt.node import Node
 
@@ -16,6 +16,7 @@ __all__ = ["Memo", "NodeKey"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+_MISSING = object()
 
 
 class Memo(Generic[K, V]):
@@ -26,17 +27,16 @@ class Memo(Generic[K, V]):
         self._answers: dict[K, V] = {}
 
     def get(self, key: K, compute: Callable[[], V]) -> V:
-        if key in self._answers:
-            return self._answers[key]
-        value = compute()
-        self.put(key, value)
-        return value
+        value = self._answers.get(key, _MISSING)  # one dict operation: safe beside a clear
+        if value is _MISSING:
+            value = compute()
+            self.put(key, value)
+        return cast(V, value)
 
     def lookup(self, key: K) -> tuple[bool, V | None]:
         """``(True, answer)`` when kept, else ``(False, None)``."""
-        if key in self._answers:
-            return True, self._answers[key]
-        return False, None
+        value = self._answers.get(key, _MISSING)
+        return (False, None) if value is _MISSING else (True, cast(V, value))
 
     def put(self, key: K, value: V) -> None:
         if len(self._answers) >= self.limit:
