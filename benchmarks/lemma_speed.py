@@ -24,11 +24,13 @@ processes scores one metric only (A's and B's processes alternating which goes f
 user runs one metric: in a shared process each metric's garbage collections also walk the
 other's kept tables, so the shared run charges each for the other's memory.
 
-``--collector paused`` pauses the cyclic garbage collector while each pair is scored and
-collects the young generation after it, untimed (as ``timeit`` pauses it): the pairs' own
-work, without the full collections that land on whichever pair runs when one falls due
-(their number and time per metric are printed in every mode: ``gc``). A batch runs with the
-collector on; this mode separates the provider's work from the collector's.
+``--scoring`` says how each pair is scored: ``batch`` (the default) through the batch's own
+guard (``running/executors/guard.py`` ``score_guarded``, what ``transted evaluate`` and
+``score_pairs`` run: the cyclic collector paused during the pair, its own schedule between
+pairs, timed where it lands); ``bare``, a bare ``metric.score_pair`` with the collector running
+throughout (a caller's own loop); ``timeit``, a bare call with the collector paused and the young
+generation collected after it, untimed (as ``timeit`` pauses it: the pairs' own work alone).
+Every mode prints, per metric, the pairs a full collection landed on and its time (``gc``).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def _p95(values: list[float]) -> float:
 def main(argv: list[str] | None = None) -> int:
     import transted
     from transted.reading.pairs import read_pairs
+    from transted.running.executors.guard import score_guarded
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--providers", default="offline,lemmas,decide",
@@ -72,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --processes: one metric per process")
     ap.add_argument("--warmup", type=int, default=0,
                     help="score the last K dev pairs first, untimed (disjoint from the timed)")
-    ap.add_argument("--collector", choices=("on", "paused"), default="on",
-                    help="paused: the collector paused during each pair (see above)")
+    ap.add_argument("--scoring", choices=("batch", "bare", "timeit"), default="batch",
+                    help="how each pair is scored (see above)")
     ap.add_argument("--only", choices=("a", "b"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.processes > 1:
@@ -91,20 +94,20 @@ def main(argv: list[str] | None = None) -> int:
     warm = every[len(pairs):][-args.warmup:] if args.warmup > 0 else []
     for pair in warm:  # a running batch's state: its tables and caches opened by other pairs
         for _, metric in loaded:
-            metric.score_pair(pair)
+            score_guarded(metric, pair) if args.scoring == "batch" else metric.score_pair(pair)
     rows = []
     collections = _Collections()
     for _ in range(args.rounds):
         for pair in pairs:
             row: dict[str, object] = {"id": pair.id}
             for name, metric in loaded:
-                if args.collector == "paused":
+                if args.scoring == "timeit":
                     gc.disable()
-                collections.metric = name
                 began = time.perf_counter()
-                result = metric.score_pair(pair)
+                result = (score_guarded(metric, pair) if args.scoring == "batch"
+                          else metric.score_pair(pair))
                 row[f"{name}_ms"] = (time.perf_counter() - began) * 1000
-                if args.collector == "paused":
+                if args.scoring == "timeit":
                     gc.enable()
                     gc.collect(0)
                 row[f"{name}_status"] = result.status
@@ -131,7 +134,6 @@ class _Collections:
     """The full (generation-2) collections that ran while a pair was scored, and their time."""
 
     def __init__(self) -> None:
-        self.metric = ""
         self._ms = 0.0
         self._began = 0.0
         gc.callbacks.append(self._observe)
@@ -179,7 +181,7 @@ def _best_of(args: argparse.Namespace) -> int:
     one = ["--providers", args.providers, "--rounds", str(args.rounds)]
     one += [] if args.per_state is None else ["--per-state", str(args.per_state)]
     one += [] if args.limit is None else ["--limit", str(args.limit)]
-    one += ["--warmup", str(args.warmup), "--collector", args.collector]
+    one += ["--warmup", str(args.warmup), "--scoring", args.scoring]
     runs: list[list[dict[str, object]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.processes):

@@ -235,3 +235,32 @@ def test_field_pretty_without_pretty_text_is_an_error_line():
     assert result.status == "error"
     assert result.error == ("a reference: field=pretty but the statement has no `pretty` text "
                             "(Lean's pretty-printed form); score it with field=statement")
+
+
+def test_the_collector_is_paused_while_a_batch_scores_a_pair_and_restored(monkeypatch):
+    # running/executors/guard.py: a pair's goals are never scanned by the cyclic collector;
+    # after the pair (scored, or raising) it is as it was
+    import gc
+
+    seen: list[bool] = []
+    original = TEDSimilarity.score_pair
+
+    def watched(self, pair):
+        seen.append(gc.isenabled())
+        if pair.id == "b":
+            raise RuntimeError("boom")
+        return original(self, pair)
+
+    monkeypatch.setattr(TEDSimilarity, "score_pair", watched)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        lines = [r.model_dump() for r in score_stream(PAIRS, TEDSimilarity())]
+        assert gc.isenabled()
+        gc.disable()  # a caller that paused it keeps it paused
+        list(score_stream(PAIRS[:1], TEDSimilarity()))
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False, False, False]
+    assert [line["status"] for line in lines] == ["ok", "error", "ok"]

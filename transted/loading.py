@@ -7,7 +7,7 @@ The metric registry (``"transted.metrics.ted:TEDSimilarity"``), the provider reg
 ``"package.module:Class"``) name objects by such strings, so naming a metric or a provider
 never imports what it does not use (matplotlib, torch, lean-interact). Such imports, and
 the CLI's lazily loaded command modules, run with the cyclic garbage collector paused
-(:func:`collector_paused`).
+(:func:`collector_paused`), as does each pair a batch scores (``running/executors/guard.py``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def is_reference(name: str) -> bool:
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for the block (imports on demand, a command's set-up).
+    """The cyclic garbage collector paused for the block (imports on demand, a command's set-up,
+    a pair scored by a batch), then restored as it was.
 
     An import makes many long-lived objects (classes, functions, tables) and almost no
     garbage, yet its allocations trigger collections that scan the growing heap for nothing:
