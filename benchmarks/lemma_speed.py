@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [ROOT / "tests/data/strict/beq_human_dev.jsonl",
@@ -58,7 +59,7 @@ def _p95(values: list[float]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     import transted
-    from transted.reading.pairs import read_pairs
+    from transted.reading.pairs import Pair, read_pairs
     from transted.running.executors.guard import score_guarded
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -92,9 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     every = [p for f in FILES for p in read_pairs(f)]
     pairs = every[:args.limit]
     warm = every[len(pairs):][-args.warmup:] if args.warmup > 0 else []
+    def score(metric: Any, pair: Pair) -> Any:
+        return score_guarded(metric, pair) if args.scoring == "batch" else metric.score_pair(pair)
+
     for pair in warm:  # a running batch's state: its tables and caches opened by other pairs
         for _, metric in loaded:
-            score_guarded(metric, pair) if args.scoring == "batch" else metric.score_pair(pair)
+            score(metric, pair)
     rows = []
     collections = _Collections()
     for _ in range(args.rounds):
@@ -104,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.scoring == "timeit":
                     gc.disable()
                 began = time.perf_counter()
-                result = (score_guarded(metric, pair) if args.scoring == "batch"
-                          else metric.score_pair(pair))
+                result = score(metric, pair)
                 row[f"{name}_ms"] = (time.perf_counter() - began) * 1000
                 if args.scoring == "timeit":
                     gc.enable()
