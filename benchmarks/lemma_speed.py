@@ -58,9 +58,7 @@ def _p95(values: list[float]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import transted
-    from transted.reading.pairs import Pair, read_pairs
-    from transted.running.executors.guard import score_guarded
+    from transted.reading.pairs import read_pairs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--providers", default="offline,lemmas,decide",
@@ -78,59 +76,145 @@ def main(argv: list[str] | None = None) -> int:
                     help="score the last K dev pairs first, untimed (disjoint from the timed)")
     ap.add_argument("--scoring", choices=("batch", "bare", "timeit"), default="batch",
                     help="how each pair is scored (see above)")
+    ap.add_argument("--workers", action="store_true",
+                    help="each metric in a worker process of its own, pairs handed to both "
+                         "in turn (see above)")
     ap.add_argument("--only", choices=("a", "b"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.processes > 1:
         return _best_of(args)
-    extra = {} if args.per_state is None else {"lemmas.per_state": args.per_state}
-    metrics = [(name, load) for name, load in (
-        ("a", lambda: transted.load_metric("transted")),
-        ("b", lambda: transted.load_metric("transted", providers=args.providers,
-                                           provider_options=extra)))
-        if args.only in (None, name)]
-    loaded = [(name, load()) for name, load in metrics]
-    other = next((m for name, m in loaded if name == "b"), None)
     every = [p for f in FILES for p in read_pairs(f)]
     pairs = every[:args.limit]
     warm = every[len(pairs):][-args.warmup:] if args.warmup > 0 else []
-    def score(metric: Any, pair: Pair) -> Any:
-        return score_guarded(metric, pair) if args.scoring == "batch" else metric.score_pair(pair)
-
-    for pair in warm:  # a running batch's state: its tables and caches opened by other pairs
-        for _, metric in loaded:
-            score(metric, pair)
-    rows = []
-    collections = _Collections()
-    for _ in range(args.rounds):
-        for pair in pairs:
-            row: dict[str, object] = {"id": pair.id}
-            for name, metric in loaded:
-                if args.scoring == "timeit":
-                    gc.disable()
-                began = time.perf_counter()
-                result = score(metric, pair)
-                row[f"{name}_ms"] = (time.perf_counter() - began) * 1000
-                if args.scoring == "timeit":
-                    gc.enable()
-                    gc.collect(0)
-                row[f"{name}_status"] = result.status
-                row[f"{name}_verdict"] = result.verdict
-                row[f"{name}_found"] = (result.details or {}).get("status") == "found"
-                row[f"{name}_full_gc_ms"] = collections.take()
-            rows.append(row)
-    collections.close()
+    names = [name for name in ("a", "b") if args.only in (None, name)]
+    if args.workers:
+        rows, usage = _in_workers(args, pairs, warm)
+    else:
+        timers = [_Timer(name, args) for name in names]
+        for pair in warm:  # a running batch's state: its tables and caches opened by other pairs
+            for timer in timers:
+                timer.score(pair)
+        rows = []
+        for _ in range(args.rounds):
+            for pair in pairs:
+                row: dict[str, object] = {"id": pair.id}
+                for timer in timers:
+                    row.update(timer.timed(pair))
+                rows.append(row)
+        for timer in timers:
+            timer.close()
+        usage = next((t.usage() for t in timers if t.name == "b"), {})
     if args.out is not None:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
     if args.only is not None:
         return 0  # one side only: the parent process merges
-    usage = {}
-    for provider in getattr(other, "providers", []):
-        if getattr(provider, "name", "") == "lemmas":
-            usage = dict(provider.usage.most_common(15))
-    print(json.dumps({**_summary(rows), "rounds": args.rounds,
+    print(json.dumps({**_summary(rows), "rounds": args.rounds, "workers": args.workers,
                       "b": f"transted providers={args.providers}", "lemma_moves_top": usage},
                      ensure_ascii=False))
     return 0
+
+
+class _Timer:
+    """One metric, loaded in this process, and how a pair is scored and timed with it."""
+
+    def __init__(self, name: str, args: argparse.Namespace) -> None:
+        import transted
+        extra = {} if args.per_state is None else {"lemmas.per_state": args.per_state}
+        self.name = name
+        self.metric = transted.load_metric("transted") if name == "a" else \
+            transted.load_metric("transted", providers=args.providers, provider_options=extra)
+        self.scoring = args.scoring
+        self.collections = _Collections()
+
+    def score(self, pair: Any) -> Any:
+        from transted.running.executors.guard import score_guarded
+        return score_guarded(self.metric, pair) if self.scoring == "batch" else \
+            self.metric.score_pair(pair)
+
+    def timed(self, pair: Any) -> dict[str, object]:
+        name = self.name
+        if self.scoring == "timeit":
+            gc.disable()
+        began = time.perf_counter()
+        result = self.score(pair)
+        _Due()
+        row: dict[str, object] = {f"{name}_ms": (time.perf_counter() - began) * 1000}
+        if self.scoring == "timeit":
+            gc.enable()
+            gc.collect(0)
+        row[f"{name}_status"] = result.status
+        row[f"{name}_verdict"] = result.verdict
+        row[f"{name}_found"] = (result.details or {}).get("status") == "found"
+        row[f"{name}_full_gc_ms"] = self.collections.take()
+        return row
+
+    def usage(self) -> dict[str, int]:
+        for provider in getattr(self.metric, "providers", []):
+            if getattr(provider, "name", "") == "lemmas":
+                return dict(provider.usage.most_common(15))
+        return {}
+
+    def close(self) -> None:
+        self.collections.close()
+
+
+def _worker(name: str, args: argparse.Namespace, pairs: list[Any], warm: list[Any],
+            conn: Any) -> None:
+    timer = _Timer(name, args)
+    for pair in warm:
+        timer.score(pair)
+    conn.send("ready")
+    while (index := conn.recv()) is not None:
+        conn.send(timer.timed(pairs[index]))
+    conn.send(timer.usage())
+    timer.close()
+
+
+def _in_workers(args: argparse.Namespace, pairs: list[Any], warm: list[Any]
+                ) -> tuple[list[dict[str, object]], dict[str, int]]:
+    """Each metric in a worker process of its own (its own memos and heap, as a user runs
+    one metric), the pairs handed to the two in turn — A then B, then B then A on the next
+    pair — so that the machine's load at each moment falls on both alike: the ratio is taken
+    within one run."""
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    ends = {}
+    workers = []
+    for name in ("a", "b"):
+        parent, child = context.Pipe()
+        worker = context.Process(target=_worker, args=(name, args, pairs, warm, child))
+        worker.start()
+        ends[name] = parent
+        workers.append(worker)
+    for name in ("a", "b"):
+        if ends[name].recv() != "ready":
+            raise RuntimeError(f"worker {name} did not start")
+    rows = []
+    for _ in range(args.rounds):
+        for index, pair in enumerate(pairs):
+            row: dict[str, object] = {"id": pair.id}
+            for name in (("a", "b") if index % 2 == 0 else ("b", "a")):
+                ends[name].send(index)
+                row.update(ends[name].recv())
+            rows.append(row)
+    usage: dict[str, int] = {}
+    for name in ("a", "b"):
+        ends[name].send(None)
+        answer = ends[name].recv()
+        usage = answer if name == "b" else usage
+    for worker in workers:
+        worker.join()
+    return rows, usage
+
+
+class _Due:
+    """Made as a timed pair ends: the collection its allocations made due runs inside this
+    allocation (CPython collects in the allocation that passes the young generation's
+    threshold; the batch guard re-enables the collector as the pair returns) and is charged to
+    the pair whose objects it walks. Without it, the first tracked allocation after a pair was
+    in the other metric's next pair, which paid for this one's survivors: in one shared process
+    the default metric was charged the lemma metric's young collections. A class instance,
+    not a list or dict: those are taken from free lists without counting as allocations."""
 
 
 class _Collections:

@@ -34,7 +34,7 @@ left out when the numeral has that type without it (step 4 decides).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from transted.budget import Budget
@@ -242,14 +242,15 @@ class SideRewriter:
         if hashes is None:
             hashes = subtree_hashes(tree)
         near = None
+        inside: set[int] = set()
         if reach is not None:
-            near = difference_heights(tree, hashes, shared or {}, budget)
+            near = difference_heights(tree, hashes, shared or {}, budget, inside)
             if near is None:
                 return None
         side: _Side | None = None  # elaborated on the first position some lemma matches
         hashed = hashes[id(tree)]
         out: list[Rewrite] = []
-        for path, node in positions(tree):
+        for path, node in (positions(tree) if near is None else _positions_in(tree, inside)):
             if near is not None:
                 if near.get(id(node), reach + 1) > reach:  # type: ignore[operator]
                     continue
@@ -257,7 +258,8 @@ class SideRewriter:
                 continue
             if budget.spent():
                 return None
-            if not self._matches(NodeKey(node, hashes[id(node)])):
+            matches = self._matches(NodeKey(node, hashes[id(node)]))
+            if not matches:
                 continue
             if side is None:
                 side = self._shared.sides.get((NodeKey(tree, hashed), tuple(outer.items())),
@@ -267,14 +269,14 @@ class SideRewriter:
                 continue
             found = side.at.get(path)
             if found is None:
-                found = side.at[path] = self._at(side, path, node, info, hashes)
+                found = side.at[path] = self._at(side, path, node, info, matches)
             out.extend(found)
         return out
 
-    def _at(self, side: _Side, path: Path, node: Node, info: NodeType, hashes: dict[int, int]
-            ) -> list[Rewrite]:
-        """The candidate rewrites of ``side`` at ``path`` (``node``, elaborated as ``info``)."""
-        found = self._matches(NodeKey(node, hashes[id(node)]))
+    def _at(self, side: _Side, path: Path, node: Node, info: NodeType,
+            found: tuple[_Syntactic, ...]) -> list[Rewrite]:
+        """The candidate rewrites of ``side`` at ``path`` (``node``, elaborated as ``info``;
+        ``found``, the lemma directions matching it)."""
         elaboration = side.elaboration
         if not found or elaboration.issues_under(path):
             return []
@@ -340,13 +342,27 @@ class SideRewriter:
         return hit
 
 
+def _positions_in(tree: Node, inside: set[int]) -> Iterator[tuple[Path, Node]]:
+    """:func:`~transted.pipeline.search.pattern.positions` of ``tree`` in the same order, not
+    going below a subterm in ``inside`` (found in the other side by :func:`difference_heights`):
+    every subterm below one is in the other side too, so none of them is near a difference (a
+    side is mostly the other side's subterms: most of its positions are never visited)."""
+    stack: list[tuple[Path, Node]] = [((), tree)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        if id(node) not in inside:
+            stack.extend((path + (i,), c) for i, c in reversed(list(enumerate(node.children))))
+
+
 def _in(node: Node, hashes: Mapping[int, int], shared: Mapping[int, Sequence[Node]]) -> bool:
     return any(node == other for other in shared.get(hashes[id(node)], ()))
 
 
 def difference_heights(tree: Node, hashes: Mapping[int, int],
                        shared: Mapping[int, Sequence[Node]],
-                       budget: Budget | None = None) -> dict[int, int] | None:
+                       budget: Budget | None = None,
+                       inside: set[int] | None = None) -> dict[int, int] | None:
     """How far above a difference each subterm of ``tree`` not in ``shared`` stands, by the
     subterm's ``id``: 0 for a *difference* (a leaf, or a subterm whose children are all in
     ``shared``), else one more than its nearest child not in ``shared``. A cast or an
@@ -354,9 +370,11 @@ def difference_heights(tree: Node, hashes: Mapping[int, int],
     term in ``shared`` is a difference that its parent does not count (``x ^ (3 : ℝ)`` against
     a side with ``x`` and ``3`` is a difference: ``Real.log (x ^ (3 : ℝ))`` is one level
     above it), and an ascription's type is not a child (it is not a term). The subterms in
-    ``shared`` are left out. None when ``budget`` (the pair's work and deadline) ran out."""
+    ``shared`` are left out. None when ``budget`` (the pair's work and deadline) ran out.
+    ``inside``, when given, receives the ``id`` of each subterm found in ``shared`` (the walk
+    does not go below one)."""
     out: dict[int, int] = {}
-    inside: set[int] = set()
+    inside = set() if inside is None else inside
     stack: list[tuple[Node, bool]] = [(tree, False)]
     while stack:
         if budget is not None and budget.spent():

@@ -204,8 +204,8 @@ class LemmaProvider(Provider):
             return hit[1], hit[2]
         hashes = subtree_hashes(tree)
         found: dict[int, list[Node]] = {}
-        for _, node in positions(tree):
-            found.setdefault(hashes[id(node)], []).append(node)
+        for key, node in _distinct_subterms(tree):
+            found.setdefault(hashes[key], []).append(node)
         if len(self._shared) >= _MEMO_MAX:
             self._shared.clear()
         self._shared[id(tree)] = (tree, hashes, found)
@@ -243,11 +243,27 @@ class LemmaProvider(Provider):
         return counts
 
 
+def _distinct_subterms(tree: Node) -> Iterator[tuple[int, Node]]:
+    """Each subterm object of ``tree`` once, with its ``id`` (no paths: a side's subterms by
+    their hash are only asked whether one equal to a given subterm is there)."""
+    seen: set[int] = set()
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        key = id(node)
+        if key not in seen:
+            seen.add(key)
+            yield key, node
+            stack.extend(node.children)
+
+
 def _rank(measure: _Measure, wanted: Counter[str], side: str, order: int) -> tuple:
     """Shared labels gained with the other side (more first), size change (smaller first),
     forward before backward, ``@[simp]`` first, then side and discovery order."""
+    get = wanted.get  # not ``wanted[label]``: a missing label would call Counter.__missing__
+
     def shared(have: Counter[str]) -> int:
-        return sum(min(n, wanted[label]) for label, n in have.items())
+        return sum(min(n, get(label, 0)) for label, n in have.items())
 
     rewrite = measure.rewrite
     gain = shared(measure.new_labels) - shared(measure.old_labels)
