@@ -24,6 +24,15 @@ processes scores one metric only (A's and B's processes alternating which goes f
 user runs one metric: in a shared process each metric's garbage collections also walk the
 other's kept tables, so the shared run charges each for the other's memory.
 
+``--workers`` keeps each metric in a worker process of its own and hands every pair to both
+in turn (A then B, B then A on the next pair): the ratio is taken within one run, as above, but
+neither metric's per-process answers (the side elaborations kept for the process, the instance
+answers, the lemma table's rows) serve or crowd out the other's, and neither's heap is walked
+by the other's collections. In one shared process the default metric scores each pair first
+and the lemma metric then finds that pair's sides already elaborated, which flatters B; a user
+runs one metric per process. Each timed pair also pays the collection its own allocations made
+due (``_Due``), not the other metric's next pair.
+
 ``--scoring`` says how each pair is scored: ``batch`` (the default) through the batch's own
 guard (``running/executors/guard.py`` ``score_guarded``, what ``transted evaluate`` and
 ``score_pairs`` run: the cyclic collector paused during the pair, its own schedule between
@@ -81,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                          "in turn (see above)")
     ap.add_argument("--only", choices=("a", "b"), default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.workers and (args.processes > 1 or args.only is not None):
+        ap.error("--workers runs both metrics in one run: not with --processes")
     if args.processes > 1:
         return _best_of(args)
     every = [p for f in FILES for p in read_pairs(f)]
