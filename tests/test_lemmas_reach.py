@@ -14,7 +14,11 @@ from transted.pipeline.opt import parse_statement_normalized, parse_term
 from transted.pipeline.opt.mathlib import load_index
 from transted.pipeline.opt.node import Node
 from transted.pipeline.search.lemmas.instances import InstanceOracle
-from transted.pipeline.search.lemmas.rewrite import SideRewriter, difference_heights
+from transted.pipeline.search.lemmas.rewrite import (
+    SideRewriter,
+    _positions_in,
+    difference_heights,
+)
 from transted.pipeline.search.lemmas.table import load_table
 from transted.pipeline.search.pattern import positions, subtree_hashes
 from transted.pipeline.search.providers.lemmas import REACH
@@ -55,6 +59,45 @@ def test_casts_and_ascriptions_are_not_a_level_and_a_type_is_not_a_child():
     assert heights[str(parse_term("((3 : ℕ) : ℝ)"))] == 0
     assert heights[str(parse_term("(2 : ℝ) ^ ((3 : ℕ) : ℝ)"))] == 1
     assert "ℕ" not in heights
+
+
+@pytest.mark.parametrize(("side", "other"), [
+    ("Real.exp (Real.log x) = 2", "x = 2"),
+    ("(2 : ℝ) ^ ((3 : ℕ) : ℝ)", "(2 : ℝ) ^ (3 : ℝ)"),
+    ("∀ n : ℕ, f (n + 1) = f n + (2 : ℤ)", "∀ n : ℕ, f n + 2 = f (n + 1)"),
+    ("a * b + c = c + a * b", "a * b + c = c + a * b"),
+    ("Nat.choose n 2 = 5", "n * (n - 1) / 2 = 5"),
+])
+def test_the_rewriter_walks_the_positions_near_a_difference_in_position_order(side, other):
+    # the walk that does not go below a subterm of the other side gives the same positions, in
+    # the same order, as every position filtered by its height (what the rewriter did before)
+    tree = parse_term(side)
+    hashes = subtree_hashes(tree)
+    inside: set[int] = set()
+    near = difference_heights(tree, hashes, _subterms(parse_term(other)), None, inside)
+    assert near is not None
+    for reach in (0, 1, 2):
+        def wanted(node: Node, reach: int = reach) -> bool:
+            return near.get(id(node), reach + 1) <= reach
+        every = [(path, node) for path, node in positions(tree) if wanted(node)]
+        walked = [(path, node) for path, node in _positions_in(tree, inside) if wanted(node)]
+        assert [(p, id(n)) for p, n in walked] == [(p, id(n)) for p, n in every]
+
+
+def test_a_subterm_object_under_a_shared_one_and_elsewhere_is_still_walked():
+    # one object at two positions (a rewrite's instantiation shares its values): below a
+    # subterm the other side has, and again where the sides differ
+    x = parse_term("x + 1")
+    tree = Node("∧", (Node("f", (x,)), Node("g", (x,))))
+    other = Node("∧", (Node("f", (parse_term("x + 1"),)), Node("h", ())))
+    hashes = subtree_hashes(tree)
+    inside: set[int] = set()
+    near = difference_heights(tree, hashes, _subterms(other), None, inside)
+    assert near is not None
+    every = [(p, id(n)) for p, n in positions(tree) if id(n) in near]
+    walked = [(p, id(n)) for p, n in _positions_in(tree, inside) if id(n) in near]
+    assert walked == every
+    assert walked  # `g (x + 1)` and its parent differ from the other side
 
 
 @lru_cache(maxsize=1)
