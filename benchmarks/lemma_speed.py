@@ -195,6 +195,7 @@ def _in_workers(args: argparse.Namespace, pairs: list[Any], warm: list[Any]
         parent, child = context.Pipe()
         worker = context.Process(target=_worker, args=(name, args, pairs, warm, child))
         worker.start()
+        child.close()  # the worker's end: if it dies, recv here raises EOFError, not waits
         ends[name] = parent
         workers.append(worker)
     for name in ("a", "b"):
