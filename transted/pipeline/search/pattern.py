@@ -115,10 +115,11 @@ def positions(tree: Node) -> Iterator[tuple[Path, Node]]:
         stack.extend((path + (i,), c) for i, c in reversed(list(enumerate(node.children))))
 
 
-def subtree_hashes(tree: Node) -> dict[int, int]:
+def subtree_hashes(tree: Node, by_hash: dict[int, list[Node]] | None = None) -> dict[int, int]:
     """``hash(node)`` of every subtree of ``tree``, by the subtree's ``id``, in one bottom-up
     pass: ``Node.__hash__`` walks the whole subtree at each call, so asking it of every
-    position of a tree costs its size times its depth."""
+    position of a tree costs its size times its depth. ``by_hash``, when given, receives each
+    subtree object once under its hash, in the same pass."""
     out: dict[int, int] = {}
     stack: list[tuple[Node, bool]] = [(tree, False)]
     while stack:
@@ -129,7 +130,9 @@ def subtree_hashes(tree: Node) -> dict[int, int]:
             stack.append((node, True))
             stack.extend((c, False) for c in node.children)
             continue
-        out[id(node)] = hash((node.label, tuple(out[id(c)] for c in node.children)))
+        hashed = out[id(node)] = hash((node.label, tuple(out[id(c)] for c in node.children)))
+        if by_hash is not None:
+            by_hash.setdefault(hashed, []).append(node)
     return out
 
 

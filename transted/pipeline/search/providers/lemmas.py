@@ -202,10 +202,8 @@ class LemmaProvider(Provider):
         hit = self._shared.get(id(tree))
         if hit is not None and hit[0] is tree:
             return hit[1], hit[2]
-        hashes = subtree_hashes(tree)
         found: dict[int, list[Node]] = {}
-        for key, node in _distinct_subterms(tree):
-            found.setdefault(hashes[key], []).append(node)
+        hashes = subtree_hashes(tree, found)
         if len(self._shared) >= _MEMO_MAX:
             self._shared.clear()
         self._shared[id(tree)] = (tree, hashes, found)
@@ -241,20 +239,6 @@ class LemmaProvider(Provider):
         counts = Counter(tree.labels())
         self._labels[id(tree)] = (tree, counts)
         return counts
-
-
-def _distinct_subterms(tree: Node) -> Iterator[tuple[int, Node]]:
-    """Each subterm object of ``tree`` once, with its ``id`` (no paths: a side's subterms by
-    their hash are only asked whether one equal to a given subterm is there)."""
-    seen: set[int] = set()
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        key = id(node)
-        if key not in seen:
-            seen.add(key)
-            yield key, node
-            stack.extend(node.children)
 
 
 def _rank(measure: _Measure, wanted: Counter[str], side: str, order: int) -> tuple:
