@@ -251,13 +251,13 @@ class SideRewriter:
         hashed = hashes[id(tree)]
         out: list[Rewrite] = []
         for path, node in (positions(tree) if near is None else _positions_in(tree, inside)):
+            if budget.spent():  # at every position walked, as difference_heights checks
+                return None
             if near is not None:
                 if near.get(id(node), reach + 1) > reach:  # type: ignore[operator]
                     continue
             elif shared and _in(node, hashes, shared):
                 continue
-            if budget.spent():
-                return None
             matches = self._matches(NodeKey(node, hashes[id(node)]))
             if not matches:
                 continue
