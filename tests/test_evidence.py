@@ -17,8 +17,8 @@ from transted.pipeline.evidence import (
     statement_evidence,
 )
 from transted.pipeline.evidence.evaluate import evaluate_term
-from transted.pipeline.evidence.smt import Encoder, check_sat
-from transted.pipeline.evidence.terms import Op, Unsupported
+from transted.pipeline.evidence.smt import Encoder, check_sat, known_unencodable
+from transted.pipeline.evidence.terms import Num, Op, Unsupported, Var
 from transted.pipeline.evidence.translate import shape_of, translate_prop
 from transted.pipeline.opt import parse_statement, parse_statement_normalized, parse_term
 from transted.pipeline.opt.elaborate import scope_from_header
@@ -359,3 +359,21 @@ def test_both_sides_vacuous_is_proved_and_says_why():
     # only the candidate's hypotheses contradictory: vacuity decides nothing
     sound = parse_statement("theorem t (a : ℕ) (h : 2 * a = 8) : a = 4 := sorry")
     assert pair_evidence(sound, cand).kind != "proved"
+
+
+def test_a_term_that_did_not_encode_is_refused_again_without_a_context():
+    x = Var("x", "ℝ")
+    term = Op("lt", (Op("log", (x,), "ℝ"), Num(Fraction(1), "ℝ")), "Prop")
+    first = Encoder()
+    with pytest.raises(Unsupported) as once:
+        first.encode(term)
+    assert first._ctx is not None  # the first try made a context before meeting `log`
+    again = Encoder()
+    with pytest.raises(Unsupported) as twice:
+        again.encode(term)
+    assert str(twice.value) == str(once.value)  # the same reason, as a fresh try gives
+    assert again._ctx is None  # and no context was made for it
+    assert known_unencodable(term)
+    fine = Op("lt", (x, Num(Fraction(1), "ℝ")), "Prop")
+    assert not known_unencodable(fine)
+    assert Encoder().encode(fine) is not None

@@ -34,7 +34,7 @@ from transted.pipeline.evidence.scripts import (
     proof_of,
     z3_comment,
 )
-from transted.pipeline.evidence.smt import Encoder
+from transted.pipeline.evidence.smt import Encoder, known_unencodable
 from transted.pipeline.evidence.terms import (
     NUMBER_TYPES,
     Big,
@@ -280,6 +280,8 @@ def _componentwise(a: Term, b: Term, variables: dict[str, str], budget: Budget,
 
 
 def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> bool:
+    if known_unencodable(a) or known_unencodable(b):  # either failing gives False: no context
+        return False
     try:
         enc = Encoder()
         formula = enc.encode(a) == enc.encode(b)

@@ -33,7 +33,7 @@ from transted.pipeline.evidence.terms import Big, Num, Op, Quant, Term, Unsuppor
 if TYPE_CHECKING:  # annotations only: the engines import these where they run
     import z3
 
-__all__ = ["Encoder", "SolverResult", "check_sat", "prove"]
+__all__ = ["Encoder", "SolverResult", "check_sat", "known_unencodable", "prove"]
 
 
 @lru_cache(maxsize=1)
@@ -56,6 +56,20 @@ def _context_class() -> type[z3.Context]:
                 threading.Timer(0.05, _thread.interrupt_main).start()
 
     return _Context
+
+
+_UNENCODABLE_MAX = 8192
+_UNENCODABLE: dict[Term, str] = {}
+"""Terms whose encoding failed in this process, with the reason. Whether a whole term encodes
+is a function of the term alone (the encoder's state — its variables, flags and fresh names —
+never decides an ``Unsupported``), so a term that failed fails again: it is refused before a
+context is made (a context costs milliseconds, and the search asks the same unencodable
+premises again at position after position)."""
+
+
+def known_unencodable(term: Term) -> bool:
+    """Whether ``term`` is known, in this process, to have no encoding."""
+    return term in _UNENCODABLE
 
 
 class Encoder:
@@ -99,9 +113,22 @@ class Encoder:
         f = Fraction(value)
         return z3.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
 
-    def encode(self, term: Term, bound: Mapping[str, z3.ExprRef] | None = None) -> z3.ExprRef:
+    def encode(self, term: Term) -> z3.ExprRef:
+        """``term`` in this encoder's context; Unsupported (with its reason) when it has no
+        encoding — at once, before any context is made, for a term that failed before."""
+        reason = _UNENCODABLE.get(term)
+        if reason is not None:
+            raise Unsupported(reason)
+        try:
+            return self._encode(term, {})
+        except Unsupported as e:
+            if len(_UNENCODABLE) >= _UNENCODABLE_MAX:
+                _UNENCODABLE.clear()
+            _UNENCODABLE[term] = str(e)
+            raise
+
+    def _encode(self, term: Term, bound: Mapping[str, z3.ExprRef]) -> z3.ExprRef:
         import z3  # heavy to import (~0.3 s): only when a term reaches the solver
-        bound = bound or {}
         if not free_vars(term) and not isinstance(term, Num):
             try:
                 value = evaluate_term(term, {})
@@ -123,7 +150,7 @@ class Encoder:
             self.types[f"!{term.var}"] = typ
             x = z3.Int(f"{term.var}!{next(self._fresh)}", self.ctx) if typ in ("ℕ", "ℤ") \
                 else z3.Real(f"{term.var}!{next(self._fresh)}", self.ctx)
-            body = self.encode(term.body, {**bound, term.var: x})
+            body = self._encode(term.body, {**bound, term.var: x})
             if term.kind == "forall":
                 return z3.ForAll([x], z3.Implies(x >= 0, body) if typ == "ℕ" else body)
             return z3.Exists([x], z3.And(x >= 0, body) if typ == "ℕ" else body)
@@ -135,7 +162,7 @@ class Encoder:
             stop = int(hi) if term.open_hi else int(hi) + 1
             if stop - int(lo) > 64:
                 raise Unsupported("big operator with more than 64 terms")
-            parts = [self.encode(term.body, {**bound, term.var: self.const(i, term.vtype)})
+            parts = [self._encode(term.body, {**bound, term.var: self.const(i, term.vtype)})
                      for i in range(int(lo), stop)]
             if not parts:
                 return self.const(0 if term.kind == "sum" else 1, term.type)
@@ -151,12 +178,12 @@ class Encoder:
             exp = term.args[1]
             if not isinstance(exp, Num) or exp.value > 12:
                 raise Unsupported("power with a non-numeral or large exponent")
-            base = self.encode(term.args[0], bound)
+            base = self._encode(term.args[0], bound)
             n = int(exp.value)
             self.nonlinear |= n > 1 and not z3.is_rational_value(base) and \
                 not z3.is_int_value(base)
             return self.const(1, t) if n == 0 else z3.Product([base] * n) if n > 1 else base
-        a = [self.encode(x, bound) for x in term.args]
+        a = [self._encode(x, bound) for x in term.args]
         zero = self.const(0, t) if t != "Prop" else None
         if op == "and":
             return z3.And(a[0], a[1])
