@@ -48,3 +48,16 @@ def test_equal_under_substitutes_values_the_hypotheses_fix():
     assert equal_under(hyps, x, two, v) is not None
     y = hyps[1].children[0]
     assert equal_under(hyps, y, two, v) is None  # y = 3
+
+
+def test_in_fragment_is_the_rfl_closing_of_a_proposition_with_itself():
+    # in_fragment answers from the translation alone (kept for the process): it must agree
+    # with what it stands for, decide_trees(p, p) closing by rfl without a solver
+    from transted.pipeline.evidence.decide import decide_trees
+    hyps, concl, v = _parts("(x y : ℝ) (n : ℕ) (s : Finset ℕ) (h₀ : Real.log x = y) (h₁ : x = 2) "
+                            "(h₂ : n ∈ s) (h₃ : (n : ℝ) < x ^ 2) (h₄ : ∀ k : ℕ, k < n → k ≤ n) : "
+                            "Real.exp x > 0")
+    for prop in [*hyps, concl]:
+        for _ in range(2):  # the second answer is the kept one
+            assert in_fragment(prop, v) == (decide_trees(prop, prop, v) is not None)
+    assert [in_fragment(h, v) for h in hyps] == [False, True, False, True, True]

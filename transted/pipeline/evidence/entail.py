@@ -29,11 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from transted.budget import Budget
 from transted.pipeline.evidence.decide import decide_trees
 from transted.pipeline.evidence.refute import RefuteOptions, engine_budget
-from transted.pipeline.evidence.terms import NUMBER_TYPES
+from transted.pipeline.evidence.terms import NUMBER_TYPES, Unsupported
+from transted.pipeline.evidence.translate import translate_prop
+from transted.pipeline.opt.elaborate import Ty
 from transted.pipeline.opt.labels import AND, EQ
 from transted.pipeline.opt.node import Node
 from transted.pipeline.opt.scope import binder_names, binder_type
@@ -65,9 +68,23 @@ def number_variables(binders: Sequence[Node]) -> dict[str, str]:
 
 def in_fragment(prop: Node, variables: Mapping[str, str], options: RefuteOptions | None = None
                 ) -> bool:
-    """Whether the engines can read ``prop`` over ``variables``: ``decide_trees(p, p)``
-    translates both sides and closes equal terms by ``rfl``, with no solver call."""
-    return decide_trees(prop, prop, variables, options) is not None
+    """Whether the engines can read ``prop`` over ``variables``: whether ``decide_trees(p, p)``
+    closes it, which it does by ``rfl``, with no solver call, exactly when ``p`` translates
+    (both sides are the same translation). ``options`` is not read (no solver runs)."""
+    return _translates(prop, tuple(variables.items()))
+
+
+@lru_cache(maxsize=16384)
+def _translates(prop: Node, variables: tuple[tuple[str, str], ...]) -> bool:
+    """Kept for the process: a side condition's premises are asked again for every condition
+    at every position under them, and the translation is a function of the two arguments
+    (the elaborator reads only the tree, the locals' types and the bundled tables)."""
+    env = {name: Ty(typ) for name, typ in variables if typ}
+    try:
+        translate_prop(prop, env)
+    except Unsupported:
+        return False
+    return True
 
 
 def _conjunction(props: Sequence[Node]) -> Node:
