@@ -169,3 +169,28 @@ def test_the_heights_stop_when_the_pairs_budget_is_spent():
     tree = parse_term("Real.exp (Real.log x) = 2")
     assert difference_heights(tree, subtree_hashes(tree), _subterms(parse_term("x = 2")),
                               Budget(0, None)) is None
+
+
+def test_the_rank_gain_is_the_change_in_labels_shared_with_the_other_side():
+    # the rank reads only the labels a rewrite changes; the gain must be the difference of
+    # the shared-label counts of the new and the old subterm, read in full
+    from collections import Counter
+
+    from transted.pipeline.search.providers.lemmas import LemmaProvider, _rank
+    side = "theorem t (n : ℕ) (x : ℝ) : Nat.choose n 2 + (Finset.range n).card = n ∧ x * 1 ≤ x := sorry"
+    other = "theorem t (n : ℕ) (x : ℝ) : n * (n - 1) / 2 + n = n ∧ x ≤ x := sorry"
+    tree = parse_statement_normalized(side).tree
+    wanted = Counter(parse_statement_normalized(other).tree.labels())
+    found = _rewriter().rewrites(tree, {}, Budget(), shared=_subterms(
+        parse_statement_normalized(other).tree), reach=REACH) or []
+    assert len(found) > 10
+    provider = LemmaProvider()
+
+    def shared(labels: Counter[str]) -> int:
+        return sum(min(n, wanted[label]) for label, n in labels.items())
+
+    for order, rewrite in enumerate(found):
+        gain = shared(Counter(rewrite.new.labels())) - shared(Counter(rewrite.old.labels()))
+        key = _rank(provider._measure(rewrite), wanted, "lhs", order)
+        assert key[0] == -gain
+        assert key[1] == rewrite.new.size() - rewrite.old.size()

@@ -71,8 +71,10 @@ class _Measure:
     at every goal that keeps the side)."""
 
     rewrite: Rewrite
-    new_labels: Counter[str]
-    old_labels: Counter[str]
+    changed: tuple[tuple[str, int, int], ...]
+    """Each label whose count the rewrite changes: label, count in the new subterm, in the
+    old (the shared-label gain reads only these: an unchanged count adds as much as it takes
+    away)."""
     growth: int
 
 
@@ -216,8 +218,14 @@ class LemmaProvider(Provider):
         if len(self._measures) >= _MEMO_MAX:
             self._measures.clear()
         old_labels, old_size = self._old_measure(rewrite.old)
+        new_labels = Counter(rewrite.new.labels())
+        old_count = old_labels.get
+        changed = [(label, n, old_count(label, 0)) for label, n in new_labels.items()
+                   if n != old_count(label, 0)]
+        changed.extend((label, 0, n) for label, n in old_labels.items()
+                       if label not in new_labels)
         self._measures[id(rewrite)] = hit = _Measure(
-            rewrite, Counter(rewrite.new.labels()), old_labels, rewrite.new.size() - old_size)
+            rewrite, tuple(changed), rewrite.new.size() - old_size)
         return hit
 
     def _old_measure(self, old: Node) -> tuple[Counter[str], int]:
@@ -245,12 +253,11 @@ def _rank(measure: _Measure, wanted: Counter[str], side: str, order: int) -> tup
     """Shared labels gained with the other side (more first), size change (smaller first),
     forward before backward, ``@[simp]`` first, then side and discovery order."""
     get = wanted.get  # not ``wanted[label]``: a missing label would call Counter.__missing__
-
-    def shared(have: Counter[str]) -> int:
-        return sum(min(n, get(label, 0)) for label, n in have.items())
-
     rewrite = measure.rewrite
-    gain = shared(measure.new_labels) - shared(measure.old_labels)
+    gain = 0
+    for label, new, old in measure.changed:
+        w = get(label, 0)
+        gain += min(new, w) - min(old, w)
     return (-gain, measure.growth, rewrite.backward, not rewrite.lemma.row.simp, side, order)
 
 
