@@ -7,6 +7,7 @@ the pinned Mathlib (cited per test), not copied from the index."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import sqlite3
 import subprocess
@@ -190,3 +191,31 @@ def test_fresh_process_opens_and_looks_up_a_thousand_names() -> None:
     figures = json.loads(out.stdout)
     assert figures["found"] == 1000
     assert figures["lookups_ms"] < 5_000  # ~1 ms a cold lookup; generous for a loaded machine
+
+
+def test_the_instance_headers_companion_is_this_indexs_and_reads_as_the_index(index) -> None:
+    # the companion (mathlib_instance_headers.json.gz) was written from the bundled index and
+    # gives, for every instance declaration, the header the index's own record gives
+    from transted.pipeline.opt.mathlib.index import _header
+    assert index._instance_headers is not None  # present, and made from this index
+    names = index.instance_declarations()
+    assert len(names) == len(index._instance_headers) > 20000
+    for name in names:
+        assert index.instance_header(name) == _header(index._plain(name)), name
+
+
+def test_the_companion_is_regenerated_byte_for_byte_and_refused_beside_another_index(
+        tmp_path: Path) -> None:
+    from scripts.mathlib_index.instance_headers import write_instance_headers
+    from transted.pipeline.opt.mathlib.index import INSTANCE_HEADERS_FILE
+    linked = tmp_path / "mathlib_index.sqlite"
+    linked.symlink_to(index_path())
+    out = write_instance_headers(linked)
+    assert out.read_bytes() == (index_path().parent / INSTANCE_HEADERS_FILE).read_bytes()
+    stored = json.loads(gzip.decompress(out.read_bytes()))
+    stored["index_content_sha256"] = "0" * 64  # as if written from another index
+    out.write_bytes(gzip.compress(json.dumps(stored).encode()))
+    other = MathlibIndex(linked)
+    assert other._instance_headers is None  # not used: the index's own records are read
+    name = other.instance_declarations()[0]
+    assert other.instance_header(name) == load_index().instance_header(name)

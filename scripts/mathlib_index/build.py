@@ -27,6 +27,7 @@ from scripts.mathlib_index.additive import Request, generate, translation_maps
 from scripts.mathlib_index.core import CORE_FILE, read_core
 from scripts.mathlib_index.coverage import coverage_counts
 from scripts.mathlib_index.declarations import FileIndex, read_file
+from scripts.mathlib_index.instance_headers import write_instance_headers
 from scripts.mathlib_index.resolution import (
     Resolver,
     apply_attribute_commands,
@@ -132,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = Meta(mathlib.commit, batteries.commit, mathlib.read("lean-toolchain").strip(),
                 GENERATOR_VERSION, PARSER_VERSION, coverage, LICENCE)
     content = write_index(args.out, records, edges, rewrites, meta)
+    write_instance_headers(args.out)
     total = time.perf_counter() - started
     print(json.dumps(coverage, indent=1), file=sys.stderr)
     print(f"{args.out}: {args.out.stat().st_size} bytes, content {content[:16]}; read "

@@ -20,6 +20,7 @@ milliseconds for what it asks and nothing for the rest. Records are
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from collections import OrderedDict
@@ -43,9 +44,14 @@ from transted.pipeline.opt.mathlib.records import (
 )
 from transted.pipeline.opt.mathlib.statements import statement_of
 
-__all__ = ["MathlibIndex", "load_index", "index_path", "INDEX_FILE", "SIZE_CAP_BYTES"]
+__all__ = ["MathlibIndex", "load_index", "index_path", "INDEX_FILE", "INSTANCE_HEADERS_FILE",
+           "INSTANCE_HEADERS_FORMAT", "SIZE_CAP_BYTES"]
 
 INDEX_FILE = "mathlib_index.sqlite"
+INSTANCE_HEADERS_FILE = "mathlib_instance_headers.json.gz"
+"""Beside the index: every instance declaration's header (:meth:`MathlibIndex.instance_header`),
+written by ``python -m scripts.mathlib_index.instance_headers`` (and by the index's build)."""
+INSTANCE_HEADERS_FORMAT = "transted-instance-headers/1"
 SIZE_CAP_BYTES = 40 * 1024 * 1024
 """The index file's size cap (repository and wheel; tests/test_mathlib_index.py enforces it)."""
 _CACHE = 4096
@@ -118,15 +124,50 @@ class MathlibIndex:
 
     def instance_header(self, name: str) -> InstanceHeader | None:
         """The binder names and kinds and the provided class of the declaration ``name``
-        (:class:`InstanceHeader`: decoded alone, not kept), or None when the index has none."""
+        (:class:`InstanceHeader`: decoded alone, not kept), or None when the index has none.
+        An instance declaration's header is read from the index's companion file of instance
+        headers (:data:`INSTANCE_HEADERS_FILE`) when it is there and was made from this index."""
+        headers = self._instance_headers
+        text = headers.get(name) if headers is not None else None
+        return _header(json.loads(text) if text is not None else self._plain(name))
+
+    def instance_header_record(self, name: str) -> dict | None:
+        """The part of ``name``'s stored record :meth:`instance_header` decodes, read from the
+        index itself (what the companion file keeps), or None when the index has none."""
         plain = self._plain(name)
         if plain is None:
             return None
-        instance = plain.get("instance")
-        return InstanceHeader(
-            plain["keyword"], tuple((tuple(b["names"]), b["kind"]) for b in plain.get("binders", ())),
-            from_plain(InstanceOf, instance) if instance is not None else None,
-            tuple(plain.get("unread_instances", ())))
+        out = {"keyword": plain["keyword"],
+               "binders": [{"names": b["names"], "kind": b["kind"]}
+                           for b in plain.get("binders", ())]}
+        for key in ("instance", "unread_instances"):
+            if plain.get(key):
+                out[key] = plain[key]
+        return out
+
+    def instance_declarations(self) -> tuple[str, ...]:
+        """Every instance declaration's name, sorted (those of every class)."""
+        names: set[str] = set()
+        for (cls,) in self._query("SELECT class FROM instances"):
+            names.update(self.instances_of(cls))
+        return tuple(sorted(names))
+
+    @cached_property
+    def _instance_headers(self) -> dict[str, str] | None:
+        """Instance name → its header's plain record (JSON text, decoded on demand), from the
+        companion file; None when there is none or it was made from another index. Read at
+        once (tens of milliseconds): a resolution tries hundreds of instances, scattered over
+        the index's blocks, and inflating a block for each was most of its time."""
+        path = self.path.parent / INSTANCE_HEADERS_FILE
+        if not path.is_file():
+            return None
+        stored = json.loads(gzip.decompress(path.read_bytes()))
+        if stored.get("format") != INSTANCE_HEADERS_FORMAT or \
+                stored.get("index_content_sha256") != self._meta.get("content_sha256"):
+            return None
+        headers: dict[str, str] = stored["headers"]
+        return headers
+
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self._plain(name) is not None
@@ -303,6 +344,17 @@ def _closure(index: MathlibIndex, name: str) -> frozenset[str]:
                 seen.add(edge.parent)
                 stack.append(edge.parent)
     return frozenset(seen)
+
+
+
+def _header(plain: dict | None) -> InstanceHeader | None:
+    if plain is None:
+        return None
+    instance = plain.get("instance")
+    return InstanceHeader(
+        plain["keyword"], tuple((tuple(b["names"]), b["kind"]) for b in plain.get("binders", ())),
+        from_plain(InstanceOf, instance) if instance is not None else None,
+        tuple(plain.get("unread_instances", ())))
 
 
 def index_path() -> Path:
