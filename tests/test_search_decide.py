@@ -148,3 +148,39 @@ def test_evidence_respects_the_pairs_deadline():
                              "theorem b (n : ℕ) (h : 2 ≤ n) : n ^ 2 ≥ 5"))
     assert (res.status, res.score, res.verdict) == ("timeout", None, None)
     assert res.error == "timeout: the pair passed max_time (1e-06 s)"
+
+
+def test_a_kept_side_elaboration_lowers_to_the_terms_a_fresh_translation_gives():
+    # the decide provider lowers the search's kept side elaborations (elaborated_side) instead
+    # of elaborating each side again: the same locals must give the same term, or none
+    from functools import partial
+
+    from transted.pipeline.evidence.decide import decide_trees
+    from transted.pipeline.evidence.terms import Unsupported
+    from transted.pipeline.evidence.translate import lower_prop, translate_prop
+    from transted.pipeline.opt import parse_term
+    from transted.pipeline.opt.elaborate.types import Ty
+    from transted.pipeline.opt.node import Node
+    from transted.pipeline.search.elaborated import elaborated_side
+
+    outer = {"n": Node("ℕ"), "x": Node("ℝ"), "s": Node("Finset ℕ", (Node("ℕ"),)), "q": None}
+    env = {"n": Ty("ℕ"), "x": Ty("ℝ")}
+    sides = ["n % 2 = 0", "x ^ 2 + 1 > 0", "(n : ℝ) ≤ x", "n ∈ s", "Real.log x = 0",
+             "∀ k : ℕ, k < n → k ≤ n", "q"]
+    terms = []
+    for text in sides:
+        side = parse_term(text)
+        try:
+            fresh = translate_prop(side, env)
+        except Unsupported:
+            fresh = None
+        try:
+            kept = lower_prop(elaborated_side(side, outer))
+        except Unsupported:
+            kept = None
+        assert kept == fresh, text
+        terms.append((side, fresh))
+    assert [t is not None for _, t in terms] == [True, True, True, False, False, True, False]
+    a, b = terms[0][0], parse_term("Even n")
+    assert decide_trees(a, b, outer, elaborated=partial(elaborated_side, outer=outer)) == \
+        decide_trees(a, b, outer) is not None

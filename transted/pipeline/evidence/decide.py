@@ -18,7 +18,7 @@ never closed by using the hypotheses to prove it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,7 +47,7 @@ from transted.pipeline.evidence.terms import (
     free_vars,
     rename_vars,
 )
-from transted.pipeline.evidence.translate import Shape, shape_of, translate_prop
+from transted.pipeline.evidence.translate import Shape, lower_prop, shape_of, translate_prop
 from transted.pipeline.opt.elaborate import Elaboration, Ty
 from transted.pipeline.opt.elaborate.type_nodes import type_of_node
 from transted.pipeline.opt.node import Node
@@ -296,21 +296,27 @@ TermMemo = dict[tuple[int, tuple[tuple[str, Ty], ...]], tuple[Node, Term | None]
 
 def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
                  options: RefuteOptions | None = None, budget: Budget | None = None,
-                 *, memo: TermMemo | None = None) -> Closing | None:
+                 *, memo: TermMemo | None = None,
+                 elaborated: Callable[[Node], Elaboration] | None = None) -> Closing | None:
     """The search's goal ``lhs = rhs`` (proposition trees) with the goal's locals in
     ``context`` (name → type, as a string ``"ℝ"`` or a type tree, e.g.
     ``State.local_types()``). Both sides are elaborated with those locals (names as the
     normaliser wrote them: in full); any elaboration issue, or a local outside ℕ ℤ ℚ ℝ in
     use, abstains.
     ``budget``: the engines' stage (default: :func:`engine_budget` of ``options``).
-    ``memo``: terms of sides already translated (a search's goals share most sides)."""
+    ``memo``: terms of sides already translated (a search's goals share most sides).
+    ``elaborated``: a side's elaboration under these locals kept by the caller, exactly
+    ``elaborate(side, Scope(), locals=…)`` with the locals read from ``context`` as here (the
+    search keeps its goal sides' elaborations for the process:
+    :func:`transted.pipeline.search.elaborated.elaborated_side`); lowered instead of
+    elaborating the side again."""
     options = options or RefuteOptions()
     env: dict[str, Ty] = {}
     for name, typ in context.items():
         ty = type_of_node(typ, env) if isinstance(typ, Node) else Ty(typ) if typ else None
         if ty is not None:
             env[name] = ty
-    a, b = _translated(lhs, env, memo), _translated(rhs, env, memo)
+    a, b = _translated(lhs, env, memo, elaborated), _translated(rhs, env, memo, elaborated)
     if a is None or b is None:
         return None
     variables = {n: t.head for n, t in env.items() if not t.args and t.head in NUMBER_TYPES}
@@ -318,13 +324,15 @@ def decide_trees(lhs: Node, rhs: Node, context: Mapping[str, str | Node | None],
                         budget if budget is not None else engine_budget(options), options)
 
 
-def _translated(side: Node, env: dict[str, Ty], memo: TermMemo | None) -> Term | None:
+def _translated(side: Node, env: dict[str, Ty], memo: TermMemo | None,
+                elaborated: Callable[[Node], Elaboration] | None = None) -> Term | None:
     key = (id(side), tuple(env.items()))
     hit = memo.get(key) if memo is not None else None
     if hit is not None and hit[0] is side:
         return hit[1]
     try:
-        term: Term | None = translate_prop(side, env)
+        term: Term | None = translate_prop(side, env) if elaborated is None else \
+            lower_prop(elaborated(side))
     except Unsupported:
         term = None
     if memo is not None:

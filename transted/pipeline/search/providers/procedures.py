@@ -21,11 +21,13 @@ deadline.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from transted.budget import Budget
 from transted.pipeline.evidence.decide import Closing, TermMemo, decide_trees
 from transted.pipeline.evidence.refute import RefuteOptions, engine_budget
+from transted.pipeline.search.elaborated import elaborated_side
 from transted.pipeline.search.providers.base import Move, Provider, ProviderContext
 from transted.pipeline.search.state import CLOSED, State
 
@@ -88,8 +90,10 @@ class DecisionProvider(Provider):
             stage = engine_budget(self.engine_options, budget)
             if stage.remaining_time() == 0:
                 return  # the pair's deadline has passed
-            self._tried[key] = decide_trees(state.lhs, state.rhs, state.local_types(),
-                                            self.engine_options, stage, memo=self._terms)
+            outer = state.local_types()
+            self._tried[key] = decide_trees(state.lhs, state.rhs, outer, self.engine_options,
+                                            stage, memo=self._terms,
+                                            elaborated=partial(elaborated_side, outer=outer))
         closing = self._tried[key]
         if closing is None:
             return
