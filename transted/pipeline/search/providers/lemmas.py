@@ -119,6 +119,7 @@ class LemmaProvider(Provider):
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
         self._measures: dict[int, _Measure] = {}
         self._olds: dict[int, tuple[Node, Counter[str], int]] = {}
+        self._changes: dict[tuple[int, int], tuple[Node, Node, tuple, int]] = {}
         self.usage: Counter[str] = Counter()
         """Moves yielded per lemma name, over the provider's life (for reports)."""
 
@@ -217,16 +218,30 @@ class LemmaProvider(Provider):
             return hit
         if len(self._measures) >= _MEMO_MAX:
             self._measures.clear()
-        old_labels, old_size = self._old_measure(rewrite.old)
-        new_labels = Counter(rewrite.new.labels())
+        changed, growth = self._change(rewrite.old, rewrite.new)
+        self._measures[id(rewrite)] = hit = _Measure(rewrite, changed, growth)
+        return hit
+
+    def _change(self, old: Node, new: Node) -> tuple[tuple[tuple[str, int, int], ...], int]:
+        """The labels whose count ``old`` → ``new`` changes, and the size change (a function
+        of the two subterms: the rewrites of one match at one subterm share their ``new``,
+        wherever the subterm stands)."""
+        key = (id(old), id(new))
+        hit = self._changes.get(key)
+        if hit is not None and hit[0] is old and hit[1] is new:
+            return hit[2], hit[3]
+        if len(self._changes) >= _MEMO_MAX:
+            self._changes.clear()
+        old_labels, old_size = self._old_measure(old)
+        new_labels = Counter(new.labels())
         old_count = old_labels.get
         changed = [(label, n, old_count(label, 0)) for label, n in new_labels.items()
                    if n != old_count(label, 0)]
         changed.extend((label, 0, n) for label, n in old_labels.items()
                        if label not in new_labels)
-        self._measures[id(rewrite)] = hit = _Measure(
-            rewrite, tuple(changed), rewrite.new.size() - old_size)
-        return hit
+        found = tuple(changed), new.size() - old_size
+        self._changes[key] = (old, new, *found)
+        return found
 
     def _old_measure(self, old: Node) -> tuple[Counter[str], int]:
         """The label counts and size of a rewritten subterm (one per position, shared by
