@@ -219,3 +219,12 @@ def test_the_companion_is_regenerated_byte_for_byte_and_refused_beside_another_i
     assert other._instance_headers is None  # not used: the index's own records are read
     name = other.instance_declarations()[0]
     assert other.instance_header(name) == load_index().instance_header(name)
+
+
+def test_a_companion_that_does_not_decode_is_an_error_naming_it(tmp_path: Path) -> None:
+    from transted.pipeline.opt.mathlib.index import INSTANCE_HEADERS_FILE
+    linked = tmp_path / "mathlib_index.sqlite"
+    linked.symlink_to(index_path())
+    (tmp_path / INSTANCE_HEADERS_FILE).write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match=f"{INSTANCE_HEADERS_FILE}: does not decode.*regenerate"):
+        MathlibIndex(linked).instance_header("instAddNat")

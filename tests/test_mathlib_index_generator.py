@@ -71,7 +71,10 @@ def test_regeneration_replaces_the_file(tmp_path: Path) -> None:
     out.write_bytes(b"stale")
     _build(out, 1)
     assert out.read_bytes()[:16] == b"SQLite format 3\x00"
-    assert [p.name for p in tmp_path.iterdir()] == ["index.sqlite"]  # no temporary left
+    # the index and its companion of instance headers, made from it; no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "index.sqlite", "mathlib_instance_headers.json.gz"]
+    assert MathlibIndex(out)._instance_headers is not None
 
 
 def test_version_records_the_commits(index: MathlibIndex) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,7 +43,9 @@ def write_instance_headers(index: Path) -> Path:
               "index_content_sha256": source.version.content_sha256, "headers": headers}
     out = index.parent / INSTANCE_HEADERS_FILE
     text = json.dumps(stored, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    out.write_bytes(gzip.compress(text.encode("utf-8"), 9, mtime=0))  # reproducible bytes
+    tmp = out.with_name(out.name + ".tmp")  # moved over the old one: never half written
+    tmp.write_bytes(gzip.compress(text.encode("utf-8"), 9, mtime=0))  # reproducible bytes
+    os.replace(tmp, out)
     return out
 
 

@@ -161,7 +161,11 @@ class MathlibIndex:
         path = self.path.parent / INSTANCE_HEADERS_FILE
         if not path.is_file():
             return None
-        stored = json.loads(gzip.decompress(path.read_bytes()))
+        try:
+            stored = json.loads(gzip.decompress(path.read_bytes()))
+        except (OSError, EOFError, ValueError) as e:
+            raise ValueError(f"{path}: does not decode ({e}); regenerate it with "
+                             "`python -m scripts.mathlib_index.instance_headers`") from e
         if stored.get("format") != INSTANCE_HEADERS_FORMAT or \
                 stored.get("index_content_sha256") != self._meta.get("content_sha256"):
             return None
