@@ -191,6 +191,6 @@ def test_the_rank_gain_is_the_change_in_labels_shared_with_the_other_side():
 
     for order, rewrite in enumerate(found):
         gain = shared(Counter(rewrite.new.labels())) - shared(Counter(rewrite.old.labels()))
-        key = _rank(provider._measure(rewrite), wanted, "lhs", order)
+        key = _rank(rewrite, provider._change(rewrite.old, rewrite.new), wanted, "lhs", order)
         assert key[0] == -gain
         assert key[1] == rewrite.new.size() - rewrite.old.size()

@@ -280,7 +280,8 @@ def _componentwise(a: Term, b: Term, variables: dict[str, str], budget: Budget,
 
 
 def _equivalent(a: Term, b: Term, budget: Budget, options: RefuteOptions) -> bool:
-    if known_unencodable(a) or known_unencodable(b):  # either failing gives False: no context
+    # `a` is refused by `encode` before any context is made; `b` is met after `a` made one
+    if known_unencodable(b):
         return False
     try:
         enc = Encoder()

@@ -172,7 +172,6 @@ class MathlibIndex:
         headers: dict[str, str] = stored["headers"]
         return headers
 
-
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self._plain(name) is not None
 
@@ -350,8 +349,8 @@ def _closure(index: MathlibIndex, name: str) -> frozenset[str]:
     return frozenset(seen)
 
 
-
 def _header(plain: dict | None) -> InstanceHeader | None:
+    """An instance header from its plain record (the index's, or the companion's copy)."""
     if plain is None:
         return None
     instance = plain.get("instance")

@@ -65,17 +65,10 @@ docstring)."""
 _MEMO_MAX = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class _Measure:
-    """What the ranking reads of a rewrite, counted once (a side's rewrites are ranked again
-    at every goal that keeps the side)."""
-
-    rewrite: Rewrite
-    changed: tuple[tuple[str, int, int], ...]
-    """Each label whose count the rewrite changes: label, count in the new subterm, in the
-    old (the shared-label gain reads only these: an unchanged count adds as much as it takes
-    away)."""
-    growth: int
+_Change = tuple[tuple[tuple[str, int, int], ...], int]
+"""What the ranking reads of a rewrite: each label whose count it changes (label, count in the
+new subterm, in the old: the shared-label gain reads only these, an unchanged count adding as
+much as it takes away), and the size change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +110,8 @@ class LemmaProvider(Provider):
         self._sides: dict[tuple[int, int, int], tuple[Node, Node, tuple, list[Rewrite]]] = {}
         self._shared: dict[int, tuple[Node, dict[int, int], dict[int, list[Node]]]] = {}
         self._labels: dict[int, tuple[Node, Counter[str]]] = {}
-        self._measures: dict[int, _Measure] = {}
         self._olds: dict[int, tuple[Node, Counter[str], int]] = {}
-        self._changes: dict[tuple[int, int], tuple[Node, Node, tuple, int]] = {}
+        self._changes: dict[tuple[int, int], tuple[Node, Node, _Change]] = {}
         self.usage: Counter[str] = Counter()
         """Moves yielded per lemma name, over the provider's life (for reports)."""
 
@@ -163,7 +155,8 @@ class LemmaProvider(Provider):
                 return
             wanted = self._label_counts(other)
             for order, rewrite in enumerate(found):
-                ranked.append(_Ranked(_rank(self._measure(rewrite), wanted, side, order), side,
+                change = self._change(rewrite.old, rewrite.new)
+                ranked.append(_Ranked(_rank(rewrite, change, wanted, side, order), side,
                                       rewrite))
         ranked.sort(key=lambda r: r.key)
         taken = 0
@@ -212,24 +205,15 @@ class LemmaProvider(Provider):
         self._shared[id(tree)] = (tree, hashes, found)
         return hashes, found
 
-    def _measure(self, rewrite: Rewrite) -> _Measure:
-        hit = self._measures.get(id(rewrite))
-        if hit is not None and hit.rewrite is rewrite:
-            return hit
-        if len(self._measures) >= _MEMO_MAX:
-            self._measures.clear()
-        changed, growth = self._change(rewrite.old, rewrite.new)
-        self._measures[id(rewrite)] = hit = _Measure(rewrite, changed, growth)
-        return hit
-
-    def _change(self, old: Node, new: Node) -> tuple[tuple[tuple[str, int, int], ...], int]:
-        """The labels whose count ``old`` → ``new`` changes, and the size change (a function
-        of the two subterms: the rewrites of one match at one subterm share their ``new``,
-        wherever the subterm stands)."""
+    def _change(self, old: Node, new: Node) -> _Change:
+        """The labels whose count ``old`` → ``new`` changes, and the size change, counted once
+        (a function of the two subterms: a side's rewrites are ranked again at every goal that
+        keeps the side, and the rewrites of one match share their ``new`` wherever the subterm
+        stands)."""
         key = (id(old), id(new))
         hit = self._changes.get(key)
         if hit is not None and hit[0] is old and hit[1] is new:
-            return hit[2], hit[3]
+            return hit[2]
         if len(self._changes) >= _MEMO_MAX:
             self._changes.clear()
         old_labels, old_size = self._old_measure(old)
@@ -239,8 +223,8 @@ class LemmaProvider(Provider):
                    if n != old_count(label, 0)]
         changed.extend((label, 0, n) for label, n in old_labels.items()
                        if label not in new_labels)
-        found = tuple(changed), new.size() - old_size
-        self._changes[key] = (old, new, *found)
+        found: _Change = (tuple(changed), new.size() - old_size)
+        self._changes[key] = (old, new, found)
         return found
 
     def _old_measure(self, old: Node) -> tuple[Counter[str], int]:
@@ -264,16 +248,17 @@ class LemmaProvider(Provider):
         return counts
 
 
-def _rank(measure: _Measure, wanted: Counter[str], side: str, order: int) -> tuple:
+def _rank(rewrite: Rewrite, change: _Change, wanted: Counter[str], side: str, order: int
+          ) -> tuple:
     """Shared labels gained with the other side (more first), size change (smaller first),
     forward before backward, ``@[simp]`` first, then side and discovery order."""
     get = wanted.get  # not ``wanted[label]``: a missing label would call Counter.__missing__
-    rewrite = measure.rewrite
+    changed, growth = change
     gain = 0
-    for label, new, old in measure.changed:
+    for label, new, old in changed:
         w = get(label, 0)
         gain += min(new, w) - min(old, w)
-    return (-gain, measure.growth, rewrite.backward, not rewrite.lemma.row.simp, side, order)
+    return (-gain, growth, rewrite.backward, not rewrite.lemma.row.simp, side, order)
 
 
 def _tactic(rewrite: Rewrite, proofs: tuple[str, ...], state: State, side: str
