@@ -229,3 +229,18 @@ def test_subtree_hashes_are_the_nodes_own_hashes():
     assert {hashes[id(node)] for _, node in positions(tree)} == \
         {hash(node) for _, node in positions(tree)}
     assert all(hashes[id(node)] == hash(node) for _, node in positions(tree))
+
+
+def test_a_kept_instance_answer_is_the_one_a_fresh_check_gives():
+    # kept by lemma, type assignment and the side's own instances: the same lemma at the same
+    # types under `[Ring R]` and then under `[CommRing R]` gets two answers
+    texts = ["theorem t {R : Type*} [Ring R] (a b : R) (h : a * b = 1) : b * a = 1 := sorry",
+             "theorem t {R : Type*} [CommRing R] (a b : R) (h : a * b = 1) : b * a = 1 := sorry",
+             "theorem t (x y : ℝ) (h : x * y / y = 2) : x = 2 := sorry"]
+    answers = set()
+    for text in texts:
+        for r in _rewriter().rewrites(_tree(text), {}, Budget()) or []:
+            kept = r._instances_exist()
+            assert kept == r._instances_hold(), (text, r.lemma.name)
+            answers.add((r.lemma.name, kept))
+    assert ("mul_comm", True) in answers and ("mul_comm", False) in answers

@@ -112,6 +112,7 @@ class _Shared:
         self.sides: Memo[tuple[NodeKey, tuple], _Side] = Memo(_SIDES_MAX)
         self.instances: Memo[_InstanceKey, _Instance] = Memo(_MEMO_MAX)
         self.finished: Memo[tuple, tuple[Match, Node | None]] = Memo(_MEMO_MAX)
+        self.instances_exist: Memo[tuple, bool] = Memo(_MEMO_MAX)
         self.alone: Memo[tuple[NodeKey, tuple], Elaboration] = Memo(_ALONE_MAX)
         self.discharged = DischargeMemo(_MEMO_MAX)
 
@@ -171,6 +172,12 @@ class Rewrite:
         return self._final  # type: ignore[return-value]
 
     def _instances_exist(self) -> bool:
+        # a function of the lemma, the type assignment and the side's own instances (the
+        # oracle is the process's): rewrites at position after position ask the same
+        key = (self.lemma.row.id, _theta_key(self.theta), self.local_instances)
+        return self.shared.instances_exist.get(key, self._instances_hold)
+
+    def _instances_hold(self) -> bool:
         needs = self.lemma.instance_needs
         if needs is None:
             return False
