@@ -194,3 +194,38 @@ def test_the_rank_gain_is_the_change_in_labels_shared_with_the_other_side():
         key = _rank(rewrite, provider._change(rewrite.old, rewrite.new), wanted, "lhs", order)
         assert key[0] == -gain
         assert key[1] == rewrite.new.size() - rewrite.old.size()
+
+
+def _provider_goals(provider, pair_text: tuple[str, str]) -> int:  # noqa: ANN001
+    """How many of a search's expanded goals ``provider`` yields moves at (the search runs the
+    provider alone, as the metric runs it after the offline moves)."""
+    from transted.pipeline.search.engine import SearchConfig, search
+
+    asked = []
+    moves = provider.moves
+
+    def counting(state, budget):  # noqa: ANN001, ANN202
+        found = list(moves(state, budget))
+        asked.append(len(found))
+        yield from found
+
+    provider.moves = counting
+    lhs, rhs = (parse_statement_normalized(t).tree for t in pair_text)
+    search(lhs, rhs, [provider], config=SearchConfig(max_expansions=8))
+    return sum(1 for n in asked if n)
+
+
+def test_lemma_moves_come_at_the_first_goals_a_search_expands_only():
+    from transted.pipeline.search.providers.lemmas import EXPANSIONS, LemmaProvider
+    texts = ("theorem t (x : ℝ) (h : 0 < x) : Real.exp (Real.log (x * 1)) = 2 ∧ x * 1 = x := sorry",
+             "theorem t (x : ℝ) (h : 0 < x) : x + 0 = 2 ∧ 1 * x = x + 0 := sorry")
+    assert _provider_goals(LemmaProvider(expansions=8), texts) > 2
+    for k in (0, 1, 2):
+        assert _provider_goals(LemmaProvider(expansions=k), texts) == k
+    # a second search with the same provider counts afresh (its own budget)
+    provider = LemmaProvider(expansions=2)
+    assert _provider_goals(provider, texts) == 2
+    assert _provider_goals(provider, texts) == 2
+    assert "expansions:4" in LemmaProvider().options()["lemmas"] and EXPANSIONS == 4
+    with pytest.raises(ValueError, match="lemmas.expansions"):
+        LemmaProvider(expansions=-1)

@@ -244,3 +244,15 @@ def test_a_kept_instance_answer_is_the_one_a_fresh_check_gives():
             assert kept == r._instances_hold(), (text, r.lemma.name)
             answers.add((r.lemma.name, kept))
     assert ("mul_comm", True) in answers and ("mul_comm", False) in answers
+
+
+def test_a_numerals_ascription_is_left_out_only_where_the_bare_numeral_has_its_type():
+    # `Real.rpow_ofNat : x ^ (ofNat(n) : ℝ) = x ^ (OfNat.ofNat n : ℕ)`: forward, the bare `3`
+    # of `(2 : ℝ) ^ 3` is a natural number (Monoid.npow), as the ascription says; backward,
+    # from `(2 : ℝ) ^ (3 : ℕ)`, a bare `3` would not be a real: the ascription stays
+    forward = _applied("theorem t (y : ℝ) (h : y = (2 : ℝ) ^ (3 : ℝ)) : y = 8 := sorry",
+                       "Real.rpow_ofNat")
+    assert [to_lean(r.finished()) for r in forward if not r.backward] == ["(2 : ℝ) ^ 3"]
+    backward = [r for r in _applied("theorem t (y : ℝ) (h : y = (2 : ℝ) ^ (3 : ℕ)) : y = 8 := sorry",
+                                    "Real.rpow_ofNat") if r.backward]
+    assert [to_lean(r.finished()) for r in backward] == ["(2 : ℝ) ^ (3 : ℝ)"]

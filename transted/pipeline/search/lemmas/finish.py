@@ -120,7 +120,7 @@ def typed_as_lemma(new: Node, lemma: Lemma, direction: Direction, theta: TypeAss
     if not lemma_issue_free(el, (0,)):  # an undecided instance: the oracle has checked it
         return False
     theta = dict(theta)
-    for q, _node in _pattern_positions(direction.target, lemma):
+    for q, _node in _pattern_positions(direction.target, lemma, new):
         lt = lemma.node_types.get(direction.target_path + q)
         nt = el.nodes.get((0,) + q)
         if lt is None or nt is None:
@@ -141,17 +141,27 @@ def typed_as_lemma(new: Node, lemma: Lemma, direction: Direction, theta: TypeAss
     return True
 
 
-def _pattern_positions(pattern: Node, lemma: Lemma) -> Iterator[tuple[Path, Node]]:
+def _pattern_positions(pattern: Node, lemma: Lemma, new: Node | None = None
+                       ) -> Iterator[tuple[Path, Node]]:
     """Positions of the pattern whose node the new subterm keeps (not below a variable's
-    application: beta reduction reshapes it)."""
-    stack: list[tuple[Path, Node]] = [((), pattern)]
+    application: beta reduction reshapes it; not below an ascription around a variable whose
+    numeral value ``new`` has left out, :func:`bare_numerals`: the numeral stands at the
+    ascription's position and must have its type)."""
+    stack: list[tuple[Path, Node, Node | None]] = [((), pattern, new)]
     while stack:
-        at, node = stack.pop()
+        at, node, here = stack.pop()
         yield at, node
         head = head_name(node.label, len(node.children)) if node.children else None
         if head is not None and head in lemma.variables:
             continue
-        stack.extend((at + (i,), c) for i, c in enumerate(node.children))
+        if (node.label == ASCRIPTION and node.children[0].is_leaf
+                and node.children[0].label in lemma.variables
+                and here is not None and here.label != ASCRIPTION):
+            continue
+        kids = here.children if here is not None and len(here.children) == len(
+            node.children) else (None,) * len(node.children)
+        stack.extend((at + (i,), c, k) for i, (c, k) in enumerate(zip(node.children, kids,
+                                                                        strict=True)))
 
 
 def _cleaned(new: Node) -> Node:
