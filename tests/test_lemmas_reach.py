@@ -229,3 +229,13 @@ def test_lemma_moves_come_at_the_first_goals_a_search_expands_only():
     assert "expansions:4" in LemmaProvider().options()["lemmas"] and EXPANSIONS == 4
     with pytest.raises(ValueError, match="lemmas.expansions"):
         LemmaProvider(expansions=-1)
+
+
+@pytest.mark.parametrize("value", [2.5, "two", True, -1])
+def test_a_bad_lemma_option_is_refused_by_name(value):
+    from transted.pipeline.search.providers.base import ProviderContext
+    from transted.pipeline.search.providers.lemmas import LemmaProvider
+    with pytest.raises(ValueError, match="lemmas.expansions"):
+        LemmaProvider.from_context(ProviderContext(extra={"lemmas.expansions": value}))
+    assert LemmaProvider.from_context(ProviderContext(extra={"lemmas.expansions": "3"})
+                                      ).expansions == 3

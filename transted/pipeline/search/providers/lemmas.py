@@ -134,8 +134,8 @@ class LemmaProvider(Provider):
     @classmethod
     def from_context(cls, context: ProviderContext) -> LemmaProvider:
         extra: dict[str, Any] = context.extra
-        return cls(per_state=int(extra.get("lemmas.per_state", PER_STATE)),
-                   expansions=int(extra.get("lemmas.expansions", EXPANSIONS)))
+        return cls(per_state=_count(extra.get("lemmas.per_state", PER_STATE)),
+                   expansions=_count(extra.get("lemmas.expansions", EXPANSIONS)))
 
     @property
     def table(self) -> LemmaTable:
@@ -266,6 +266,12 @@ class LemmaProvider(Provider):
         counts = Counter(tree.labels())
         self._labels[id(tree)] = (tree, counts)
         return counts
+
+
+def _count(value: Any) -> Any:
+    """A count given as text (``"4"``, from a command line) read as the int; anything else is
+    left for the constructor's check, which names the option."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
 
 
 def _rank(rewrite: Rewrite, change: _Change, wanted: Counter[str], side: str, order: int
