@@ -1,5 +1,6 @@
-"""Cost of the ``lemmas`` provider per dev pair: the default metric against the same metric with
-lemmas, pair by pair in one process (issue 33's speed bar: median at most 1.5x, p95 at most 2x).
+"""Cost of the ``lemmas`` provider per dev pair: transted without the lemmas (A,
+``providers=offline,decide``) against transted with them (B, the default since provider 6), pair
+by pair in one process (issue 33's speed bar: median at most 1.5x, p95 at most 2x).
 
     PYTHONPATH=. python benchmarks/lemma_speed.py [--limit N] [--rounds 1]
         [--providers offline,lemmas,decide] [--out FILE]
@@ -9,7 +10,8 @@ B, so machine load hits both alike. Printed: per-pair median and p95 millisecond
 ratios B/A of the medians and of the p95s, the median of the per-pair ratios, the timeouts of
 each, the pairs the search closed (``details.status == "found"``) with each and with one only,
 and the lemma moves B's provider yielded (for the per-lemma usage). (Verdicts are not compared:
-B's signature has no shipped threshold, so its threshold-decided verdicts are null.) ``--out`` keeps the per-pair times (JSON lines).
+with other ``--providers`` B's signature has no shipped threshold, so its threshold-decided
+verdicts are null.) ``--out`` keeps the per-pair times (JSON lines).
 
 ``--processes N`` runs the whole sequence in N fresh processes one after the other and adds a
 summary of each pair's fastest A and fastest B over them (best of N, as ``timeit`` reports): on
@@ -56,6 +58,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+WITHOUT_LEMMAS = "offline,decide"
+"""A's providers: the search without the rewrite lemmas (the default before provider 6)."""
 FILES = [ROOT / "tests/data/strict/beq_human_dev.jsonl",
          ROOT / "tests/data/strict/proofnet_verified_dev.jsonl",
          ROOT / "tests/data/gted/proofnet.jsonl"]
@@ -71,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--providers", default="offline,lemmas,decide",
-                    help="B's providers (A is the default transted metric)")
+                    help="B's providers (A: transted without the lemmas, "
+                         f"providers={WITHOUT_LEMMAS})")
     ap.add_argument("--per-state", type=int, default=None,
                     help="B's lemma moves per goal (default: the provider's)")
     ap.add_argument("--limit", type=int, default=None, help="the first N pairs only")
@@ -132,7 +137,8 @@ class _Timer:
         import transted
         extra = {} if args.per_state is None else {"lemmas.per_state": args.per_state}
         self.name = name
-        self.metric = transted.load_metric("transted") if name == "a" else \
+        self.metric = transted.load_metric("transted", providers=WITHOUT_LEMMAS) \
+            if name == "a" else \
             transted.load_metric("transted", providers=args.providers, provider_options=extra)
         self.scoring = args.scoring
         self.collections = _Collections()
@@ -259,7 +265,7 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, object]:
     full = {x: [float(r.get(f"{x}_full_gc_ms", 0.0)) for r in rows]  # type: ignore[arg-type]
             for x in ("a", "b")}
     return {
-        "pairs": len(rows), "a": "transted",
+        "pairs": len(rows), "a": f"transted providers={WITHOUT_LEMMAS}",
         "a_median_ms": round(statistics.median(a), 1), "b_median_ms": round(statistics.median(b), 1),
         "a_p95_ms": round(_p95(a), 1), "b_p95_ms": round(_p95(b), 1),
         "median_ratio": round(statistics.median(b) / statistics.median(a), 3),

@@ -93,8 +93,8 @@ def test_signature_carries_convention_verdict_rule_and_threshold_fields():
         lenient = get_metric(name, convention="lenient")
         assert "|convention:lenient|" in str(lenient.signature)
         assert lenient.base_signature != metric.base_signature  # one threshold per convention
-    assert "verdict:edits@7-residual-v1-" in str(get_metric("transted").signature)
-    assert "verdict:threshold@7" in str(get_metric("bleu").signature)
+    assert "verdict:edits@8-residual-v1-" in str(get_metric("transted").signature)
+    assert "verdict:threshold@8" in str(get_metric("bleu").signature)
     assert "threshold" not in str(get_metric("identity").signature)  # a verdict metric
     assert all(r.convention in ("strict", "lenient") for r in load_decision_rules())
 

@@ -12,8 +12,10 @@ congruence, numerals, definitional reductions; no Lean), ``lean`` (``rw?`` and T
 Lean REPL, starting from Lean's own elaboration of the equality; if the equality does not
 elaborate, Algorithm 1 line 3 falls back to the plain TED), their parts, or a third-party
 provider. This metric only composes them; their start-up lives in the providers. The
-default is ``offline,decide``: the offline rules plus closing moves by decision procedures
-(:mod:`transted.pipeline.search.providers.procedures`).
+default is ``offline,lemmas,decide``: the offline rules, Mathlib's rewrite lemmas from the
+bundled index (the offline ``rw?``, docs/LEMMAS.md) and closing moves by decision procedures
+(:mod:`transted.pipeline.search.providers.procedures`); ``offline,decide`` is the search
+without the lemmas.
 
 Semantic evidence (``evidence=True``, the default; docs/EVIDENCE.md): the pair is also given
 to :func:`transted.pipeline.evidence.pair_evidence` (refutation by counterexample, then decision;
@@ -58,7 +60,7 @@ PROVIDER_ALIASES: dict[str, tuple[str, ...]] = {
     "offline": ("offline",), "lean": ("lean",), "both": ("lean", "offline")}
 """The former closed ``provider`` option, kept as an alias of ``providers``."""
 PROVIDERS: tuple[str, ...] = tuple(PROVIDER_ALIASES)
-DEFAULT_PROVIDERS = "offline,decide"
+DEFAULT_PROVIDERS = "offline,lemmas,decide"
 
 
 class TransTEDSimilarity(Metric):
@@ -66,7 +68,8 @@ class TransTEDSimilarity(Metric):
 
     Parameters
     ----------
-    providers : provider names in move order, ``"offline"`` (default), ``"offline,lean"``,
+    providers : provider names in move order, ``"offline,lemmas,decide"`` (default),
+        ``"offline,decide"`` (without the rewrite lemmas), ``"offline,lean"``,
         ``"lean,offline"``, ``"congruence,rules"``, … (a string or a list)
     provider : former spelling: ``offline``, ``lean`` or ``both`` (= ``lean,offline``)
     max_expansions, max_time, queue_cap, max_depth, max_work : search budget

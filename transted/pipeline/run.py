@@ -172,9 +172,12 @@ class PairPipeline:
 
         The edits of the best goal decide, except where the search's own moves took away
         what the trees as read could tell: when definite findings contradicted each other (a
-        move may be unsound, so its goal is not judged) and when the goal's edits only fall
+        move may be unsound, so its goal is not judged), when the goal's edits only fall
         back to the threshold while the trees' edits decide (a rewrite into a constant the
-        residual cannot judge, e.g. ``Set.Icc``, must not hide a dropped conjunct)."""
+        residual cannot judge, e.g. ``Set.Icc``, must not hide a dropped conjunct), and when
+        the goal's edits leave a meaning edit while the trees' leave none (the moves are sound,
+        so the two goals state one theorem: ``and_imp`` and ``lt_min_iff`` turn an added
+        hypothesis ``0 < y``, discharged by entailment as read, into ``0 < min x y``)."""
         evidence = findings.evidence
         entail = self.entail(budget)
         start = sides.trees
@@ -184,10 +187,12 @@ class PairPipeline:
             return residual, self._decision(evidence, residual, rejected)
         residual = self.residual(sides, goal, entail)
         decision = self._decision(evidence, residual, rejected)
-        if decision.verdict is None:
+        if decision.verdict is None or (decision.decided_by == "edits"
+                                        and decision.verdict == "not-equivalent"):
             as_read = self.residual(sides, start, entail)
             decided = self._decision(evidence, as_read, rejected)
-            if decided.verdict is not None:
+            if decided.verdict is not None and (decision.verdict is None
+                                                or decided.verdict == "equivalent"):
                 return as_read, decided
         return residual, decision
 

@@ -53,7 +53,7 @@ Verdict = Literal["equivalent", "not-equivalent"]
 DecidedBy = Literal["evidence", "invalid", "edits", "threshold", "binary"]
 DECIDED_BY: tuple[str, ...] = ("evidence", "invalid", "edits", "threshold", "binary")
 
-VERDICT_RULE = ("edits", "7")
+VERDICT_RULE = ("edits", "8")
 """Version 3: a candidate Lean certainly rejects decides as ``invalid`` (:mod:`.rejection`), an
 equivalence by contradictory hypotheses says so in its reason, trust of constants from the
 Mathlib index (:mod:`.constants`). Version 4: a ``Prop`` class hypothesis only on one side that
@@ -66,7 +66,12 @@ its meaning edits. Version 7: a ``fun`` inserted around a term the other side ha
 (``E`` vs ``fun x => E``, not an η-expansion) is a meaning edit; a bound variable renamed into
 a closed constant (``x`` vs ``Real.pi``, ``K`` vs ``⊤``) is a bound-variable edit (a closed
 constant cannot name a variable bound in the statement); a conclusion edit is discharged by a
-hypothesis written ``x = e`` (``rw [h]``) when the types agree from the root down to the term."""
+hypothesis written ``x = e`` (``rw [h]``) when the types agree from the root down to the term.
+Version 8: after a search, a meaning edit left at the best goal yields to the goal as read when
+the edits there leave none (:meth:`transted.pipeline.run.PairPipeline.judged`: every move is
+sound, so both goals state the same theorem; moves that bring the sides closer by TED can turn
+an added hypothesis that entailment discharges into a changed one, ``0 < x → 0 < y → …`` into
+``0 < min x y → …`` by ``and_imp`` and ``lt_min_iff``)."""
 """Name and version of this rule (2: residual edits; 1: threshold and evidence only)."""
 
 
