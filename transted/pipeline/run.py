@@ -187,12 +187,11 @@ class PairPipeline:
             return residual, self._decision(evidence, residual, rejected)
         residual = self.residual(sides, goal, entail)
         decision = self._decision(evidence, residual, rejected)
-        if decision.verdict is None or (decision.decided_by == "edits"
-                                        and decision.verdict == "not-equivalent"):
+        undecided = decision.verdict is None
+        if undecided or (decision.decided_by, decision.verdict) == ("edits", "not-equivalent"):
             as_read = self.residual(sides, start, entail)
             decided = self._decision(evidence, as_read, rejected)
-            if decided.verdict is not None and (decision.verdict is None
-                                                or decided.verdict == "equivalent"):
+            if decided.verdict == "equivalent" or (undecided and decided.verdict is not None):
                 return as_read, decided
         return residual, decision
 
